@@ -1,0 +1,1 @@
+(statement_list (_) @statement)

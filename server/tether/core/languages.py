@@ -1,0 +1,105 @@
+"""The language registry: ``grammars/languages.toml`` plus one folder of queries per
+language. Everything language-specific is data there; this module only loads it."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path, PurePosixPath
+
+import tree_sitter as ts
+
+
+class GrammarError(Exception):
+    """A query or registry entry that does not load (names the file and the reason)."""
+
+
+def grammars_dir() -> Path:
+    """``grammars/`` of a source checkout, or the copy installed inside the package."""
+    here = Path(__file__).resolve()
+    for candidate in (here.parents[3] / "grammars", here.parents[1] / "grammars"):
+        if (candidate / "languages.toml").is_file():
+            return candidate
+    raise GrammarError(f"grammars/languages.toml not found near {here}")
+
+
+@dataclass(eq=False)
+class Language:
+    name: str
+    extensions: tuple[str, ...]
+    grammar: ts.Language
+    leading: frozenset[str]
+    comments: frozenset[str]
+    wrappers: frozenset[str]
+    skip: frozenset[str]
+    _queries: dict[str, ts.Query] = field(default_factory=dict, repr=False)
+
+    def query(self, name: str) -> ts.Query:
+        """The compiled ``<name>.scm`` of this language (with what it inherits)."""
+        q = self._queries.get(name)
+        if q is None:
+            src = query_source(self.name, name)
+            try:
+                q = ts.Query(self.grammar, src)
+            except Exception as e:  # tree-sitter reports the offset in the message
+                raise GrammarError(f"grammars/{self.name}/{name}.scm: {e}") from None
+            self._queries[name] = q
+        return q
+
+    def parser(self) -> ts.Parser:
+        return ts.Parser(self.grammar)
+
+
+_INHERITS = re.compile(r"^;\s*inherits:\s*([\w,\s]+)$", re.M)
+
+
+def query_source(lang: str, name: str) -> str:
+    path = grammars_dir() / lang / f"{name}.scm"
+    if not path.is_file():
+        return ""
+    src = path.read_text(encoding="utf-8")
+    first = src.split("\n", 1)[0]
+    m = _INHERITS.match(first)
+    if not m:
+        return src
+    parents = [p.strip() for p in m.group(1).split(",") if p.strip()]
+    # the inherited patterns come first: pattern order decides ties ("first wins")
+    return "\n".join([query_source(p, name) for p in parents] + [src])
+
+
+@cache
+def registry() -> dict[str, Language]:
+    path = grammars_dir() / "languages.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    langs = {}
+    for name, entry in data.items():
+        try:
+            mod = importlib.import_module(entry["grammar"]["module"])
+            grammar = ts.Language(getattr(mod, entry["grammar"]["function"])())
+        except (ImportError, AttributeError, KeyError) as e:
+            raise GrammarError(f"{path}: [{name}] grammar cannot be loaded: {e}") from None
+        langs[name] = Language(
+            name=name,
+            extensions=tuple(entry["extensions"]),
+            grammar=grammar,
+            leading=frozenset(entry.get("leading", ())),
+            comments=frozenset(entry.get("comments", ())),
+            wrappers=frozenset(entry.get("wrappers", ())),
+            skip=frozenset(entry.get("skip", ())),
+        )
+    return langs
+
+
+def by_name(name: str | None) -> Language | None:
+    return registry().get(name) if name else None
+
+
+def for_path(path: str | PurePosixPath) -> Language | None:
+    suffix = PurePosixPath(str(path)).suffix.lower()
+    for lang in registry().values():
+        if suffix in lang.extensions:
+            return lang
+    return None

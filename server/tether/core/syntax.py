@@ -1,0 +1,298 @@
+"""A parsed source file: its definitions (symbols) and the statements of their bodies,
+found with the language's queries. Generic over languages: all knowledge is in
+``grammars/``."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from .languages import Language
+from .text import Positions, Range, normalize, tokens
+
+MAX_PARSE_BYTES = 8 * 1024 * 1024  # larger files get file anchors only (and no parse)
+
+_GENERICS = re.compile(r"<[^<>]*>")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(slots=True, eq=False)
+class Definition:
+    index: int
+    kind: str  # function | method | class | impl
+    name: str  # own name (Go: Recv.Name, Rust: "impl Tr for T")
+    qualname: str
+    child_scope: str  # how nested definitions are named under this one
+    node_type: str
+    start: int  # bytes, effective range (no decorators / leading comments / trailing comments)
+    end: int
+    parent: int | None
+    params: str
+    key: str = ""  # qualname, plus the parameter list where the qualname repeats
+    node: ts.Node | None = None
+    _toks: list | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Statement:
+    index: int
+    owner: int  # index of the innermost enclosing function/method
+    node_type: str
+    start: int
+    end: int
+    depth: int
+    node: ts.Node | None = None
+    _norm: str | None = None
+    _toks: list | None = None
+
+
+class SourceFile:
+    """One version of one file. ``lang`` None: a text file with no grammar."""
+
+    def __init__(self, text: str, lang: Language | None, tree: ts.Tree | None = None):
+        self.text = text
+        self.lang = lang
+        self.pos = Positions(text)
+        self.data = text.encode("utf-8", "surrogatepass")
+        self.tree = None
+        if lang is not None and len(self.data) <= MAX_PARSE_BYTES:
+            self.tree = tree if tree is not None else lang.parser().parse(self.data)
+        self._defs: list[Definition] | None = None
+        self._stmts: list[Statement] | None = None
+        self._declared: set[str] | None = None
+
+    # -- text ------------------------------------------------------------------------
+    def slice(self, start: int, end: int) -> str:
+        return self.data[start:end].decode("utf-8", "replace")
+
+    def range_of(self, start: int, end: int) -> Range:
+        p = self.pos
+        sl, el = p.line_of_byte(start), p.line_of_byte(end)
+        return Range(sl, p.point_col(sl, start - p._bstarts[sl]), el, p.point_col(el, end - p._bstarts[el]))
+
+    # -- definitions -----------------------------------------------------------------
+    @property
+    def defs(self) -> list[Definition]:
+        if self._defs is None:
+            self._defs = self._find_defs() if self.tree is not None else []
+        return self._defs
+
+    def _find_defs(self) -> list[Definition]:
+        lang = self.lang
+        q = lang.query("definitions")
+        found: dict[int, tuple[int, str, dict]] = {}  # node id -> (pattern, capture, captures)
+        ignored: set[int] = set()
+        scopes: dict[int, tuple[ts.Node, str]] = {}
+        for pattern, caps in ts.QueryCursor(q).matches(self.tree.root_node):
+            if "ignore" in caps:
+                ignored.update(n.id for n in caps["ignore"])
+                continue
+            if "scope" in caps:
+                node = caps["scope"][0]
+                if node.id not in scopes and "name" in caps:
+                    scopes[node.id] = (node, self._name_text(caps["name"][0]))
+                continue
+            for cap, nodes in caps.items():
+                if cap.startswith("definition."):
+                    node = nodes[0]
+                    prev = found.get(node.id)
+                    if prev is None or pattern < prev[0]:
+                        found[node.id] = (pattern, cap[len("definition."):], caps)
+        raw = []
+        for nid, (_, kind, caps) in found.items():
+            if nid in ignored:
+                continue
+            node = caps[f"definition.{kind}"][0]
+            if kind == "impl":
+                ty = _type_name(self.slice_node(caps["impl.type"][0]))
+                if "impl.trait" in caps:
+                    tr = _type_name(self.slice_node(caps["impl.trait"][0]))
+                    name, child = f"impl {tr} for {ty}", f"<{ty} as {tr}>"
+                else:
+                    name, child = f"impl {ty}", ty
+            else:
+                if "name" not in caps:
+                    continue
+                name = self._name_text(caps["name"][0])
+                if "receiver" in caps:
+                    name = self.slice_node(caps["receiver"][0]) + "." + name
+                child = name
+            params = _SPACE.sub("", self.slice_node(caps["params"][0])) if "params" in caps else ""
+            start = self._eff_start(node).start_byte
+            end = self._eff_end(node).end_byte
+            raw.append((node.start_byte, -node.end_byte, kind, name, child, node, start, end, params))
+        # scopes (object literals) contribute names but are not definitions
+        scope_list = sorted(((n.start_byte, n.end_byte, nm) for n, nm in scopes.values()))
+        raw.sort(key=lambda r: (r[0], r[1]))
+        defs: list[Definition] = []
+        stack: list[Definition] = []  # enclosing definitions
+        for s_start, neg_end, kind, name, child, node, start, end, params in raw:
+            while stack and stack[-1].node.end_byte <= s_start:
+                stack.pop()
+            parent = stack[-1] if stack else None
+            prefix = [d.child_scope for d in stack]
+            # object-literal scopes between the parent and this definition
+            lo = parent.node.start_byte if parent else -1
+            extra = [nm for (a, b, nm) in scope_list if lo <= a <= s_start and -neg_end <= b
+                     and not (a == s_start and b == -neg_end)]
+            if kind == "function" and parent is not None and parent.kind in ("class", "impl"):
+                kind = "method"
+            qual = ".".join(prefix + extra + [name])
+            d = Definition(len(defs), kind, name, qual, child, node.type, start, end,
+                           parent.index if parent else None, params, node=node)
+            d.child_scope = child if not extra else ".".join(extra + [child])
+            defs.append(d)
+            stack.append(d)
+        counts = Counter(d.qualname for d in defs)
+        for d in defs:
+            d.key = d.qualname if counts[d.qualname] == 1 else f"{d.qualname}{d.params}"
+        return defs
+
+    def slice_node(self, node: ts.Node) -> str:
+        return self.slice(node.start_byte, node.end_byte)
+
+    def _name_text(self, node: ts.Node) -> str:
+        return _SPACE.sub("", self.slice_node(node)).strip("'\"`")
+
+    def _eff_start(self, node: ts.Node) -> ts.Node:
+        """The first token after decorators, annotations and leading comments (also inside a
+        modifiers list: ``@Override public void m()`` starts at ``public``)."""
+        return self._first_token(node) or node
+
+    def _first_token(self, node: ts.Node) -> ts.Node | None:
+        leading = self.lang.leading
+        for c in node.children:
+            if c.type in leading:
+                continue
+            if c.child_count and c.children[0].type in leading:
+                inner = self._first_token(c)
+                if inner is None:
+                    continue
+                return inner
+            return c
+        return None
+
+    def _eff_end(self, node: ts.Node) -> ts.Node:
+        comments = self.lang.comments
+        while True:
+            nxt = None
+            for c in reversed(node.children):
+                if c.type not in comments:
+                    nxt = c
+                    break
+            if nxt is None:
+                return node
+            node = nxt
+
+    @property
+    def by_key(self) -> dict[str, list[Definition]]:
+        out = defaultdict(list)
+        for d in self.defs:
+            out[d.key].append(d)
+        return out
+
+    def def_at(self, byte: int) -> Definition | None:
+        """The innermost definition whose node contains ``byte``."""
+        best = None
+        for d in self.defs:
+            if d.node.start_byte <= byte < d.node.end_byte or d.start <= byte < d.end:
+                if best is None or d.end - d.start <= best.end - best.start:
+                    best = d
+        return best
+
+    def declared_names(self) -> set[str]:
+        """Identifier-like names anywhere in the file (a deleted symbol whose name is still
+        used is never taken for deleted with certainty)."""
+        if self._declared is None:
+            self._declared = set(re.findall(r"[A-Za-z_$][\w$]*", self.text))
+        return self._declared
+
+    # -- statements ------------------------------------------------------------------
+    @property
+    def stmts(self) -> list[Statement]:
+        if self._stmts is None:
+            self._stmts = self._find_stmts() if self.tree is not None else []
+        return self._stmts
+
+    def _find_stmts(self) -> list[Statement]:
+        lang = self.lang
+        funcs = [d for d in self.defs if d.kind in ("function", "method")]
+        if not funcs:
+            return []
+        def_nodes = set()
+        for d in self.defs:
+            n = d.node
+            def_nodes.add(n.id)
+            p = n.parent
+            while p is not None and (p.type in lang.wrappers or p.named_child_count == 1) \
+                    and p.type not in ("block", "statement_block", "statement_list"):
+                def_nodes.add(p.id)
+                p = p.parent
+        # owner = innermost definition containing the statement; must be a function
+        order = sorted(self.defs, key=lambda d: d.node.start_byte)
+        starts = [d.node.start_byte for d in order]
+        out: list[Statement] = []
+        seen = set()
+        for node in ts.QueryCursor(lang.query("statements")).captures(self.tree.root_node).get("statement", []):
+            if not node.is_named or node.type in lang.skip or node.id in def_nodes or node.id in seen:
+                continue
+            seen.add(node.id)
+            owner = self._innermost(order, starts, node.start_byte, node.end_byte)
+            if owner is None or owner.kind not in ("function", "method"):
+                continue
+            end = self._eff_end(node).end_byte
+            depth = 0
+            p = node.parent
+            while p is not None and p.id != owner.node.id:
+                depth += 1
+                p = p.parent
+            out.append(Statement(0, owner.index, node.type, node.start_byte, end, depth, node))
+        out.sort(key=lambda s: (s.start, -s.end))
+        for i, s in enumerate(out):
+            s.index = i
+        return out
+
+    @staticmethod
+    def _innermost(order, starts, a, b):
+        i = bisect.bisect_right(starts, a) - 1
+        while i >= 0:
+            d = order[i]
+            if d.node.start_byte <= a and b <= d.node.end_byte:
+                # a later-starting definition may still be nested deeper; order is by start,
+                # so the first containing one scanning backwards is the innermost
+                return d
+            i -= 1
+        return None
+
+    def stmt_norm(self, s: Statement) -> str:
+        if s._norm is None:
+            s._norm = normalize(self.slice(s.start, s.end))
+        return s._norm
+
+    def stmt_tokens(self, s: Statement) -> list[str]:
+        if s._toks is None:
+            s._toks = tokens(self.slice(s.start, s.end))
+        return s._toks
+
+    def def_tokens(self, d: Definition) -> list[str]:
+        """Tokens of a definition with its own name masked (so a rename keeps them equal)."""
+        if d._toks is None:
+            last = d.name.split(".")[-1].split(" ")[-1]
+            d._toks = ["\x00" if t == last else t for t in tokens(self.slice(d.start, d.end))]
+        return d._toks
+
+    def stmts_of(self, owner: int) -> list[Statement]:
+        return [s for s in self.stmts if s.owner == owner]
+
+
+def _type_name(s: str) -> str:
+    """``fmt::Display<'a>`` -> ``Display``: no generic arguments, last path segment."""
+    s = _SPACE.sub("", s)
+    prev = None
+    while prev != s:
+        prev, s = s, _GENERICS.sub("", s)
+    return s.split("::")[-1]

@@ -1,0 +1,174 @@
+"""Text primitives shared by anchors, notes and the faces: positions, normalized text,
+tokens and similarity. Positions are LSP positions: 0-based line, UTF-16 column;
+tree-sitter works in bytes, so every conversion lives here, once."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from typing import NamedTuple
+
+_WS = re.compile(r"\s+")
+_NWS = re.compile(r" (?=\W)|(?<=\W) ")
+_TOK = re.compile(r"\w+|[^\w\s]")
+
+
+class Range(NamedTuple):
+    """An LSP range: 0-based lines, UTF-16 columns, end exclusive."""
+
+    sl: int
+    sc: int
+    el: int
+    ec: int
+
+    def to_lsp(self) -> dict:
+        return {"start": {"line": self.sl, "character": self.sc},
+                "end": {"line": self.el, "character": self.ec}}
+
+    def to_human(self) -> str:
+        """1-based ``line:col`` of the start, as compilers print it."""
+        return f"{self.sl + 1}:{self.sc + 1}"
+
+    def contains_line(self, line: int) -> bool:
+        return self.sl <= line <= self.el
+
+
+def normalize(s: str) -> str:
+    """Whitespace runs become one space between two word characters and vanish elsewhere,
+    so reindenting or reflowing code does not change its identity."""
+    return _NWS.sub("", _WS.sub(" ", s.strip()))
+
+
+def tokens(s: str) -> list[str]:
+    return _TOK.findall(s)
+
+
+def digest(s: str) -> str:
+    return hashlib.blake2b(s.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
+def dice(a: Counter, b: Counter, na: int | None = None, nb: int | None = None) -> float:
+    """Dice coefficient of two token multisets (1.0 = same tokens)."""
+    na = sum(a.values()) if na is None else na
+    nb = sum(b.values()) if nb is None else nb
+    if not na or not nb:
+        return 0.0
+    if 2.0 * min(na, nb) / (na + nb) < 0.3:  # cannot reach any threshold we use
+        return 0.0
+    return 2.0 * sum((a & b).values()) / (na + nb)
+
+
+# -- the similarity sketch kept in a note file: bottom-k hashes of the token multiset ----
+
+SKETCH_SIZE = 32
+
+
+def sketch(toks: list[str]) -> list[int]:
+    seen: Counter = Counter()
+    hashes = []
+    for t in toks:
+        seen[t] += 1
+        h = hashlib.blake2b(f"{t}\x00{seen[t]}".encode(), digest_size=4).digest()
+        hashes.append(int.from_bytes(h, "big"))
+    return sorted(set(hashes))[:SKETCH_SIZE]
+
+
+def sketch_similarity(a: list[int], b: list[int]) -> float:
+    """Dice estimated from two bottom-k sketches (exact when both sets fit in k)."""
+    if not a or not b:
+        return 0.0
+    union = sorted(set(a) | set(b))[:SKETCH_SIZE]
+    sa, sb = set(a), set(b)
+    both = sum(1 for h in union if h in sa and h in sb)
+    j = both / len(union)
+    return 2 * j / (1 + j)
+
+
+# -- positions ---------------------------------------------------------------------------
+
+def split_lines(text: str) -> list[str]:
+    """Lines split on '\\n' only (str.splitlines also splits on U+2028, form feeds, …)."""
+    return text.split("\n")
+
+
+class Positions:
+    """Converts between LSP positions, str offsets and UTF-8 byte offsets of one text."""
+
+    __slots__ = ("text", "lines", "_starts", "_bstarts", "_ascii")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.lines = split_lines(text)
+        self._ascii = text.isascii()
+        starts, bstarts, off, boff = [], [], 0, 0
+        for line in self.lines:
+            starts.append(off)
+            bstarts.append(boff)
+            off += len(line) + 1
+            boff += (len(line) if self._ascii else len(line.encode("utf-8", "surrogatepass"))) + 1
+        self._starts, self._bstarts = starts, bstarts
+
+    def clamp(self, line: int, col: int) -> tuple[int, int]:
+        """A position past the end of a line or of the text moves to the nearest valid one
+        (LSP clients may send such positions)."""
+        if line < 0:
+            return 0, 0
+        if line >= len(self.lines):
+            return len(self.lines) - 1, utf16_len(self.lines[-1])
+        return line, max(0, min(col, utf16_len(self.lines[line])))
+
+    def offset(self, line: int, col: int) -> int:
+        """str offset of an LSP position (clamped)."""
+        line, col = self.clamp(line, col)
+        s = self.lines[line]
+        return self._starts[line] + (col if self._ascii else _utf16_to_index(s, col))
+
+    def byte(self, line: int, col: int) -> int:
+        line, col = self.clamp(line, col)
+        if self._ascii:
+            return self._bstarts[line] + col
+        s = self.lines[line]
+        return self._bstarts[line] + len(s[:_utf16_to_index(s, col)].encode("utf-8", "surrogatepass"))
+
+    def point_col(self, row: int, bcol: int) -> int:
+        """UTF-16 column of a tree-sitter (row, byte column) point."""
+        if self._ascii:
+            return bcol
+        s = self.lines[row]
+        if s.isascii():
+            return bcol
+        return utf16_len(s.encode("utf-8", "surrogatepass")[:bcol].decode("utf-8", "replace"))
+
+    def range_of_points(self, start: tuple[int, int], end: tuple[int, int]) -> Range:
+        return Range(start[0], self.point_col(*start), end[0], self.point_col(*end))
+
+    def line_of_byte(self, b: int) -> int:
+        import bisect
+        return max(0, bisect.bisect_right(self._bstarts, b) - 1)
+
+
+def utf16_len(s: str) -> int:
+    if s.isascii():
+        return len(s)
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _utf16_to_index(s: str, col: int) -> int:
+    if s.isascii():
+        return min(col, len(s))
+    units = 0
+    for i, ch in enumerate(s):
+        if units >= col:
+            return i
+        units += 2 if ord(ch) > 0xFFFF else 1
+    return len(s)
+
+
+def apply_change(text: str, rng: Range | None, new: str) -> str:
+    """Apply one LSP content change (``rng`` None = the whole document)."""
+    if rng is None:
+        return new
+    p = Positions(text)
+    a, b = p.offset(rng.sl, rng.sc), p.offset(rng.el, rng.ec)
+    return text[:a] + new + text[max(a, b):]
