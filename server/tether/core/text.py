@@ -4,6 +4,7 @@ tree-sitter works in bytes, so every conversion lives here, once."""
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 from collections import Counter
@@ -144,8 +145,12 @@ class Positions:
         return Range(start[0], self.point_col(*start), end[0], self.point_col(*end))
 
     def line_of_byte(self, b: int) -> int:
-        import bisect
         return max(0, bisect.bisect_right(self._bstarts, b) - 1)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """LSP position of a str offset."""
+        line = max(0, bisect.bisect_right(self._starts, offset) - 1)
+        return line, utf16_len(self.lines[line][:offset - self._starts[line]])
 
 
 def utf16_len(s: str) -> int:

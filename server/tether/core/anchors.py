@@ -1,0 +1,478 @@
+"""Structural anchors: what a note is tied to, and where that code is now.
+
+``record`` turns a position in a file into an :class:`Anchor` (a fingerprint of the
+code there); ``resolve`` finds the anchor in a new version of the file. Both are pure:
+no I/O, no store. Resolution, cheapest first: same qualified name → same normalized text
+→ token alignment of the old and new definition → rename detection among definitions
+whose names are new. Anything doubtful is ``ambiguous`` or ``orphaned``: a note is never
+silently attached to other code (misattachment is the worst failure tether can have).
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .syntax import Definition, SourceFile, Statement
+from .text import Range, digest, dice, normalize, sketch, sketch_similarity, tokens
+
+# -- the one list of anchor types and resolution states ----------------------------------
+
+SYMBOL, SPAN, LINES, FILE, GLOB = "symbol", "span", "lines", "file", "glob"
+ANCHOR_TYPES = (SYMBOL, SPAN, LINES, FILE, GLOB)
+
+OK, MOVED, RENAMED, CHANGED, ORPHANED, AMBIGUOUS = (
+    "ok", "moved", "renamed", "changed", "orphaned", "ambiguous")
+STATES = (OK, MOVED, RENAMED, CHANGED, ORPHANED, AMBIGUOUS)
+ATTACHED = (OK, MOVED, RENAMED, CHANGED)
+
+# Thresholds (Dice of token multisets). A renamed definition must keep half its tokens
+# (its own name masked) and clearly beat every other candidate; a statement edited in
+# place must keep most of its tokens in place. Real histories put deleted code below
+# these values (see bench/anchors.py and the benchmark's SPEC).
+RENAME_MIN = 0.5
+RENAME_MARGIN = 0.15
+STMT_SIMILAR = 0.6
+STMT_EDITED = 0.5
+STMT_KEPT = 0.75
+
+FUNCTION_KINDS = ("function", "method")
+
+
+class AnchorError(ValueError):
+    """A position that cannot be anchored (says why)."""
+
+
+@dataclass(slots=True)
+class Anchor:
+    type: str
+    path: str = ""
+    pattern: str = ""  # glob anchors
+    lang: str = ""
+    node: str = ""  # node type of the anchored code
+    name: str = ""  # qualified name (symbol) or the enclosing definition's (span)
+    params: str = ""  # parameter list, to tell overloads apart
+    hash: str = ""  # digest of the whitespace-normalized text
+    sketch: list[int] = field(default_factory=list)  # similarity sketch of its tokens
+    range: Range | None = None  # last known range
+
+    @property
+    def is_code(self) -> bool:
+        return self.type in (SYMBOL, SPAN, LINES)
+
+
+@dataclass(slots=True)
+class Resolution:
+    state: str
+    range: Range | None = None
+    name: str = ""  # qualified name now (differs after a rename)
+    candidates: list[Range] = field(default_factory=list)  # places to offer when ambiguous
+
+    @property
+    def attached(self) -> bool:
+        return self.state in ATTACHED
+
+
+# -- recording ----------------------------------------------------------------------------
+
+def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SYMBOL,
+           end: tuple[int, int] | None = None) -> Anchor:
+    """Anchor the code at an LSP position: the innermost definition (``symbol``), the
+    statement there (``span``), or the whole file (``file``). Without a grammar, or
+    outside any function, a span becomes a ``lines`` anchor on the selected lines."""
+    if how == FILE:
+        return Anchor(FILE, path=path)
+    if not 0 <= line < len(src.pos.lines):
+        raise AnchorError(f"{path}:{line + 1}: line out of range (the file has {len(src.pos.lines)} lines)")
+    byte = src.pos.byte(line, col)
+    if how == SYMBOL:
+        d = src.def_at(byte) if src.tree is not None else None
+        if d is None:
+            where = "no grammar for this file type" if src.tree is None else "no definition here"
+            raise AnchorError(f"{path}:{line + 1}: {where}; anchor a span (--span) or the file (--file)")
+        return symbol_anchor(src, path, d)
+    if how == SPAN:
+        s = stmt_at(src, byte, src.pos.byte(*end) if end else None)
+        if s is not None:
+            return span_anchor(src, path, s)
+        el = end[0] if end else line
+        return lines_anchor(src, path, line, max(line, el))
+    raise AnchorError(f"unknown anchor type {how!r}")
+
+
+def symbol_anchor(src: SourceFile, path: str, d: Definition) -> Anchor:
+    text = src.slice(d.start, d.end)
+    return Anchor(SYMBOL, path=path, lang=src.lang.name, node=d.node_type, name=d.qualname,
+                  params=d.params, hash=digest(normalize(text)), sketch=sketch(src.def_tokens(d)),
+                  range=src.range_of(d.start, d.end))
+
+
+def span_anchor(src: SourceFile, path: str, s: Statement) -> Anchor:
+    owner = src.defs[s.owner]
+    return Anchor(SPAN, path=path, lang=src.lang.name, node=s.node_type, name=owner.qualname,
+                  params=owner.params, hash=digest(src.stmt_norm(s)), sketch=sketch(src.stmt_tokens(s)),
+                  range=src.range_of(s.start, s.end))
+
+
+def lines_anchor(src: SourceFile, path: str, sl: int, el: int) -> Anchor:
+    lines = src.pos.lines[sl:el + 1]
+    text = "\n".join(lines)
+    return Anchor(LINES, path=path, lang=src.lang.name if src.lang else "", hash=digest(normalize(text)),
+                  sketch=sketch(tokens(text)), range=Range(sl, 0, el, len(lines[-1]) if lines else 0))
+
+
+def stmt_at(src: SourceFile, byte: int, end: int | None = None) -> Statement | None:
+    """The innermost statement containing the position (or the selection)."""
+    end = byte if end is None else end
+    best = None
+    for s in src.stmts:
+        if s.start <= byte and end <= s.end and (best is None or s.end - s.start <= best.end - best.start):
+            best = s
+    return best
+
+
+# -- resolution ---------------------------------------------------------------------------
+
+def resolve(anchor: Anchor, new: SourceFile, old: SourceFile | None = None) -> Resolution:
+    """Where ``anchor`` is in ``new``. ``old`` is the text the anchor was last resolved in,
+    when known (it allows a token alignment); without it the fingerprint alone decides,
+    more conservatively."""
+    return Resolver(new, old).resolve(anchor)
+
+
+def resolve_all(anchors: list[Anchor], new: SourceFile, old: SourceFile | None = None) -> list[Resolution]:
+    """Resolve several anchors of one file, sharing the work between them."""
+    ctx = Resolver(new, old)
+    return [ctx.resolve(a) for a in anchors]
+
+
+class Resolver:
+    def __init__(self, new: SourceFile, old: SourceFile | None):
+        self.new, self.old = new, old
+        self._new_keys = _index(new)
+        self._old_keys = _index(old) if old is not None else None
+        self._sym_cache: dict[tuple, tuple[Definition | None, Resolution]] = {}
+        self._align_cache: dict[tuple[int, int], dict] = {}
+        self._new_stmts = _stmts_by_owner(new)
+        self._old_stmts = _stmts_by_owner(old) if old is not None else None
+
+    def resolve(self, a: Anchor) -> Resolution:
+        if a.type in (FILE, GLOB):
+            return Resolution(OK)
+        if a.type == LINES or self.new.tree is None or not a.name:
+            return _resolve_lines(a, self.new, self.old)
+        if a.type == SYMBOL:
+            return self.symbol(a)[1]
+        return self.span(a)
+
+    # -- symbols --------------------------------------------------------------------------
+    def old_def(self, a: Anchor) -> Definition | None:
+        """The anchor's definition in the old text: by its range, else by its name."""
+        if self.old is None or self.old.tree is None:
+            return None
+        named = self._old_keys.get(a.name, [])
+        if a.range is not None:
+            for d in named or self.old.defs:
+                r = self.old.range_of(d.start, d.end)
+                if r.sl == a.range.sl and r.el == a.range.el:
+                    return d
+        if len(named) == 1:
+            return named[0]
+        same = [d for d in named if d.params == a.params]
+        return same[0] if len(same) == 1 else None
+
+    def symbol(self, a: Anchor) -> tuple[Definition | None, Resolution]:
+        key = (a.name, a.params, a.range)
+        hit = self._sym_cache.get(key)
+        if hit is None:
+            hit = self._sym_cache[key] = self._symbol(a)
+        return hit
+
+    def _symbol(self, a: Anchor) -> tuple[Definition | None, Resolution]:
+        new, old_def = self.new, self.old_def(a)
+        cands = self._new_keys.get(a.name, [])
+        if len(cands) > 1:
+            cands = [d for d in cands if d.params == a.params] or cands
+        if len(cands) > 1:
+            cands = [d for d in cands if _def_hash(new, d) == a.hash] or cands
+        if len(cands) > 1 and old_def is not None:
+            cands = [d for d in cands if self._aligned_def(old_def, d)] or cands
+        if len(cands) == 1:
+            d = cands[0]
+            return d, Resolution(self._content_state(a, d), new.range_of(d.start, d.end), d.qualname)
+        if len(cands) > 1:
+            return None, Resolution(AMBIGUOUS, None, a.name, [new.range_of(d.start, d.end) for d in cands])
+        return self._renamed(a, old_def)
+
+    def _content_state(self, a: Anchor, d: Definition) -> str:
+        if _def_hash(self.new, d) != a.hash:
+            return CHANGED
+        r = self.new.range_of(d.start, d.end)
+        return OK if a.range is None or (r.sl, r.el) == (a.range.sl, a.range.el) else MOVED
+
+    def _renamed(self, a: Anchor, old_def: Definition | None) -> tuple[Definition | None, Resolution]:
+        """The name is gone: a definition with a *new* name (absent from the old text) and
+        most of the old tokens is the same code renamed or moved into another scope."""
+        new = self.new
+        cls = _family(old_def.kind) if old_def is not None else None
+        old_names = set(self._old_keys) if self._old_keys is not None else None
+        short = a.name.rsplit(".", 1)[-1]
+        parent = a.name.rsplit(".", 1)[0] if "." in a.name else ""
+        scored = []
+        for d in new.defs:
+            if old_names is not None and d.key in old_names:
+                continue  # an existing definition: never the renamed one
+            if cls is not None and _family(d.kind) != cls:
+                continue
+            if old_def is not None:
+                sim = _def_similarity(self.old, old_def, new, d)
+            elif _def_hash(new, d) == a.hash:
+                sim = 1.0
+            else:
+                sim = sketch_similarity(a.sketch, sketch(new.def_tokens(d))) - 0.1  # estimate: margin
+            if sim >= RENAME_MIN - RENAME_MARGIN:
+                d_parent = d.qualname.rsplit(".", 1)[0] if "." in d.qualname else ""
+                related = d_parent == parent or d.name.rsplit(".", 1)[-1] == short
+                scored.append((sim, related, d))
+        scored.sort(key=lambda t: -t[0])
+        if scored:
+            sim, related, d = scored[0]
+            runner = scored[1][0] if len(scored) > 1 else 0.0
+            if sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN and \
+                    (old_names is not None or sim >= 0.9):
+                return d, Resolution(RENAMED, new.range_of(d.start, d.end), d.qualname)
+            return None, Resolution(AMBIGUOUS, None, a.name,
+                                    [new.range_of(x.start, x.end) for s, _, x in scored[:3] if s >= RENAME_MIN])
+        return None, Resolution(ORPHANED, None, a.name)
+
+    def _aligned_def(self, old_def: Definition, d: Definition) -> bool:
+        return _def_similarity(self.old, old_def, self.new, d) >= 0.9
+
+    # -- spans ----------------------------------------------------------------------------
+    def old_stmt(self, a: Anchor, owner: Definition | None) -> Statement | None:
+        if self.old is None or owner is None:
+            return None
+        for s in self._old_stmts.get(owner.index, ()):
+            r = self.old.range_of(s.start, s.end)
+            if a.range is not None and (r.sl, r.el) == (a.range.sl, a.range.el) and s.node_type == a.node:
+                return s
+        for s in self._old_stmts.get(owner.index, ()):
+            if digest(self.old.stmt_norm(s)) == a.hash:
+                return s
+        return None
+
+    def span(self, a: Anchor) -> Resolution:
+        new = self.new
+        owner_anchor = Anchor(SYMBOL, name=a.name, params=a.params, range=None)
+        old_owner = self.old_def(owner_anchor) if self.old is not None else None
+        if old_owner is not None:
+            owner_anchor.range = self.old.range_of(old_owner.start, old_owner.end)
+            owner_anchor.hash = _def_hash(self.old, old_owner)
+        old_s = self.old_stmt(a, old_owner)
+        owner, ores = self.symbol(owner_anchor) if old_owner is not None else self._owner_without_old(a)
+        if owner is None:
+            moved = self._moved_out(a, old_s, None, old_owner)
+            if moved is not None:
+                return moved
+            return Resolution(AMBIGUOUS if ores.state == AMBIGUOUS else ORPHANED, None, a.name)
+        stmts = self._new_stmts.get(owner.index, [])
+        same = [s for s in stmts if digest(new.stmt_norm(s)) == a.hash]
+        if len(same) == 1:
+            return self._found(a, owner, same[0], exact=True)
+        aligned = self._align(old_owner, owner, old_s) if old_s is not None else None
+        if len(same) > 1:
+            if aligned is not None and aligned[0] in same:
+                return self._found(a, owner, aligned[0], exact=True)
+            return Resolution(AMBIGUOUS, None, owner.qualname, [new.range_of(s.start, s.end) for s in same])
+        if aligned is not None:
+            t, kept, sim = aligned
+            if t.node_type == a.node and (sim >= STMT_SIMILAR or (sim >= STMT_EDITED and kept >= STMT_KEPT)):
+                return self._found(a, owner, t, exact=False)
+        moved = self._moved_out(a, old_s, owner, old_owner)
+        if moved is not None:
+            return moved
+        if old_s is None:  # fingerprint only: the most similar statement, if clearly so
+            best = sorted(((sketch_similarity(a.sketch, sketch(new.stmt_tokens(s))), s.index, s)
+                           for s in stmts if s.node_type == a.node), reverse=True)[:2]
+            if best and best[0][0] >= 0.8 and (len(best) == 1 or best[0][0] - best[1][0] >= 0.2):
+                return self._found(a, owner, best[0][2], exact=False)
+        return Resolution(ORPHANED, None, owner.qualname)
+
+    def _owner_without_old(self, a: Anchor) -> tuple[Definition | None, Resolution]:
+        cands = self._new_keys.get(a.name, [])
+        if len(cands) > 1:
+            cands = [d for d in cands if d.params == a.params]
+        if len(cands) == 1:
+            return cands[0], Resolution(OK)
+        return None, Resolution(AMBIGUOUS if cands else ORPHANED)
+
+    def _found(self, a: Anchor, owner: Definition, s: Statement, exact: bool) -> Resolution:
+        r = self.new.range_of(s.start, s.end)
+        if not exact:
+            state = CHANGED
+        elif a.range is None or (r.sl, r.el) == (a.range.sl, a.range.el):
+            state = OK
+        else:
+            state = MOVED
+        return Resolution(state, r, owner.qualname)
+
+    def _moved_out(self, a: Anchor, old_s: Statement | None, owner: Definition | None,
+                   old_owner: Definition | None) -> Resolution | None:
+        """The statement left its definition (extracted into a new helper): follow it when
+        its exact text appears once more in the new file than before, in one place."""
+        new, old = self.new, self.old
+        if old is None or old_s is None:
+            return None
+        outside_new = [s for s in new.stmts if (owner is None or s.owner != owner.index)
+                       and digest(new.stmt_norm(s)) == a.hash]
+        if len(outside_new) != 1:
+            return None
+        outside_old = sum(1 for s in old.stmts if s.owner != old_owner.index
+                          and digest(old.stmt_norm(s)) == a.hash)
+        if outside_old >= len(outside_new):
+            return None
+        t = outside_new[0]
+        holder = new.defs[t.owner]
+        if holder.key in self._old_keys:
+            return None  # only into a definition that did not exist before
+        return Resolution(MOVED, new.range_of(t.start, t.end), holder.qualname)
+
+    def _align(self, old_owner: Definition, owner: Definition, old_s: Statement):
+        """Token alignment of the old and new definition: the new statement that received
+        most of ``old_s``'s tokens, if that statement's own best origin is ``old_s``.
+        Returns (statement, share of old_s's tokens kept there, Dice similarity)."""
+        key = (old_owner.index, owner.index)
+        al = self._align_cache.get(key)
+        if al is None:
+            al = self._align_cache[key] = self._alignment(old_owner, owner)
+        old_toks, new_toks, old_offs, new_offs, mapping, old_list, new_list = al
+        o_first, o_last = _token_span(old_offs, old_s.start, old_s.end)
+        if o_first >= o_last:
+            return None
+        counts: Counter = Counter()
+        for i in range(o_first, o_last):
+            j = mapping.get(i)
+            if j is not None:
+                for t in _containing(new_list, new_toks[j][0]):
+                    counts[t.index] += 1
+        if not counts:
+            return None
+        by_index = {t.index: t for t in new_list}
+        best = max(counts.items(), key=lambda kv: (kv[1], -(by_index[kv[0]].end - by_index[kv[0]].start)))
+        t = by_index[best[0]]
+        # reverse check: t's best origin must be old_s
+        rev = {j: i for i, j in mapping.items()}
+        n_first, n_last = _token_span(new_offs, t.start, t.end)
+        back: Counter = Counter()
+        for j in range(n_first, n_last):
+            i = rev.get(j)
+            if i is not None:
+                for s in _containing(old_list, old_toks[i][0]):
+                    back[s.index] += 1
+        old_by = {s.index: s for s in old_list}
+        origin = max(back.items(), key=lambda kv: (kv[1], -(old_by[kv[0]].end - old_by[kv[0]].start)))
+        if origin[0] != old_s.index:
+            return None
+        kept = best[1] / max(1, o_last - o_first)
+        sim = dice(Counter(self.old.stmt_tokens(old_s)), Counter(self.new.stmt_tokens(t)))
+        return t, kept, sim
+
+    def _alignment(self, old_owner: Definition, owner: Definition):
+        old_toks = _located_tokens(self.old, old_owner)
+        new_toks = _located_tokens(self.new, owner)
+        sm = difflib.SequenceMatcher(None, [t for _, t in old_toks], [t for _, t in new_toks], autojunk=False)
+        mapping = {}
+        for i, j, n in sm.get_matching_blocks():
+            for k in range(n):
+                mapping[i + k] = j + k
+        return old_toks, new_toks, [o for o, _ in old_toks], [o for o, _ in new_toks], mapping, self._old_stmts.get(old_owner.index, []), \
+            self._new_stmts.get(owner.index, [])
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+def _index(src: SourceFile) -> dict[str, list[Definition]]:
+    out: dict[str, list[Definition]] = {}
+    for d in src.defs:
+        out.setdefault(d.qualname, []).append(d)
+    return out
+
+
+def _stmts_by_owner(src: SourceFile) -> dict[int, list[Statement]]:
+    out: dict[int, list[Statement]] = {}
+    for s in src.stmts:
+        out.setdefault(s.owner, []).append(s)
+    return out
+
+
+def _family(kind: str) -> str:
+    return "function" if kind in FUNCTION_KINDS else kind
+
+
+def _def_hash(src: SourceFile, d: Definition) -> str:
+    return digest(normalize(src.slice(d.start, d.end)))
+
+
+def _def_similarity(old: SourceFile, a: Definition, new: SourceFile, b: Definition) -> float:
+    return dice(Counter(old.def_tokens(a)), Counter(new.def_tokens(b)))
+
+
+_TOKEN_RE = re.compile(rb"\w+|[^\w\s]")
+
+
+def _located_tokens(src: SourceFile, d: Definition) -> list[tuple[int, bytes]]:
+    """(byte offset, token) over a definition, its own name masked."""
+    last = d.name.rsplit(".", 1)[-1].split(" ")[-1].encode()
+    out = []
+    for m in _TOKEN_RE.finditer(src.data, d.start, d.end):
+        t = m.group()
+        out.append((m.start(), b"\x00" if t == last else t))
+    return out
+
+
+def _token_span(offs: list[int], start: int, end: int) -> tuple[int, int]:
+    return bisect.bisect_left(offs, start), bisect.bisect_left(offs, end)
+
+
+def _containing(stmts: list[Statement], byte: int) -> list[Statement]:
+    return [s for s in stmts if s.start <= byte < s.end]
+
+
+# -- files without a grammar: line spans with text fingerprints ---------------------------
+
+def _resolve_lines(a: Anchor, new: SourceFile, old: SourceFile | None) -> Resolution:
+    r = a.range
+    if r is None:
+        return Resolution(ORPHANED)
+    n = r.el - r.sl + 1
+    lines = new.pos.lines
+    hits = [i for i in range(0, len(lines) - n + 1)
+            if digest(normalize("\n".join(lines[i:i + n]))) == a.hash]
+    def rng(i):
+        return Range(i, 0, i + n - 1, len(lines[i + n - 1]))
+    if len(hits) == 1:
+        return Resolution(OK if hits[0] == r.sl else MOVED, rng(hits[0]))
+    if len(hits) > 1:
+        if r.sl in hits:  # unchanged and still in place
+            return Resolution(OK, rng(r.sl))
+        return Resolution(AMBIGUOUS, None, "", [rng(i) for i in hits])
+    if old is None:
+        return Resolution(ORPHANED)
+    # map the old lines through a line diff; accept when most of their tokens survived
+    sm = difflib.SequenceMatcher(None, old.pos.lines, lines, autojunk=False)
+    sl = el = None
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        for k, i in enumerate(range(i1, i2)):
+            if i == r.sl:
+                sl = j1 + min(k, max(0, j2 - j1 - 1)) if tag != "delete" else None
+            if i == r.el:
+                el = j1 + min(k, max(0, j2 - j1 - 1)) if tag != "delete" else None
+    if sl is None or el is None or el < sl:
+        return Resolution(ORPHANED)
+    text = "\n".join(lines[sl:el + 1])
+    if sketch_similarity(a.sketch, sketch(tokens(text))) < STMT_SIMILAR:
+        return Resolution(ORPHANED)
+    return Resolution(CHANGED, Range(sl, 0, el, len(lines[el])))

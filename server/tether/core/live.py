@@ -1,0 +1,113 @@
+"""The *edits* path: a document receiving LSP incremental changes. The tree is edited and
+re-parsed incrementally; every anchor's range is shifted exactly by each change (as an
+editor moves a decoration) and then re-validated structurally against the snapshot the
+anchors were last resolved in."""
+
+from __future__ import annotations
+
+from .anchors import AMBIGUOUS, CHANGED, MOVED, Anchor, Resolution, Resolver
+from .languages import Language
+from .syntax import MAX_PARSE_BYTES, SourceFile
+from .text import Positions, Range
+
+
+class LiveDocument:
+    def __init__(self, text: str, lang: Language | None):
+        self.lang = lang
+        self.base = SourceFile(text, lang)  # the text anchors were last resolved in
+        self.text = text
+        self._tree = self.base.tree
+        self._dirty = False
+        self._current: SourceFile | None = self.base
+        self._tracked: dict[int, tuple[int, int] | None] = {}  # anchor slot -> str offsets
+
+    # -- anchors followed through edits ----------------------------------------------------
+    def track(self, slot: int, rng: Range | None) -> None:
+        """Follow ``rng`` (in the current text) through the coming edits."""
+        if rng is None:
+            self._tracked[slot] = None
+            return
+        p = Positions(self.text)
+        self._tracked[slot] = (p.offset(rng.sl, rng.sc), p.offset(rng.el, rng.ec))
+
+    def tracked(self, slot: int) -> Range | None:
+        off = self._tracked.get(slot)
+        if off is None:
+            return None
+        return _range_of_offsets(Positions(self.text), *off)
+
+    def apply(self, rng: Range | None, new_text: str) -> None:
+        """One ``textDocument/didChange`` content change (``rng`` None: full text)."""
+        if rng is None:
+            self.text = new_text
+            self._tree = None  # a full replacement: nothing to reuse, nothing to track
+            self._tracked = {k: None for k in self._tracked}
+            self._dirty = True
+            return
+        p = Positions(self.text)
+        a, b = p.offset(rng.sl, rng.sc), p.offset(rng.el, rng.ec)
+        b = max(a, b)
+        delta = len(new_text) - (b - a)
+        for slot, off in self._tracked.items():
+            if off is not None:
+                self._tracked[slot] = _shift(off, a, b, delta)
+        if self._tree is not None:
+            sl, sc = p.clamp(rng.sl, rng.sc)
+            el, ec = p.clamp(rng.el, rng.ec)
+            sb, eb = p.byte(sl, sc), p.byte(el, ec)
+            eb = max(sb, eb)
+            ins = new_text.encode("utf-8", "surrogatepass")
+            start_pt = (sl, sb - p._bstarts[sl])
+            old_end_pt = (el, eb - p._bstarts[el])
+            nl = ins.count(b"\n")
+            new_end_pt = (sl + nl, (start_pt[1] + len(ins)) if nl == 0 else len(ins) - ins.rfind(b"\n") - 1)
+            self._tree.edit(sb, eb, sb + len(ins), start_pt, old_end_pt, new_end_pt)
+        self.text = self.text[:a] + new_text + self.text[b:]
+        self._dirty = True
+
+    @property
+    def current(self) -> SourceFile:
+        """The current text, parsed (incrementally, reusing the edited tree)."""
+        if self._dirty or self._current is None:
+            tree = None
+            if self.lang is not None and self._tree is not None and len(self.text) <= MAX_PARSE_BYTES:
+                tree = self.lang.parser().parse(self.text.encode("utf-8", "surrogatepass"), self._tree)
+            self._current = SourceFile(self.text, self.lang, tree)
+            self._tree = self._current.tree
+            self._dirty = False
+        return self._current
+
+    def resolve(self, anchors: list[Anchor]) -> list[Resolution]:
+        """Resolve anchors (slot = position in the list) in the current text. Structure
+        decides; where it finds several equally good places, the one the edits carried
+        the anchor to exactly is taken."""
+        resolver = Resolver(self.current, self.base)
+        out = []
+        for slot, a in enumerate(anchors):
+            res = resolver.resolve(a)
+            if res.state == AMBIGUOUS and res.candidates:
+                hint = self.tracked(slot)
+                exact = [c for c in res.candidates if hint is not None and (c.sl, c.el) == (hint.sl, hint.el)]
+                if len(exact) == 1:
+                    res = Resolution(MOVED if a.range and exact[0] != a.range else CHANGED, exact[0], res.name)
+            out.append(res)
+        return out
+
+    def rebase(self) -> None:
+        """The current text becomes the snapshot anchors are resolved against."""
+        self.base = self.current
+
+
+def _shift(off: tuple[int, int], a: int, b: int, delta: int) -> tuple[int, int] | None:
+    s, e = off
+    if b <= s:  # before the range (an insertion at its start pushes it down)
+        return s + delta, e + delta
+    if a >= e:  # entirely after
+        return off
+    if a <= s and b >= e:  # the change swallows the range
+        return None
+    return min(s, a) if a < s else s, max(e + delta, a)
+
+
+def _range_of_offsets(p: Positions, s: int, e: int) -> Range:
+    return Range(*p.position(s), *p.position(e))
