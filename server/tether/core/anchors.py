@@ -287,10 +287,8 @@ class Resolver:
             if aligned is not None and aligned[0] in same:
                 return self._found(a, owner, aligned[0], exact=True)
             return Resolution(AMBIGUOUS, None, owner.qualname, [new.range_of(s.start, s.end) for s in same])
-        if aligned is not None:
-            t, kept, sim = aligned
-            if t.node_type == a.node and (sim >= STMT_SIMILAR or (sim >= STMT_EDITED and kept >= STMT_KEPT)):
-                return self._found(a, owner, t, exact=False)
+        if aligned is not None and self._same_statement(old_s, *aligned):
+            return self._found(a, owner, aligned[0], exact=False)
         moved = self._moved_out(a, old_s, owner, old_owner)
         if moved is not None:
             return moved
@@ -300,6 +298,20 @@ class Resolver:
             if best and best[0][0] >= 0.8 and (len(best) == 1 or best[0][0] - best[1][0] >= 0.2):
                 return self._found(a, owner, best[0][2], exact=False)
         return Resolution(ORPHANED, None, owner.qualname)
+
+    def _same_statement(self, s: Statement, t: Statement, kept: float, kept_new: float, sim: float) -> bool:
+        """Is ``t`` (the statement the alignment carried ``s`` to) ``s`` edited in place?
+        Similar text, or the same block header, or a small edit that kept nearly all
+        tokens on both sides; a statement replaced by another one fails all three."""
+        if t.node_type != s.node_type or kept < 0.5:
+            return False
+        if sim >= STMT_SIMILAR:
+            return True
+        old, new = self.old, self.new
+        if _first_line(old, s) == _first_line(new, t) and old.pos.line_of_byte(s.end) > old.pos.line_of_byte(s.start) \
+                and kept >= 0.8:
+            return True
+        return sim >= STMT_EDITED and kept >= STMT_KEPT and kept_new >= STMT_KEPT
 
     def _owner_without_old(self, a: Anchor) -> tuple[Definition | None, Resolution]:
         cands = self._new_keys.get(a.name, [])
@@ -322,23 +334,22 @@ class Resolver:
     def _moved_out(self, a: Anchor, old_s: Statement | None, owner: Definition | None,
                    old_owner: Definition | None) -> Resolution | None:
         """The statement left its definition (extracted into a new helper): follow it when
-        its exact text appears once more in the new file than before, in one place."""
+        its exact text appears in exactly one definition that did not exist before, and
+        more often outside its old definition than before."""
         new, old = self.new, self.old
         if old is None or old_s is None:
             return None
         outside_new = [s for s in new.stmts if (owner is None or s.owner != owner.index)
                        and digest(new.stmt_norm(s)) == a.hash]
-        if len(outside_new) != 1:
+        in_new_defs = [s for s in outside_new if new.defs[s.owner].key not in self._old_keys]
+        if len(in_new_defs) != 1:
             return None
         outside_old = sum(1 for s in old.stmts if s.owner != old_owner.index
                           and digest(old.stmt_norm(s)) == a.hash)
         if outside_old >= len(outside_new):
             return None
-        t = outside_new[0]
-        holder = new.defs[t.owner]
-        if holder.key in self._old_keys:
-            return None  # only into a definition that did not exist before
-        return Resolution(MOVED, new.range_of(t.start, t.end), holder.qualname)
+        t = in_new_defs[0]
+        return Resolution(MOVED, new.range_of(t.start, t.end), new.defs[t.owner].qualname)
 
     def _align(self, old_owner: Definition, owner: Definition, old_s: Statement):
         """Token alignment of the old and new definition: the new statement that received
@@ -377,8 +388,9 @@ class Resolver:
         if origin[0] != old_s.index:
             return None
         kept = best[1] / max(1, o_last - o_first)
+        kept_new = origin[1] / max(1, n_last - n_first)
         sim = dice(Counter(self.old.stmt_tokens(old_s)), Counter(self.new.stmt_tokens(t)))
-        return t, kept, sim
+        return t, kept, kept_new, sim
 
     def _alignment(self, old_owner: Definition, owner: Definition):
         old_toks = _located_tokens(self.old, old_owner)
@@ -410,6 +422,11 @@ def _stmts_by_owner(src: SourceFile) -> dict[int, list[Statement]]:
 
 def _family(kind: str) -> str:
     return "function" if kind in FUNCTION_KINDS else kind
+
+
+def _first_line(src: SourceFile, s: Statement) -> str:
+    line = src.pos.line_of_byte(s.start)
+    return normalize(src.pos.lines[line])
 
 
 def _def_hash(src: SourceFile, d: Definition) -> str:
