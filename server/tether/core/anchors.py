@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .syntax import Definition, SourceFile, Statement
-from .text import Range, digest, dice, normalize, sketch, sketch_similarity, tokens
+from .text import Range, digest, dice, normalize, sketch, sketch_similarity, tokens, utf16_len
 
 # -- the one list of anchor types and resolution states ----------------------------------
 
@@ -70,6 +70,7 @@ class Resolution:
     range: Range | None = None
     name: str = ""  # qualified name now (differs after a rename)
     candidates: list[Range] = field(default_factory=list)  # places to offer when ambiguous
+    hash: str = ""  # digest of the code found, normalized (compare with Anchor.hash)
 
     @property
     def attached(self) -> bool:
@@ -87,6 +88,10 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
         return Anchor(FILE, path=path)
     if not 0 <= line < len(src.pos.lines):
         raise AnchorError(f"{path}:{line + 1}: line out of range (the file has {len(src.pos.lines)} lines)")
+    text = src.pos.lines[line]
+    indent = utf16_len(text[:len(text) - len(text.lstrip())])
+    if col < indent:  # a position in the indentation means the code that starts the line
+        col = indent
     byte = src.pos.byte(line, col)
     if how == SYMBOL:
         d = src.def_at(byte) if src.tree is not None else None
@@ -202,7 +207,8 @@ class Resolver:
             cands = [d for d in cands if self._aligned_def(old_def, d)] or cands
         if len(cands) == 1:
             d = cands[0]
-            return d, Resolution(self._content_state(a, d), new.range_of(d.start, d.end), d.qualname)
+            return d, Resolution(self._content_state(a, d), new.range_of(d.start, d.end), d.qualname,
+                                 hash=_def_hash(new, d))
         if len(cands) > 1:
             return None, Resolution(AMBIGUOUS, None, a.name, [new.range_of(d.start, d.end) for d in cands])
         return self._renamed(a, old_def)
@@ -243,7 +249,7 @@ class Resolver:
             runner = scored[1][0] if len(scored) > 1 else 0.0
             if sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN and \
                     (old_names is not None or sim >= 0.9):
-                return d, Resolution(RENAMED, new.range_of(d.start, d.end), d.qualname)
+                return d, Resolution(RENAMED, new.range_of(d.start, d.end), d.qualname, hash=_def_hash(new, d))
             return None, Resolution(AMBIGUOUS, None, a.name,
                                     [new.range_of(x.start, x.end) for s, _, x in scored[:3] if s >= RENAME_MIN])
         return None, Resolution(ORPHANED, None, a.name)
@@ -329,7 +335,7 @@ class Resolver:
             state = OK
         else:
             state = MOVED
-        return Resolution(state, r, owner.qualname)
+        return Resolution(state, r, owner.qualname, hash=digest(self.new.stmt_norm(s)))
 
     def _moved_out(self, a: Anchor, old_s: Statement | None, owner: Definition | None,
                    old_owner: Definition | None) -> Resolution | None:
@@ -349,7 +355,7 @@ class Resolver:
         if outside_old >= len(outside_new):
             return None
         t = in_new_defs[0]
-        return Resolution(MOVED, new.range_of(t.start, t.end), new.defs[t.owner].qualname)
+        return Resolution(MOVED, new.range_of(t.start, t.end), new.defs[t.owner].qualname, hash=a.hash)
 
     def _align(self, old_owner: Definition, owner: Definition, old_s: Statement):
         """Token alignment of the old and new definition: the new statement that received
@@ -471,10 +477,10 @@ def _resolve_lines(a: Anchor, new: SourceFile, old: SourceFile | None) -> Resolu
     def rng(i):
         return Range(i, 0, i + n - 1, len(lines[i + n - 1]))
     if len(hits) == 1:
-        return Resolution(OK if hits[0] == r.sl else MOVED, rng(hits[0]))
+        return Resolution(OK if hits[0] == r.sl else MOVED, rng(hits[0]), hash=a.hash)
     if len(hits) > 1:
         if r.sl in hits:  # unchanged and still in place
-            return Resolution(OK, rng(r.sl))
+            return Resolution(OK, rng(r.sl), hash=a.hash)
         return Resolution(AMBIGUOUS, None, "", [rng(i) for i in hits])
     if old is None:
         return Resolution(ORPHANED)
@@ -492,4 +498,4 @@ def _resolve_lines(a: Anchor, new: SourceFile, old: SourceFile | None) -> Resolu
     text = "\n".join(lines[sl:el + 1])
     if sketch_similarity(a.sketch, sketch(tokens(text))) < STMT_SIMILAR:
         return Resolution(ORPHANED)
-    return Resolution(CHANGED, Range(sl, 0, el, len(lines[el])))
+    return Resolution(CHANGED, Range(sl, 0, el, len(lines[el])), hash=digest(normalize(text)))

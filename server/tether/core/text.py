@@ -62,7 +62,7 @@ def dice(a: Counter, b: Counter, na: int | None = None, nb: int | None = None) -
 
 # -- the similarity sketch kept in a note file: bottom-k hashes of the token multiset ----
 
-SKETCH_SIZE = 32
+SKETCH_SIZE = 16
 
 
 def sketch(toks: list[str]) -> list[int]:

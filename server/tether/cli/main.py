@@ -1,0 +1,303 @@
+"""The ``tether`` command: each subcommand opens the workspace, makes one core call and
+prints the result for people (text) or programs (``--json``). Positions in text are
+1-based ``path:line[:col]``; in JSON they are 0-based LSP ranges."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+from .. import __version__
+from ..core import anchors as A
+from ..core.context import context_for, note_json, note_markdown, where
+from ..core.notes import KINDS, NoteError
+from ..core.text import utf16_len
+from ..core.workspace import Finding, Workspace, WorkspaceError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.func(args) or EXIT_OK
+    except (WorkspaceError, UsageError, NoteError) as e:
+        print(f"tether: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tether", description="Keep the why of the code attached to the code.")
+    p.add_argument("--version", action="version", version=f"tether {__version__}")
+    sub = p.add_subparsers(title="commands", metavar="COMMAND")
+
+    def cmd(name, func, help_):
+        c = sub.add_parser(name, help=help_, description=help_)
+        c.set_defaults(func=func)
+        return c
+
+    c = cmd("init", cmd_init, "create .tether/ in this git repository (or folder)")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("record", cmd_record, "record a note anchored to code")
+    c.add_argument("kind", choices=KINDS)
+    c.add_argument("position", nargs="?", help="PATH:LINE[:COL] (1-based), or PATH with --file")
+    c.add_argument("--title", required=True)
+    c.add_argument("--body", default="", help="Markdown body ('-' reads standard input)")
+    c.add_argument("--rationale", default="", help="why (decisions)")
+    c.add_argument("--rejected", action="append", default=[], metavar="OPTION: WHY",
+                   help="an option considered and rejected, and why (repeatable)")
+    c.add_argument("--works-around", default="", help="the problem a workaround works around")
+    c.add_argument("--remove-when", default="", help="when a workaround can go")
+    c.add_argument("--tag", action="append", default=[])
+    how = c.add_mutually_exclusive_group()
+    how.add_argument("--span", action="store_true", help="anchor the statement at the position, not the definition")
+    how.add_argument("--file", action="store_true", help="anchor the whole file")
+    how.add_argument("--glob", metavar="PATTERN", help="anchor a path pattern such as 'src/auth/**'")
+    c.add_argument("--json", action="store_true", help="print the whole note as JSON")
+
+    c = cmd("list", cmd_list, "list notes, each anchor with its state and current place")
+    c.add_argument("path", nargs="?", help="only notes that apply to this file or folder")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("show", cmd_show, "show one note")
+    c.add_argument("id")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("edit", cmd_edit, "open a note file in $VISUAL / $EDITOR")
+    c.add_argument("id")
+
+    c = cmd("retire", cmd_retire, "mark a note retired (kept in history, no longer shown as current)")
+    c.add_argument("id")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("supersede", cmd_supersede, "mark a note superseded by a newer one")
+    c.add_argument("id")
+    c.add_argument("--by", required=True, metavar="NEW_ID")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("context", cmd_context, "the notes that apply at PATH[:LINE], for an agent or a person")
+    c.add_argument("position", help="PATH or PATH:LINE")
+    c.add_argument("--format", choices=("md", "json"), default="md")
+
+    c = cmd("reindex", cmd_reindex, "rebuild the index in .tether/cache from the note files")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("doctor", cmd_doctor, "report broken note files, orphaned or ambiguous anchors, index problems")
+    c.add_argument("--json", action="store_true")
+    return p
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+def out_json(obj) -> None:
+    sys.stdout.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode() + "\n")
+
+
+def parse_position(spec: str) -> tuple[str, int | None, int | None]:
+    """``path[:line[:col]]`` (1-based) -> (path, line, col), from the right so paths may
+    hold colons."""
+    parts = spec.rsplit(":", 2)
+    nums = []
+    while len(parts) > 1 and parts[-1].isdigit():
+        nums.insert(0, int(parts.pop()))
+    path = ":".join(parts)
+    if not path:
+        raise UsageError(f"'{spec}': expected PATH:LINE[:COL]")
+    line = nums[0] if nums else None
+    col = nums[1] if len(nums) > 1 else None
+    if (line is not None and line < 1) or (col is not None and col < 1):
+        raise UsageError(f"'{spec}': lines and columns start at 1")
+    return path, line, col
+
+
+def workspace() -> Workspace:
+    return Workspace.find(Path.cwd())
+
+
+def lsp_col(ws: Workspace, rel: str, line0: int, col1: int | None) -> int:
+    """1-based character column -> 0-based UTF-16 column on that line."""
+    if not col1:
+        return 0
+    try:
+        text = ws.read_source(rel).split("\n")
+    except WorkspaceError:
+        return col1 - 1
+    if line0 >= len(text):
+        return col1 - 1
+    return utf16_len(text[line0][:col1 - 1])
+
+
+# -- commands -----------------------------------------------------------------------------
+
+def cmd_init(args) -> int:
+    ws, created = Workspace.init(Path.cwd())
+    ws.refresh()
+    if args.json:
+        out_json({"root": str(ws.root), "created": created})
+    else:
+        print(f"{'created' if created else 'already set up:'} {ws.dir}")
+    return EXIT_OK
+
+
+def cmd_record(args) -> int:
+    ws = workspace()
+    rejected = []
+    for r in args.rejected:
+        opt, sep, why = r.partition(":")
+        if not opt.strip():
+            raise UsageError(f"--rejected '{r}': expected 'OPTION: WHY'")
+        rejected.append((opt, why if sep else ""))
+    body = sys.stdin.read() if args.body == "-" else args.body
+    common = dict(title=args.title, body=body, rationale=args.rationale, rejected=rejected, tags=args.tag,
+                  works_around=args.works_around, remove_when=args.remove_when)
+    if args.glob:
+        note = ws.record(args.kind, args.glob, how=A.GLOB, **common)
+    else:
+        if not args.position:
+            raise UsageError("give PATH:LINE (or PATH with --file, or --glob PATTERN)")
+        path, line, col = parse_position(args.position)
+        rel = ws.rel(path)
+        if args.file:
+            note = ws.record(args.kind, rel, how=A.FILE, **common)
+        else:
+            if line is None:
+                raise UsageError(f"{path}: give a line (PATH:LINE), or --file for the whole file")
+            note = ws.record(args.kind, rel, line - 1, lsp_col(ws, rel, line - 1, col),
+                             how=A.SPAN if args.span else A.SYMBOL, **common)
+    if args.json:
+        out_json(note_json(note, ws.locate_note(note)))
+    else:
+        print(note.id)
+    return EXIT_OK
+
+
+def cmd_list(args) -> int:
+    ws = workspace()
+    notes = ws.notes()
+    if args.path:
+        rel = ws.rel(args.path)
+        scope = [n for n in notes if any(a.path == rel or a.path.startswith(rel.rstrip("/") + "/")
+                                         for a in n.anchors if a.type != A.GLOB)]
+        scope += [n for n in ws.notes_on(rel) if n not in scope]
+        notes = sorted(scope, key=lambda n: n.id)
+    located = {n.id: ws.locate_note(n) for n in notes}
+    if args.json:
+        out_json({"notes": [note_json(n, located[n.id]) for n in notes],
+                  "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]})
+        return EXIT_OK
+    if not notes:
+        print("no notes" + (f" for {args.path}" if args.path else "") + " (record one with `tether record`)")
+    for n in notes:
+        status = "" if n.status == "active" else f" ({n.status})"
+        print(f"{n.id}  {n.kind:<10} {n.title}{status}")
+        for loc in located[n.id]:
+            state = f"[{loc.state}]"
+            print(f"    {state:<12} {where(loc)}")
+    for e in ws.broken():
+        print(f"{e.path}:{e.line}: error: {e.reason}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_show(args) -> int:
+    ws = workspace()
+    note = ws.get(args.id)
+    located = ws.locate_note(note)
+    if args.json:
+        out_json(note_json(note, located))
+    else:
+        print("\n".join(note_markdown(note, "", located)).rstrip())
+        print(f"\nfile: {note.path}")
+    return EXIT_OK
+
+
+def cmd_edit(args) -> int:
+    ws = workspace()
+    note = ws.get(args.id)
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    path = ws.root / note.path
+    r = subprocess.run([*shlex.split(editor), str(path)])
+    if r.returncode != 0:
+        print(f"tether: the editor exited with {r.returncode}; the note file is as it was saved", file=sys.stderr)
+    broken = [e for e in ws.broken() if e.path == note.path]
+    for e in broken:
+        print(f"{e.path}:{e.line}: error: {e.reason}", file=sys.stderr)
+    return EXIT_USAGE if broken else EXIT_OK
+
+
+def cmd_retire(args) -> int:
+    ws = workspace()
+    note = ws.retire(args.id)
+    if args.json:
+        out_json(note_json(note))
+    else:
+        print(f"retired {note.id}  {note.title}")
+    return EXIT_OK
+
+
+def cmd_supersede(args) -> int:
+    ws = workspace()
+    note = ws.supersede(args.id, args.by)
+    if args.json:
+        out_json(note_json(note))
+    else:
+        print(f"{note.id} is superseded by {note.superseded_by}")
+    return EXIT_OK
+
+
+def cmd_context(args) -> int:
+    ws = workspace()
+    path, line, _ = parse_position(args.position)
+    rel = ws.rel(path)
+    if not ws.abs(rel).exists():
+        raise WorkspaceError(f"{rel}: no such file")
+    ctx = context_for(ws, rel, line - 1 if line else None)
+    if args.format == "json":
+        out_json(ctx.to_json())
+    else:
+        sys.stdout.write(ctx.to_markdown())
+    return EXIT_OK
+
+
+def cmd_reindex(args) -> int:
+    ws = workspace()
+    notes, broken = ws.reindex()
+    if args.json:
+        out_json({"notes": notes, "broken": broken})
+    else:
+        print(f"indexed {notes} notes" + (f", {broken} note files could not be read (see `tether doctor`)" if broken else ""))
+    return EXIT_OK
+
+
+def cmd_doctor(args) -> int:
+    ws = workspace()
+    findings = ws.doctor()
+    if args.json:
+        out_json({"findings": [{"file": f.path, "line": f.line, "severity": f.severity, "code": f.code,
+                                "message": f.message, "note": f.note_id or None} for f in findings]})
+    else:
+        for f in findings:
+            print(f"{f.path}:{f.line}: {f.severity}: {f.message}" + (f" [{f.note_id}]" if f.note_id else ""))
+        print("no problems found" if not findings else f"{len(findings)} problem(s)", file=sys.stderr)
+    return EXIT_FINDINGS if findings else EXIT_OK
+
+
+__all__ = ["main", "build_parser", "Finding"]

@@ -1,0 +1,297 @@
+"""Notes and their file format.
+
+One note per file under ``.tether/notes/``: TOML front matter between ``+++`` lines, then
+a Markdown body. Keys are written in one fixed order, so a file written by tether reads
+back and writes out byte for byte the same, and diffs in review show only what changed.
+A person may write such a file by hand; keys tether does not know are kept as they are.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import time
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from .anchors import ANCHOR_TYPES, Anchor
+from .text import Range
+
+KINDS = ("decision", "invariant", "boundary", "intent", "workaround")
+STATUSES = ("active", "superseded", "retired")
+
+# Front matter keys, in the order they are written. Kind-specific keys are written only
+# when set (a decision has no ``remove_when``).
+KEY_ORDER = ("id", "kind", "title", "status", "superseded_by", "author", "created", "updated",
+             "tags", "rationale", "works_around", "remove_when", "task")
+ANCHOR_KEYS = ("type", "path", "pattern", "lang", "node", "name", "params", "hash", "sketch", "range")
+TABLE_ARRAYS = ("alternatives", "checks", "anchors")
+
+FENCE = "+++"
+_CONFLICT = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.M)
+
+
+class NoteError(ValueError):
+    """A note file that cannot be read: where, and how to fix it."""
+
+    def __init__(self, path: str, line: int, reason: str):
+        super().__init__(f"{path}:{line}: {reason}")
+        self.path, self.line, self.reason = path, line, reason
+
+
+@dataclass
+class Alternative:
+    option: str
+    rejected_because: str = ""
+
+
+@dataclass
+class Note:
+    id: str
+    kind: str
+    title: str
+    status: str = "active"
+    superseded_by: str = ""
+    author: str = ""
+    created: str = ""
+    updated: str = ""
+    tags: list[str] = field(default_factory=list)
+    rationale: str = ""  # decision
+    works_around: str = ""  # workaround: the problem it works around
+    remove_when: str = ""  # workaround: when it can go
+    task: str = ""  # intent: the linked task
+    alternatives: list[Alternative] = field(default_factory=list)  # decision: options rejected
+    checks: list[dict] = field(default_factory=list)  # invariant: structural checks (data)
+    confirmed: dict = field(default_factory=dict)  # invariant: {by, at, hash} of last review
+    anchors: list[Anchor] = field(default_factory=list)
+    body: str = ""
+    extra: dict = field(default_factory=dict)  # keys tether does not know, kept verbatim
+    path: str = ""  # workspace-relative path of the note file (not written)
+
+    def file_name(self) -> str:
+        slug = re.sub(r"[^a-z0-9]+", "-", self.title.lower()).strip("-")[:48].rstrip("-")
+        return f"{self.id}-{slug}.md" if slug else f"{self.id}.md"
+
+
+# -- ids: unique across branches without coordination, sortable by time ------------------
+
+_B32 = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
+
+
+def new_id() -> str:
+    """A ULID: 48 bits of milliseconds, then 80 random bits (26 characters)."""
+    n = (int(time.time() * 1000) << 80) | secrets.randbits(80)
+    return "".join(_B32[(n >> (5 * i)) & 31] for i in reversed(range(26)))
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+# -- parsing ------------------------------------------------------------------------------
+
+def parse_note(text: str, path: str) -> Note:
+    m = _CONFLICT.search(text)
+    if m:
+        line = text.count("\n", 0, m.start()) + 1
+        raise NoteError(path, line, "merge conflict markers: keep one side of the conflict, "
+                                    "delete the <<<<<<< ======= >>>>>>> lines and save")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != FENCE:
+        raise NoteError(path, 1, f"a note starts with a '{FENCE}' line, then TOML front matter, "
+                                 f"then another '{FENCE}' line and the Markdown body")
+    try:
+        close = next(i for i in range(1, len(lines)) if lines[i].strip() == FENCE)
+    except StopIteration:
+        raise NoteError(path, len(lines), f"the front matter is not closed: add a '{FENCE}' line after it") from None
+    front = "\n".join(lines[1:close])
+    try:
+        data = tomllib.loads(front)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"line (\d+)", str(e))
+        line = int(m.group(1)) + 1 if m else 2
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
+        raise NoteError(path, line, f"invalid TOML: {reason}") from None
+    body = "\n".join(lines[close + 1:])
+    if body.startswith("\n"):
+        body = body[1:]
+    return _note_from(data, body, path, front)
+
+
+def _line_of(front: str, key: str) -> int:
+    m = re.search(rf"^\s*{re.escape(key)}\s*=", front, re.M)
+    return front.count("\n", 0, m.start()) + 2 if m else 1
+
+
+def _note_from(data: dict, body: str, path: str, front: str) -> Note:
+    def need(key):
+        if key not in data:
+            raise NoteError(path, 1, f"missing required key '{key}' in the front matter")
+        v = data.pop(key)
+        if not isinstance(v, str) or not v.strip():
+            raise NoteError(path, _line_of(front, key), f"'{key}' must be a non-empty string")
+        return v
+
+    def text(key):
+        v = data.pop(key, "")
+        if not isinstance(v, str):
+            raise NoteError(path, _line_of(front, key), f"'{key}' must be a string")
+        return v
+
+    nid, kind, title = need("id"), need("kind"), need("title")
+    if kind not in KINDS:
+        raise NoteError(path, _line_of(front, "kind"), f"unknown kind '{kind}': use one of {', '.join(KINDS)}")
+    status = data.pop("status", "active")
+    if status not in STATUSES:
+        raise NoteError(path, _line_of(front, "status"), f"unknown status '{status}': use one of {', '.join(STATUSES)}")
+    tags = data.pop("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise NoteError(path, _line_of(front, "tags"), "'tags' must be a list of strings")
+    note = Note(id=nid, kind=kind, title=title, status=status, superseded_by=text("superseded_by"),
+                author=text("author"), created=text("created"), updated=text("updated"), tags=tags,
+                rationale=text("rationale"), works_around=text("works_around"),
+                remove_when=text("remove_when"), task=text("task"), body=body, path=path)
+    for alt in _tables(data, "alternatives", path, front):
+        if not isinstance(alt.get("option"), str):
+            raise NoteError(path, _line_of(front, "option"), "each [[alternatives]] needs an 'option' string")
+        note.alternatives.append(Alternative(alt["option"], str(alt.get("rejected_because", ""))))
+    note.checks = _tables(data, "checks", path, front)
+    confirmed = data.pop("confirmed", {})
+    if not isinstance(confirmed, dict):
+        raise NoteError(path, _line_of(front, "confirmed"), "'confirmed' must be a table")
+    note.confirmed = confirmed
+    for i, a in enumerate(_tables(data, "anchors", path, front)):
+        note.anchors.append(_anchor_from(a, path, front, i))
+    note.extra = data
+    return note
+
+
+def _tables(data: dict, key: str, path: str, front: str) -> list[dict]:
+    v = data.pop(key, [])
+    if not isinstance(v, list) or not all(isinstance(x, dict) for x in v):
+        raise NoteError(path, _line_of(front, key), f"'{key}' must be written as [[{key}]] tables")
+    return v
+
+
+def _anchor_from(a: dict, path: str, front: str, i: int) -> Anchor:
+    where = _nth_table_line(front, "anchors", i)
+    t = a.get("type")
+    if t not in ANCHOR_TYPES:
+        raise NoteError(path, where, f"anchor type '{t}' is not one of {', '.join(ANCHOR_TYPES)}")
+    if t == "glob":
+        if not a.get("pattern"):
+            raise NoteError(path, where, "a glob anchor needs a 'pattern' (e.g. \"src/auth/**\")")
+    elif not a.get("path"):
+        raise NoteError(path, where, f"a {t} anchor needs a 'path' relative to the workspace")
+    rng = a.get("range")
+    if rng is not None:
+        if not (isinstance(rng, list) and len(rng) == 4 and all(isinstance(x, int) and x >= 0 for x in rng)):
+            raise NoteError(path, where, "an anchor 'range' is [start line, start column, end line, end column] (0-based)")
+        rng = Range(*rng)
+    sk = a.get("sketch", "")
+    try:
+        sketch = [int(sk[k:k + 8], 16) for k in range(0, len(sk), 8)] if sk else []
+    except ValueError:
+        raise NoteError(path, where, "an anchor 'sketch' is a hex string (tether writes it)") from None
+    return Anchor(type=t, path=str(a.get("path", "")), pattern=str(a.get("pattern", "")),
+                  lang=str(a.get("lang", "")), node=str(a.get("node", "")), name=str(a.get("name", "")),
+                  params=str(a.get("params", "")), hash=str(a.get("hash", "")), sketch=sketch, range=rng)
+
+
+def _nth_table_line(front: str, key: str, i: int) -> int:
+    hits = [m.start() for m in re.finditer(rf"^\s*\[\[{key}\]\]", front, re.M)]
+    return front.count("\n", 0, hits[i]) + 2 if i < len(hits) else 1
+
+
+# -- writing ------------------------------------------------------------------------------
+
+def format_note(note: Note) -> str:
+    out = [FENCE]
+    fields = {k: getattr(note, k) for k in KEY_ORDER}
+    for k in KEY_ORDER:
+        v = fields[k]
+        if k in ("id", "kind", "title", "status") or v:
+            out.append(f"{k} = {_value(v)}")
+    for k, v in note.extra.items():
+        if not isinstance(v, (dict, list)) or (isinstance(v, list) and not any(isinstance(x, dict) for x in v)):
+            out.append(f"{k} = {_value(v)}")
+    if note.confirmed:
+        out += ["", "[confirmed]"] + [f"{k} = {_value(v)}" for k, v in note.confirmed.items()]
+    for alt in note.alternatives:
+        out += ["", "[[alternatives]]", f"option = {_value(alt.option)}"]
+        if alt.rejected_because:
+            out.append(f"rejected_because = {_value(alt.rejected_because)}")
+    for check in note.checks:
+        out += ["", "[[checks]]"] + [f"{k} = {_value(v)}" for k, v in check.items()]
+    for a in note.anchors:
+        out += ["", "[[anchors]]"]
+        for k in ANCHOR_KEYS:
+            v = getattr(a, k)
+            if k == "sketch":
+                v = "".join(f"{x:08x}" for x in v)
+            elif k == "range" and v is not None:
+                v = list(v)
+            if v:
+                out.append(f"{k} = {_value(v)}")
+    for k, v in note.extra.items():  # unknown tables, kept
+        if isinstance(v, dict):
+            out += ["", f"[{k}]"] + [f"{kk} = {_value(vv)}" for kk, vv in v.items()]
+        elif isinstance(v, list) and any(isinstance(x, dict) for x in v):
+            for t in v:
+                out += ["", f"[[{k}]]"] + [f"{kk} = {_value(vv)}" for kk, vv in t.items()]
+    out.append(FENCE)
+    body = note.body
+    text = "\n".join(out) + "\n"
+    if body:
+        text += "\n" + body
+        if not body.endswith("\n"):
+            text += "\n"
+    return text
+
+
+_ESC = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        if "\n" in v:
+            body = "".join(c if c in "\n\t" else _ESC.get(c) or (f"\\u{ord(c):04x}" if ord(c) < 32 or ord(c) == 127 else c)
+                           for c in v)
+            return '"""\n' + body + '"""'
+        return '"' + "".join(_ESC.get(c) or (f"\\u{ord(c):04x}" if ord(c) < 32 or ord(c) == 127 else c)
+                             for c in v) + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_value(x)}" for k, x in v.items()) + " }"
+    if hasattr(v, "isoformat"):
+        return v.isoformat()
+    raise TypeError(f"cannot write {type(v).__name__} to a note file")
+
+
+def author_name(cwd: str | None = None) -> str:
+    """``Name <email>`` from git config, else the login name."""
+    import subprocess
+    parts = []
+    for key in ("user.name", "user.email"):
+        try:
+            r = subprocess.run(["git", "config", key], cwd=cwd, capture_output=True, text=True, timeout=5)
+            parts.append(r.stdout.strip() if r.returncode == 0 else "")
+        except (OSError, subprocess.SubprocessError):
+            parts.append("")
+    name, email = parts
+    if name:
+        return f"{name} <{email}>" if email else name
+    try:
+        return os.getlogin()
+    except OSError:
+        import getpass
+        return getpass.getuser()

@@ -1,0 +1,104 @@
+"""The working store: an LMDB environment under ``.tether/cache/`` (git-ignored).
+
+It holds only what can be rebuilt from the note files and the sources: the parsed notes
+and their file stamps, the index (path → notes, symbol → notes, glob notes), the last
+resolved state of every anchor with the text it was resolved in (so the next resolution
+can align old and new code), and small local state for the faces. LMDB's discipline: one
+writer at a time, readers never block, every write in a transaction, the map grown when
+it is full rather than guessed once.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import lmdb
+import orjson
+
+SCHEMA = 3  # bump when a record's shape changes: the cache is then rebuilt from the files
+_DBS = (b"meta", b"files", b"notes", b"by_path", b"by_name", b"globs", b"anchors", b"texts", b"state")
+_INITIAL_MAP = 64 << 20
+
+
+class Store:
+    def __init__(self, cache_dir: Path):
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        self.env = lmdb.open(str(cache_dir / "index"), map_size=_INITIAL_MAP, max_dbs=len(_DBS) + 1,
+                             subdir=True, lock=True, metasync=True, sync=True)
+        self.db = {name.decode(): self.env.open_db(name) for name in _DBS}
+        with self.env.begin() as txn:
+            v = txn.get(b"schema", db=self.db["meta"])
+        if v is None or int(v) != SCHEMA:
+            self.write(self._reset)
+
+    def close(self) -> None:
+        self.env.close()
+
+    def _reset(self, txn) -> None:
+        for name, db in self.db.items():
+            txn.drop(db, delete=False)
+        txn.put(b"schema", str(SCHEMA).encode(), db=self.db["meta"])
+
+    # -- transactions ---------------------------------------------------------------------
+    def write(self, fn, *args):
+        """Run ``fn(txn, *args)`` in one write transaction; grow the map and retry when
+        LMDB reports it full (nothing is lost: the failed transaction was aborted)."""
+        while True:
+            try:
+                with self.env.begin(write=True) as txn:
+                    return fn(txn, *args)
+            except lmdb.MapFullError:
+                self.env.set_mapsize(self.env.info()["map_size"] * 2)
+
+    def read(self):
+        return self.env.begin(buffers=False)
+
+    # -- records ----------------------------------------------------------------------------
+    def put(self, txn, db: str, key: str, value) -> None:
+        txn.put(key.encode(), orjson.dumps(value), db=self.db[db])
+
+    def get(self, txn, db: str, key: str):
+        v = txn.get(key.encode(), db=self.db[db])
+        return orjson.loads(v) if v is not None else None
+
+    def delete(self, txn, db: str, key: str) -> None:
+        txn.delete(key.encode(), db=self.db[db])
+
+    def items(self, txn, db: str, prefix: str = "") -> Iterator[tuple[str, object]]:
+        cur = txn.cursor(db=self.db[db])
+        p = prefix.encode()
+        if not cur.set_range(p):
+            return
+        for k, v in cur:
+            if not k.startswith(p):
+                break
+            yield k.decode(), orjson.loads(v)
+
+    def keys(self, txn, db: str, prefix: str = "") -> list[str]:
+        cur = txn.cursor(db=self.db[db])
+        p = prefix.encode()
+        out = []
+        if cur.set_range(p):
+            for k in cur.iternext(keys=True, values=False):
+                if not k.startswith(p):
+                    break
+                out.append(k.decode())
+        return out
+
+    # -- file texts the anchors were last resolved in (compressed, by content hash) -------
+    def put_text(self, txn, content_hash: str, text: str) -> None:
+        txn.put(content_hash.encode(), zlib.compress(text.encode("utf-8", "surrogatepass"), 1),
+                db=self.db["texts"], overwrite=False)
+
+    def get_text(self, txn, content_hash: str) -> str | None:
+        v = txn.get(content_hash.encode(), db=self.db["texts"])
+        return zlib.decompress(v).decode("utf-8", "surrogatepass") if v is not None else None
+
+    def drop_texts(self, txn, keep: Iterable[str]) -> None:
+        keep = {k.encode() for k in keep}
+        cur = txn.cursor(db=self.db["texts"])
+        for k in list(cur.iternext(keys=True, values=False)):
+            if k not in keep:
+                txn.delete(k, db=self.db["texts"])

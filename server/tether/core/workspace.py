@@ -1,0 +1,635 @@
+"""The one service every face calls: a workspace's notes, their anchors, the index.
+
+Note files are the truth. Every call first reconciles the LMDB index with them (mtime +
+size, then content hash), so a note edited by hand or arriving with ``git pull`` is seen
+at once. Writes go to the file first (temp file, fsync, rename), then to the index, under
+one lock; a crash between the two is repaired by the next reconciliation.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import subprocess
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+from . import anchors as A
+from .languages import for_path
+from .notes import KINDS, Alternative, Note, NoteError, author_name, format_note, new_id, now, parse_note
+from .store import Store
+from .syntax import SourceFile
+from .text import Range, digest
+
+TETHER_DIR = ".tether"
+MAX_SOURCE_BYTES = 32 * 1024 * 1024  # larger files are not read at all (file/glob anchors only)
+
+
+class WorkspaceError(Exception):
+    """A request that cannot be done, with the reason (exit code 2 in the CLI)."""
+
+
+@dataclass
+class Located:
+    """One anchor of one note, resolved in the current content of its file."""
+
+    note: Note
+    index: int  # which anchor of the note
+    anchor: A.Anchor
+    resolution: A.Resolution
+
+    @property
+    def state(self) -> str:
+        return self.resolution.state
+
+    @property
+    def range(self) -> Range | None:
+        return self.resolution.range
+
+
+@dataclass
+class Finding:
+    """Something ``doctor`` (and later ``check``) reports."""
+
+    path: str
+    line: int  # 1-based
+    severity: str  # error | warning | info
+    code: str
+    message: str
+    note_id: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+class Workspace:
+    def __init__(self, root: Path):
+        self.root = root.resolve()
+        self.dir = self.root / TETHER_DIR
+        self.notes_dir = self.dir / "notes"
+        self._store: Store | None = None
+        self._notes: dict[str, Note] = {}
+        self._errors: dict[str, NoteError] = {}
+        self._stamp: dict | None = None
+
+    # -- finding and creating ------------------------------------------------------------
+    @classmethod
+    def find(cls, start: Path | str = ".") -> Workspace:
+        here = Path(start).resolve()
+        for d in (here, *here.parents):
+            if (d / TETHER_DIR).is_dir():
+                return cls(d)
+        raise WorkspaceError(f"no {TETHER_DIR}/ in {here} or above: run `tether init` in the repository")
+
+    @classmethod
+    def init(cls, start: Path | str = ".") -> tuple[Workspace, bool]:
+        """Create ``.tether/`` at the git work tree's top (or in ``start``). Idempotent."""
+        start = Path(start).resolve()
+        root = _git_toplevel(start) or start
+        ws = cls(root)
+        created = not ws.notes_dir.is_dir()
+        ws.notes_dir.mkdir(parents=True, exist_ok=True)
+        gi = ws.dir / ".gitignore"
+        if not gi.exists():
+            gi.write_text("# the LMDB index is rebuilt from notes/ at any time\ncache/\n", encoding="utf-8")
+        return ws, created
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(self.dir / "cache")
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    # -- paths ---------------------------------------------------------------------------
+    def rel(self, path: str | Path, base: Path | None = None) -> str:
+        """Workspace-relative POSIX path; paths outside the workspace are refused."""
+        p = Path(path)
+        if not p.is_absolute():
+            p = (base or Path.cwd()) / p
+        p = Path(os.path.normpath(p))
+        try:
+            real = p.resolve()
+        except OSError:
+            real = p
+        for candidate in (real, p):
+            try:
+                rel = candidate.relative_to(self.root)
+                break
+            except ValueError:
+                continue
+        else:
+            raise WorkspaceError(f"{path}: outside the workspace {self.root}")
+        if rel.parts and rel.parts[0] == TETHER_DIR and (len(rel.parts) < 2 or rel.parts[1] != "notes"):
+            raise WorkspaceError(f"{path}: inside {TETHER_DIR}/, which holds tether's own files")
+        return rel.as_posix()
+
+    def abs(self, rel: str) -> Path:
+        p = (self.root / rel).resolve()
+        if p != self.root and self.root not in p.parents:
+            raise WorkspaceError(f"{rel}: outside the workspace {self.root}")
+        return p
+
+    def read_source(self, rel: str) -> str:
+        """The text of a source file, or a WorkspaceError that says why it has none."""
+        p = self.abs(rel)
+        try:
+            size = p.stat().st_size
+        except FileNotFoundError:
+            raise WorkspaceError(f"{rel}: no such file") from None
+        except OSError as e:
+            raise WorkspaceError(f"{rel}: cannot read ({e.strerror})") from None
+        if not p.is_file():
+            raise WorkspaceError(f"{rel}: not a regular file")
+        if size > MAX_SOURCE_BYTES:
+            raise WorkspaceError(f"{rel}: {size / 1e6:.1f} MB is too large to anchor inside; anchor the whole file (--file)")
+        data = p.read_bytes()
+        return decode_source(data, rel)
+
+    # -- notes, reconciled with their files -------------------------------------------------
+    def refresh(self) -> None:
+        """Bring the index up to date with ``.tether/notes/`` (cheap when nothing changed)."""
+        files = {}
+        if self.notes_dir.is_dir():
+            with os.scandir(self.notes_dir) as it:
+                for e in it:
+                    if e.name.endswith(".md") and not e.name.startswith(".") and e.is_file():
+                        st = e.stat()
+                        files[f"{TETHER_DIR}/notes/{e.name}"] = (st.st_mtime_ns, st.st_size)
+        if self._stamp == files:
+            return
+        store = self.store
+        with store.read() as txn:
+            known = dict(store.items(txn, "files"))
+        changed, removed = [], [k for k in known if k not in files]
+        for rel, (mtime, size) in files.items():
+            k = known.get(rel)
+            if k is not None and k["mtime"] == mtime and k["size"] == size:
+                continue
+            try:
+                text = decode_source((self.root / rel).read_bytes(), rel)
+            except (OSError, WorkspaceError) as e:
+                changed.append((rel, mtime, size, "", None, NoteError(rel, 1, str(e))))
+                continue
+            h = digest(text)
+            if k is not None and k["hash"] == h:
+                changed.append((rel, mtime, size, h, "same", None))
+                continue
+            try:
+                changed.append((rel, mtime, size, h, parse_note(text, rel), None))
+            except NoteError as e:
+                changed.append((rel, mtime, size, h, None, e))
+        if changed or removed:
+            store.write(self._apply_index, changed, removed)
+        self._load()
+        self._stamp = files
+
+    def _apply_index(self, txn, changed, removed) -> None:
+        s = self.store
+        for rel in removed:
+            self._unindex(txn, rel)
+            s.delete(txn, "files", rel)
+        for rel, mtime, size, h, note, err in changed:
+            if note == "same":
+                rec = s.get(txn, "files", rel)
+                rec.update(mtime=mtime, size=size)
+                s.put(txn, "files", rel, rec)
+                continue
+            self._unindex(txn, rel)
+            rec = {"mtime": mtime, "size": size, "hash": h, "id": None, "error": None}
+            if note is not None:
+                other = s.get(txn, "notes", note.id)
+                if other is not None and other["path"] != rel and (self.root / other["path"]).exists():
+                    err = NoteError(rel, 2, f"duplicate id {note.id}: {other['path']} has it too; "
+                                            f"give one of them a new id (tether makes one with `tether record`)")
+                    note = None
+            if note is not None:
+                rec["id"] = note.id
+                s.put(txn, "notes", note.id, {"path": rel, "text": format_note(note)})
+                for i, a in enumerate(note.anchors):
+                    if a.type == A.GLOB:
+                        s.put(txn, "globs", f"{note.id}\0{i}", a.pattern)
+                    else:
+                        s.put(txn, "by_path", f"{a.path}\0{note.id}", 1)
+                    if a.type == A.SYMBOL and a.name:
+                        s.put(txn, "by_name", f"{a.name}\0{note.id}", a.path)
+            else:
+                rec["error"] = {"line": err.line, "reason": err.reason}
+            s.put(txn, "files", rel, rec)
+
+    def _unindex(self, txn, rel: str) -> None:
+        s = self.store
+        rec = s.get(txn, "files", rel)
+        if not rec or not rec.get("id"):
+            return
+        nid = rec["id"]
+        old = s.get(txn, "notes", nid)
+        if old is None or old["path"] != rel:
+            return
+        note = parse_note(old["text"], rel)
+        s.delete(txn, "notes", nid)
+        for i, a in enumerate(note.anchors):
+            for db, key in (("globs", f"{nid}\0{i}"), ("by_path", f"{a.path}\0{nid}"),
+                            ("by_name", f"{a.name}\0{nid}")):
+                try:
+                    s.delete(txn, db, key)
+                except Exception:
+                    pass
+
+    def _load(self) -> None:
+        s = self.store
+        notes, errors = {}, {}
+        with s.read() as txn:
+            for rel, rec in s.items(txn, "files"):
+                if rec.get("error"):
+                    errors[rel] = NoteError(rel, rec["error"]["line"], rec["error"]["reason"])
+            for nid, rec in s.items(txn, "notes"):
+                notes[nid] = _parse_cached(rec["text"], rec["path"])
+        self._notes, self._errors = notes, errors
+
+    def notes(self) -> list[Note]:
+        self.refresh()
+        return sorted(self._notes.values(), key=lambda n: n.id)
+
+    def broken(self) -> list[NoteError]:
+        self.refresh()
+        return sorted(self._errors.values(), key=lambda e: e.path)
+
+    def get(self, ref: str) -> Note:
+        """A note by id, unique id prefix, or note file path."""
+        self.refresh()
+        ref = ref.strip()
+        if ref in self._notes:
+            return self._notes[ref]
+        if ref.endswith(".md"):
+            rel = self.rel(ref)
+            for n in self._notes.values():
+                if n.path == rel:
+                    return n
+        hits = [n for nid, n in self._notes.items() if nid.startswith(ref.lower())] if len(ref) >= 4 else []
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise WorkspaceError(f"'{ref}' matches {len(hits)} notes: give more of the id")
+        raise WorkspaceError(f"no note '{ref}' (see `tether list`)")
+
+    def notes_on(self, rel: str) -> list[Note]:
+        """Notes with an anchor in ``rel`` or a glob that matches it."""
+        self.refresh()
+        s = self.store
+        ids = set()
+        with s.read() as txn:
+            ids.update(k.split("\0")[1] for k in s.keys(txn, "by_path", rel + "\0"))
+            for key, pattern in s.items(txn, "globs"):
+                if glob_match(pattern, rel):
+                    ids.add(key.split("\0")[0])
+        return sorted((self._notes[i] for i in ids if i in self._notes), key=lambda n: n.id)
+
+    # -- writes --------------------------------------------------------------------------
+    @contextmanager
+    def _lock(self):
+        self.dir.mkdir(exist_ok=True)
+        (self.dir / "cache").mkdir(exist_ok=True)
+        with open(self.dir / "cache" / "write.lock", "a+") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+
+    def save(self, note: Note) -> Note:
+        """Write the note file (atomically), then the index."""
+        with self._lock():
+            if not note.path:
+                note.path = f"{TETHER_DIR}/notes/{note.file_name()}"
+            target = self.root / note.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(target, format_note(note))
+            self._stamp = None
+            self.refresh()
+        return self._notes.get(note.id, note)
+
+    def record(self, kind: str, path: str, line: int | None = None, col: int = 0, *, how: str = A.SYMBOL,
+               title: str, body: str = "", rationale: str = "", rejected: list[tuple[str, str]] = (),
+               tags: list[str] = (), works_around: str = "", remove_when: str = "",
+               end: tuple[int, int] | None = None, text: str | None = None) -> Note:
+        """Create a note anchored at ``path:line:col`` (0-based; ``how`` = symbol, span or
+        file), or on a glob pattern (``how`` = glob, ``path`` = the pattern)."""
+        if kind not in KINDS:
+            raise WorkspaceError(f"unknown kind '{kind}': use one of {', '.join(KINDS)}")
+        if not title.strip():
+            raise WorkspaceError("a note needs a title (--title)")
+        if how == A.GLOB:
+            anchor = A.Anchor(A.GLOB, pattern=normalize_glob(path))
+            src = None
+        else:
+            rel = self.rel(path)
+            if how == A.FILE:
+                if not self.abs(rel).exists():
+                    raise WorkspaceError(f"{rel}: no such file")
+                anchor, src = A.Anchor(A.FILE, path=rel), None
+            else:
+                if line is None:
+                    raise WorkspaceError(f"{rel}: give a line (PATH:LINE), or --file for the whole file")
+                if text is None:
+                    text = self.read_source(rel)
+                src = SourceFile(text, for_path(rel))
+                if src.lang is not None and src.tree is None and how == A.SYMBOL:
+                    raise WorkspaceError(f"{rel}: too large to parse; anchor the file (--file) or lines (--span)")
+                try:
+                    anchor = A.record(src, rel, line, col, how=how, end=end)
+                except A.AnchorError as e:
+                    raise WorkspaceError(str(e)) from None
+        stamp = now()
+        note = Note(id=new_id(), kind=kind, title=title.strip(), author=author_name(str(self.root)),
+                    created=stamp, updated=stamp, tags=list(tags), rationale=rationale.strip(),
+                    works_around=works_around.strip(), remove_when=remove_when.strip(),
+                    alternatives=[Alternative(o.strip(), w.strip()) for o, w in rejected],
+                    anchors=[anchor], body=body)
+        if kind == "invariant" and anchor.hash:
+            note.confirmed = {"by": note.author, "at": stamp, "hash": anchor.hash}
+        if src is not None:
+            self._remember(note, 0, anchor, src.text)
+        return self.save(note)
+
+    def _remember(self, note: Note, i: int, anchor: A.Anchor, text: str) -> None:
+        """Keep the text an anchor was resolved in, for the next resolution."""
+        h = digest(text)
+
+        def put(txn):
+            self.store.put_text(txn, h, text)
+            self.store.put(txn, "anchors", f"{note.id}\0{i}", {
+                "text": h, "range": list(anchor.range) if anchor.range else None,
+                "name": anchor.name, "params": anchor.params, "hash": anchor.hash})
+        self.store.write(put)
+
+    def update(self, ref: str, change) -> Note:
+        """Read-modify-write of one note under the lock: ``change(note)`` edits it."""
+        with self._lock():
+            self._stamp = None
+            note = self.get(ref)
+            change(note)
+            note.updated = now()
+            atomic_write(self.root / note.path, format_note(note))
+            self._stamp = None
+            self.refresh()
+            return self._notes[note.id]
+
+    def retire(self, ref: str) -> Note:
+        return self.update(ref, lambda n: setattr(n, "status", "retired"))
+
+    def supersede(self, old_ref: str, new_ref: str) -> Note:
+        new = self.get(new_ref)
+        if new.id == self.get(old_ref).id:
+            raise WorkspaceError("a note cannot supersede itself")
+
+        def change(n: Note):
+            n.status, n.superseded_by = "superseded", new.id
+        return self.update(old_ref, change)
+
+    # -- resolution ----------------------------------------------------------------------
+    def locate(self, rel: str, text: str | None = None) -> list[Located]:
+        """Every anchor in ``rel`` (notes anchored there), resolved in its current text
+        (``text`` if given, e.g. an editor's unsaved buffer; else the file on disk)."""
+        notes = [n for n in self.notes_on(rel)]
+        todo = [(n, i, a) for n in notes for i, a in enumerate(n.anchors) if a.path == rel and a.type != A.GLOB]
+        if not todo:
+            return []
+        if text is None:
+            try:
+                text = self.read_source(rel)
+            except WorkspaceError:
+                # gone: its anchors are orphaned; unreadable (binary, too large): undecidable
+                gone = not self.abs(rel).exists()
+                return [Located(n, i, a, A.Resolution(
+                    A.ORPHANED if gone else (A.AMBIGUOUS if a.is_code else A.OK), None, a.name))
+                    for n, i, a in todo]
+        h = digest(text)
+        s = self.store
+        with s.read() as txn:
+            last = {(n.id, i): s.get(txn, "anchors", f"{n.id}\0{i}") for n, i, _ in todo}
+        out: list[Located] = []
+        new_src = None
+        olds: dict[str, SourceFile | None] = {}
+        updates = {}
+        resolvers: dict[str | None, A.Resolver] = {}
+        for n, i, a in todo:
+            if a.type == A.FILE:
+                out.append(Located(n, i, a, A.Resolution(A.OK)))
+                continue
+            st = last.get((n.id, i))
+            if st and st.get("resolved_in") == h and "res" in st:
+                out.append(Located(n, i, a, _res_from(st["res"])))
+                continue
+            if new_src is None:
+                new_src = SourceFile(text, for_path(rel))
+            old_hash = st["text"] if st else None
+            if old_hash not in olds:
+                old_text = None
+                if old_hash:
+                    with s.read() as txn:
+                        old_text = s.get_text(txn, old_hash)
+                olds[old_hash] = SourceFile(old_text, new_src.lang) if old_text is not None else None
+                resolvers[old_hash] = A.Resolver(new_src, olds[old_hash])
+            probe = a
+            if st and olds[old_hash] is not None:
+                probe = A.Anchor(a.type, a.path, a.pattern, a.lang, a.node, st["name"], st["params"], st["hash"],
+                                 a.sketch, Range(*st["range"]) if st.get("range") else a.range)
+            res = resolvers[old_hash].resolve(probe)
+            res = _against_note(a, res)
+            out.append(Located(n, i, a, res))
+            rec = dict(st or {})
+            rec["resolved_in"] = h
+            rec["res"] = _res_to(res)
+            if res.attached and res.range is not None:
+                rec.update(text=h, range=list(res.range), name=res.name or a.name,
+                           params=rec.get("params", a.params) if res.name == probe.name else _params_at(new_src, res),
+                           hash=res.hash or a.hash)
+            updates[f"{n.id}\0{i}"] = rec
+        if updates:
+            def put(txn):
+                if any(r.get("text") == h for r in updates.values()):
+                    s.put_text(txn, h, text)
+                for k, v in updates.items():
+                    s.put(txn, "anchors", k, v)
+            try:
+                s.write(put)
+            except Exception:  # a read-only cache must not stop anyone reading notes
+                pass
+        return out
+
+    # -- maintenance -----------------------------------------------------------------------
+    def reindex(self) -> tuple[int, int]:
+        """Throw the index away and rebuild it from the note files."""
+        with self._lock():
+            self.store.write(self.store._reset)
+            self._stamp = None
+            self.refresh()
+        return len(self._notes), len(self._errors)
+
+    def doctor(self) -> list[Finding]:
+        """Everything that needs a person: broken note files, anchors that lost their code,
+        references to missing notes, an index that disagrees with the files."""
+        out = [Finding(e.path, e.line, "error", "broken-note", e.reason) for e in self.broken()]
+        notes = self.notes()
+        for note in notes:
+            if note.status == "superseded" and note.superseded_by not in self._notes:
+                out.append(Finding(note.path, 1, "warning", "unknown-successor",
+                                   f"superseded by '{note.superseded_by}', which is no note here", note.id))
+            if note.status == "retired":
+                continue
+            for loc in self.locate_note(note):
+                a = loc.anchor
+                line = (a.range.sl + 1) if a.range else 1
+                if loc.state == A.ORPHANED:
+                    gone = "its file is gone" if not self.abs(a.path).exists() else \
+                        f"`{a.name}` is no longer in {a.path}" if a.name else f"its code is no longer in {a.path}"
+                    out.append(Finding(a.path, line, "warning", "orphaned",
+                                       f"note \"{note.title}\" is orphaned: {gone}; re-anchor or retire it", note.id))
+                elif loc.state == A.AMBIGUOUS:
+                    out.append(Finding(a.path, line, "warning", "ambiguous",
+                                       f"note \"{note.title}\" matches several places in {a.path}; re-anchor it", note.id))
+        s = self.store
+        with s.read() as txn:
+            indexed = {nid: rec["path"] for nid, rec in s.items(txn, "notes")}
+        for nid, path in indexed.items():
+            if not (self.root / path).exists():
+                out.append(Finding(path, 1, "error", "index-mismatch",
+                                   f"the index lists note {nid} but its file is gone; run `tether reindex`", nid))
+        for f in sorted(self.notes_dir.glob(".*.tmp")) if self.notes_dir.is_dir() else ():
+            out.append(Finding(self.rel(f), 1, "warning", "leftover-temp",
+                               "a temporary file left by an interrupted write; its note is intact, delete this file"))
+        return out
+
+    def locate_note(self, note: Note) -> list[Located]:
+        out = []
+        for rel in sorted({a.path for a in note.anchors if a.type != A.GLOB}):
+            out += [loc for loc in self.locate(rel) if loc.note.id == note.id]
+        out += [Located(note, i, a, A.Resolution(A.OK)) for i, a in enumerate(note.anchors) if a.type == A.GLOB]
+        return sorted(out, key=lambda loc: loc.index)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+def decode_source(data: bytes, rel: str) -> str:
+    if b"\0" in data[:8192]:
+        raise WorkspaceError(f"{rel}: a binary file; only the whole file can be anchored (--file)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise WorkspaceError(f"{rel}:{line}: not valid UTF-8 (byte 0x{data[e.start]:02x}); "
+                             f"only the whole file can be anchored (--file)") from None
+
+
+def atomic_write(target: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    dfd = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+@lru_cache(maxsize=65536)
+def _parse_cached(text: str, path: str) -> Note:
+    return parse_note(text, path)
+
+
+def _against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:
+    """State relative to what the note file records (not to the last resolution)."""
+    if not res.attached or res.range is None:
+        return res
+    if res.name and a.name and res.name != a.name and a.type == A.SYMBOL:
+        state = A.RENAMED
+    elif res.hash and a.hash and res.hash != a.hash:
+        state = A.CHANGED
+    elif a.range is not None and (res.range.sl, res.range.el) != (a.range.sl, a.range.el):
+        state = A.MOVED
+    else:
+        state = A.OK
+    return A.Resolution(state, res.range, res.name, res.candidates, res.hash)
+
+
+def _params_at(src: SourceFile, res: A.Resolution) -> str:
+    for d in src.defs:
+        if d.qualname == res.name:
+            return d.params
+    return ""
+
+
+def _res_to(res: A.Resolution) -> dict:
+    return {"state": res.state, "range": list(res.range) if res.range else None, "name": res.name,
+            "hash": res.hash, "candidates": [list(c) for c in res.candidates]}
+
+
+def _res_from(d: dict) -> A.Resolution:
+    return A.Resolution(d["state"], Range(*d["range"]) if d["range"] else None, d["name"],
+                        [Range(*c) for c in d["candidates"]], d["hash"])
+
+
+def _git_toplevel(start: Path) -> Path | None:
+    try:
+        r = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True,
+                           text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(r.stdout.strip()) if r.returncode == 0 and r.stdout.strip() else None
+
+
+def normalize_glob(pattern: str) -> str:
+    p = pattern.strip().replace("\\", "/")
+    while p.startswith("./"):
+        p = p[2:]
+    if not p or p.startswith("/") or ".." in PurePosixPath(p).parts:
+        raise WorkspaceError(f"glob '{pattern}': give a pattern relative to the workspace, such as src/auth/**")
+    return p
+
+
+@lru_cache(maxsize=1024)
+def _glob_re(pattern: str) -> re.Pattern:
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        out.append("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c))
+        i += 1
+    rx = "".join(out)
+    if pattern.endswith("/"):
+        rx += ".*"
+    return re.compile(rx + r"\Z")
+
+
+def glob_match(pattern: str, rel: str) -> bool:
+    """gitignore-like: ``**`` spans directories, ``*`` and ``?`` stay inside one; a pattern
+    naming a directory covers everything below it."""
+    rx = _glob_re(pattern)
+    if rx.match(rel):
+        return True
+    parts = rel.split("/")
+    return any(rx.match("/".join(parts[:k])) for k in range(1, len(parts)))
