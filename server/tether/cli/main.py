@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
         c.set_defaults(func=func)
         return c
 
-    c = cmd("init", cmd_init, "create .tether/ in this git repository (or folder)")
+    c = cmd("init", cmd_init, "create .tether/ at the top of this git repository (or in this folder)")
+    c.add_argument("path", nargs="?", help="create it exactly here instead")
     c.add_argument("--json", action="store_true")
 
     c = cmd("record", cmd_record, "record a note anchored to code")
@@ -149,7 +150,7 @@ def lsp_col(ws: Workspace, rel: str, line0: int, col1: int | None) -> int:
 # -- commands -----------------------------------------------------------------------------
 
 def cmd_init(args) -> int:
-    ws, created = Workspace.init(Path.cwd())
+    ws, created = Workspace.init(Path(args.path) if args.path else Path.cwd(), exact=bool(args.path))
     ws.refresh()
     if args.json:
         out_json({"root": str(ws.root), "created": created})

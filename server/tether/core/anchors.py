@@ -95,6 +95,8 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
     byte = src.pos.byte(line, col)
     if how == SYMBOL:
         d = src.def_at(byte) if src.tree is not None else None
+        if d is None and src.tree is not None:
+            d = _documented_def(src, byte)
         if d is None:
             where = "no grammar for this file type" if src.tree is None else "no definition here"
             raise AnchorError(f"{path}:{line + 1}: {where}; anchor a span (--span) or the file (--file)")
@@ -106,6 +108,17 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
         el = end[0] if end else line
         return lines_anchor(src, path, line, max(line, el))
     raise AnchorError(f"unknown anchor type {how!r}")
+
+
+def _documented_def(src: SourceFile, byte: int) -> Definition | None:
+    """On a comment just above a definition (its doc comment), that definition."""
+    node = src.tree.root_node.descendant_for_byte_range(byte, byte)
+    while node is not None and node.type in src.lang.comments:
+        node = node.next_named_sibling
+        if node is not None and node.type not in src.lang.comments:
+            d = src.def_at(node.start_byte)
+            return d if d is not None and d.node.start_byte >= node.start_byte else None
+    return None
 
 
 def symbol_anchor(src: SourceFile, path: str, d: Definition) -> Anchor:

@@ -105,7 +105,9 @@ def where(loc: Located) -> str:
     name = loc.resolution.name or a.name
     place = f"{a.path}:{r.sl + 1}-{r.el + 1}" if r is not None else f"{a.path} (last seen at line {a.range.sl + 1})" \
         if a.range is not None else a.path
-    return f"`{name}` at {place}" if name else place
+    if a.type == A.SPAN:
+        return f"a statement in `{name}` at {place}"
+    return f"`{name}` at {place}" if name else f"lines at {place}" if a.type == A.LINES else place
 
 
 STATE_WORDS = {

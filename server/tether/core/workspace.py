@@ -84,10 +84,13 @@ class Workspace:
         raise WorkspaceError(f"no {TETHER_DIR}/ in {here} or above: run `tether init` in the repository")
 
     @classmethod
-    def init(cls, start: Path | str = ".") -> tuple[Workspace, bool]:
-        """Create ``.tether/`` at the git work tree's top (or in ``start``). Idempotent."""
+    def init(cls, start: Path | str = ".", exact: bool = False) -> tuple[Workspace, bool]:
+        """Create ``.tether/`` at the git work tree's top (or in ``start``; always there
+        when ``exact``). Idempotent."""
         start = Path(start).resolve()
-        root = _git_toplevel(start) or start
+        if not start.is_dir():
+            raise WorkspaceError(f"{start}: not a folder")
+        root = start if exact else (_git_toplevel(start) or start)
         ws = cls(root)
         created = not ws.notes_dir.is_dir()
         ws.notes_dir.mkdir(parents=True, exist_ok=True)
