@@ -116,19 +116,11 @@ class Workspace:
         p = Path(path)
         if not p.is_absolute():
             p = (base or Path.cwd()) / p
-        p = Path(os.path.normpath(p))
+        real = Path(os.path.normpath(p)).resolve()  # symlinks followed: a link out is outside
         try:
-            real = p.resolve()
-        except OSError:
-            real = p
-        for candidate in (real, p):
-            try:
-                rel = candidate.relative_to(self.root)
-                break
-            except ValueError:
-                continue
-        else:
-            raise WorkspaceError(f"{path}: outside the workspace {self.root}")
+            rel = real.relative_to(self.root)
+        except ValueError:
+            raise WorkspaceError(f"{path}: outside the workspace {self.root}") from None
         if rel.parts and rel.parts[0] == TETHER_DIR and (len(rel.parts) < 2 or rel.parts[1] != "notes"):
             raise WorkspaceError(f"{path}: inside {TETHER_DIR}/, which holds tether's own files")
         return rel.as_posix()
