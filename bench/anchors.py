@@ -34,7 +34,7 @@ def record_range(src: SourceFile, kind: str, r: Range) -> A.Anchor:
     the definition / statement at the range's start whose lines match."""
     if kind == "symbol":
         for d in src.defs:
-            dr = src.range_of(d.start, d.end)
+            dr = src.def_range(d)
             if (dr.sl, dr.el) == (r.sl, r.el):
                 return A.symbol_anchor(src, "", d)
         return A.record(src, "", r.sl, r.sc, how=A.SYMBOL)

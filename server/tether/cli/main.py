@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -60,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("record", cmd_record, "record a note anchored to code")
     c.add_argument("kind", choices=KINDS)
-    c.add_argument("position", nargs="?", help="PATH:LINE[:COL] (1-based), or PATH with --file")
+    c.add_argument("position", nargs="?", help="PATH:LINE[:COL] (1-based), PATH:LINE-LINE with --span, or PATH with --file")
     c.add_argument("--title", required=True)
     c.add_argument("--body", default="", help="Markdown body ('-' reads standard input)")
     c.add_argument("--rationale", default="", help="why (decisions)")
@@ -113,21 +114,19 @@ def out_json(obj) -> None:
     sys.stdout.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode() + "\n")
 
 
-def parse_position(spec: str) -> tuple[str, int | None, int | None]:
-    """``path[:line[:col]]`` (1-based) -> (path, line, col), from the right so paths may
-    hold colons."""
-    parts = spec.rsplit(":", 2)
-    nums = []
-    while len(parts) > 1 and parts[-1].isdigit():
-        nums.insert(0, int(parts.pop()))
-    path = ":".join(parts)
-    if not path:
-        raise UsageError(f"'{spec}': expected PATH:LINE[:COL]")
-    line = nums[0] if nums else None
-    col = nums[1] if len(nums) > 1 else None
-    if (line is not None and line < 1) or (col is not None and col < 1):
+def parse_position(spec: str) -> tuple[str, int | None, int | None, int | None]:
+    """``path[:line[-end_line][:col]]`` (1-based) -> (path, line, col, end_line), read from
+    the right so paths may hold colons."""
+    m = re.fullmatch(r"(.+?)(?::(\d+)(?:-(\d+))?(?::(\d+))?)?", spec)
+    if not m or not m.group(1):
+        raise UsageError(f"'{spec}': expected PATH:LINE[:COL] or PATH:LINE-LINE")
+    path, line, end, col = m.group(1), m.group(2), m.group(3), m.group(4)
+    line, end, col = (int(x) if x else None for x in (line, end, col))
+    if any(x is not None and x < 1 for x in (line, end, col)):
         raise UsageError(f"'{spec}': lines and columns start at 1")
-    return path, line, col
+    if end is not None and end < line:
+        raise UsageError(f"'{spec}': the end line comes before the start line")
+    return path, line, col, end
 
 
 def workspace() -> Workspace:
@@ -175,15 +174,18 @@ def cmd_record(args) -> int:
     else:
         if not args.position:
             raise UsageError("give PATH:LINE (or PATH with --file, or --glob PATTERN)")
-        path, line, col = parse_position(args.position)
+        path, line, col, end = parse_position(args.position)
         rel = ws.rel(path)
         if args.file:
             note = ws.record(args.kind, rel, how=A.FILE, **common)
         else:
             if line is None:
                 raise UsageError(f"{path}: give a line (PATH:LINE), or --file for the whole file")
+            if end is not None and not args.span:
+                raise UsageError("a line range (PATH:LINE-LINE) anchors lines: add --span")
             note = ws.record(args.kind, rel, line - 1, lsp_col(ws, rel, line - 1, col),
-                             how=A.SPAN if args.span else A.SYMBOL, **common)
+                             how=A.SPAN if args.span else A.SYMBOL,
+                             end=(end - 1, 1 << 30) if end is not None else None, **common)
     if args.json:
         out_json(note_json(note, ws.locate_note(note)))
     else:
@@ -266,7 +268,7 @@ def cmd_supersede(args) -> int:
 
 def cmd_context(args) -> int:
     ws = workspace()
-    path, line, _ = parse_position(args.position)
+    path, line, _, _ = parse_position(args.position)
     rel = ws.rel(path)
     if not ws.abs(rel).exists():
         raise WorkspaceError(f"{rel}: no such file")

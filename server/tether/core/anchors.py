@@ -122,10 +122,9 @@ def _documented_def(src: SourceFile, byte: int) -> Definition | None:
 
 
 def symbol_anchor(src: SourceFile, path: str, d: Definition) -> Anchor:
-    text = src.slice(d.start, d.end)
     return Anchor(SYMBOL, path=path, lang=src.lang.name, node=d.node_type, name=d.qualname,
-                  params=d.params, hash=digest(normalize(text)), sketch=sketch(src.def_tokens(d)),
-                  range=src.range_of(d.start, d.end))
+                  params=d.params, hash=src.def_hash(d), sketch=sketch(src.def_tokens(d)),
+                  range=src.def_range(d))
 
 
 def span_anchor(src: SourceFile, path: str, s: Statement) -> Anchor:
@@ -194,7 +193,7 @@ class Resolver:
         named = self._old_keys.get(a.name, [])
         if a.range is not None:
             for d in named or self.old.defs:
-                r = self.old.range_of(d.start, d.end)
+                r = self.old.def_range(d)
                 if r.sl == a.range.sl and r.el == a.range.el:
                     return d
         if len(named) == 1:
@@ -220,16 +219,16 @@ class Resolver:
             cands = [d for d in cands if self._aligned_def(old_def, d)] or cands
         if len(cands) == 1:
             d = cands[0]
-            return d, Resolution(self._content_state(a, d), new.range_of(d.start, d.end), d.qualname,
+            return d, Resolution(self._content_state(a, d), new.def_range(d), d.qualname,
                                  hash=_def_hash(new, d))
         if len(cands) > 1:
-            return None, Resolution(AMBIGUOUS, None, a.name, [new.range_of(d.start, d.end) for d in cands])
+            return None, Resolution(AMBIGUOUS, None, a.name, [new.def_range(d) for d in cands])
         return self._renamed(a, old_def)
 
     def _content_state(self, a: Anchor, d: Definition) -> str:
         if _def_hash(self.new, d) != a.hash:
             return CHANGED
-        r = self.new.range_of(d.start, d.end)
+        r = self.new.def_range(d)
         return OK if a.range is None or (r.sl, r.el) == (a.range.sl, a.range.el) else MOVED
 
     def _renamed(self, a: Anchor, old_def: Definition | None) -> tuple[Definition | None, Resolution]:
@@ -262,9 +261,9 @@ class Resolver:
             runner = scored[1][0] if len(scored) > 1 else 0.0
             if sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN and \
                     (old_names is not None or sim >= 0.9):
-                return d, Resolution(RENAMED, new.range_of(d.start, d.end), d.qualname, hash=_def_hash(new, d))
+                return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d))
             return None, Resolution(AMBIGUOUS, None, a.name,
-                                    [new.range_of(x.start, x.end) for s, _, x in scored[:3] if s >= RENAME_MIN])
+                                    [new.def_range(x) for s, _, x in scored[:3] if s >= RENAME_MIN])
         return None, Resolution(ORPHANED, None, a.name)
 
     def _aligned_def(self, old_def: Definition, d: Definition) -> bool:
@@ -449,7 +448,7 @@ def _first_line(src: SourceFile, s: Statement) -> str:
 
 
 def _def_hash(src: SourceFile, d: Definition) -> str:
-    return digest(normalize(src.slice(d.start, d.end)))
+    return src.def_hash(d)
 
 
 def _def_similarity(old: SourceFile, a: Definition, new: SourceFile, b: Definition) -> float:

@@ -20,6 +20,13 @@ class LiveDocument:
         self._dirty = False
         self._current: SourceFile | None = self.base
         self._tracked: dict[int, tuple[int, int] | None] = {}  # anchor slot -> str offsets
+        self._pos: Positions | None = None  # of self.text, while it does not change
+
+    @property
+    def positions(self) -> Positions:
+        if self._pos is None or self._pos.text is not self.text:
+            self._pos = Positions(self.text)
+        return self._pos
 
     # -- anchors followed through edits ----------------------------------------------------
     def track(self, slot: int, rng: Range | None) -> None:
@@ -27,14 +34,14 @@ class LiveDocument:
         if rng is None:
             self._tracked[slot] = None
             return
-        p = Positions(self.text)
+        p = self.positions
         self._tracked[slot] = (p.offset(rng.sl, rng.sc), p.offset(rng.el, rng.ec))
 
     def tracked(self, slot: int) -> Range | None:
         off = self._tracked.get(slot)
         if off is None:
             return None
-        return _range_of_offsets(Positions(self.text), *off)
+        return _range_of_offsets(self.positions, *off)
 
     def apply(self, rng: Range | None, new_text: str) -> None:
         """One ``textDocument/didChange`` content change (``rng`` None: full text)."""
@@ -44,7 +51,7 @@ class LiveDocument:
             self._tracked = {k: None for k in self._tracked}
             self._dirty = True
             return
-        p = Positions(self.text)
+        p = self.positions
         a, b = p.offset(rng.sl, rng.sc), p.offset(rng.el, rng.ec)
         b = max(a, b)
         delta = len(new_text) - (b - a)
@@ -57,8 +64,8 @@ class LiveDocument:
             sb, eb = p.byte(sl, sc), p.byte(el, ec)
             eb = max(sb, eb)
             ins = new_text.encode("utf-8", "surrogatepass")
-            start_pt = (sl, sb - p._bstarts[sl])
-            old_end_pt = (el, eb - p._bstarts[el])
+            start_pt = (sl, sb - p.byte_starts[sl])
+            old_end_pt = (el, eb - p.byte_starts[el])
             nl = ins.count(b"\n")
             new_end_pt = (sl + nl, (start_pt[1] + len(ins)) if nl == 0 else len(ins) - ins.rfind(b"\n") - 1)
             self._tree.edit(sb, eb, sb + len(ins), start_pt, old_end_pt, new_end_pt)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from .languages import Language
-from .text import Positions, Range, normalize, tokens
+from .text import Positions, Range, digest, normalize, tokens
 
 MAX_PARSE_BYTES = 8 * 1024 * 1024  # larger files get file anchors only (and no parse)
 
@@ -35,6 +35,8 @@ class Definition:
     key: str = ""  # qualname, plus the parameter list where the qualname repeats
     node: ts.Node | None = None
     _toks: list | None = None
+    _range: Range | None = None
+    _hash: str | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -72,7 +74,7 @@ class SourceFile:
     def range_of(self, start: int, end: int) -> Range:
         p = self.pos
         sl, el = p.line_of_byte(start), p.line_of_byte(end)
-        return Range(sl, p.point_col(sl, start - p._bstarts[sl]), el, p.point_col(el, end - p._bstarts[el]))
+        return Range(sl, p.point_col(sl, start - p.byte_starts[sl]), el, p.point_col(el, end - p.byte_starts[el]))
 
     # -- definitions -----------------------------------------------------------------
     @property
@@ -267,6 +269,17 @@ class SourceFile:
                 return d
             i -= 1
         return None
+
+    def def_range(self, d: Definition) -> Range:
+        if d._range is None:
+            d._range = self.range_of(d.start, d.end)
+        return d._range
+
+    def def_hash(self, d: Definition) -> str:
+        """Digest of the definition's whitespace-normalized text."""
+        if d._hash is None:
+            d._hash = digest(normalize(self.slice(d.start, d.end)))
+        return d._hash
 
     def stmt_norm(self, s: Statement) -> str:
         if s._norm is None:

@@ -7,7 +7,9 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
+import zlib
 from collections import Counter
+from itertools import accumulate
 from typing import NamedTuple
 
 _WS = re.compile(r"\s+")
@@ -67,12 +69,11 @@ SKETCH_SIZE = 16
 
 def sketch(toks: list[str]) -> list[int]:
     seen: Counter = Counter()
-    hashes = []
+    hashes = set()
     for t in toks:
         seen[t] += 1
-        h = hashlib.blake2b(f"{t}\x00{seen[t]}".encode(), digest_size=4).digest()
-        hashes.append(int.from_bytes(h, "big"))
-    return sorted(set(hashes))[:SKETCH_SIZE]
+        hashes.add(zlib.crc32(f"{t}\x00{seen[t]}".encode("utf-8", "surrogatepass")))
+    return sorted(hashes)[:SKETCH_SIZE]
 
 
 def sketch_similarity(a: list[int], b: list[int]) -> float:
@@ -96,19 +97,25 @@ def split_lines(text: str) -> list[str]:
 class Positions:
     """Converts between LSP positions, str offsets and UTF-8 byte offsets of one text."""
 
-    __slots__ = ("text", "lines", "_starts", "_bstarts", "_ascii")
+    __slots__ = ("text", "lines", "_starts", "_b", "_ascii")
 
     def __init__(self, text: str):
         self.text = text
         self.lines = split_lines(text)
         self._ascii = text.isascii()
-        starts, bstarts, off, boff = [], [], 0, 0
-        for line in self.lines:
-            starts.append(off)
-            bstarts.append(boff)
-            off += len(line) + 1
-            boff += (len(line) if self._ascii else len(line.encode("utf-8", "surrogatepass"))) + 1
-        self._starts, self._bstarts = starts, bstarts
+        self._starts = [0, *accumulate(len(line) + 1 for line in self.lines[:-1])]
+        self._b = None
+
+    @property
+    def byte_starts(self) -> list[int]:
+        """Byte offset of each line start (computed on first use)."""
+        if self._b is None:
+            if self._ascii:
+                self._b = self._starts
+            else:
+                self._b = [0, *accumulate(len(line.encode("utf-8", "surrogatepass")) + 1
+                                          for line in self.lines[:-1])]
+        return self._b
 
     def clamp(self, line: int, col: int) -> tuple[int, int]:
         """A position past the end of a line or of the text moves to the nearest valid one
@@ -128,9 +135,9 @@ class Positions:
     def byte(self, line: int, col: int) -> int:
         line, col = self.clamp(line, col)
         if self._ascii:
-            return self._bstarts[line] + col
+            return self.byte_starts[line] + col
         s = self.lines[line]
-        return self._bstarts[line] + len(s[:_utf16_to_index(s, col)].encode("utf-8", "surrogatepass"))
+        return self.byte_starts[line] + len(s[:_utf16_to_index(s, col)].encode("utf-8", "surrogatepass"))
 
     def point_col(self, row: int, bcol: int) -> int:
         """UTF-16 column of a tree-sitter (row, byte column) point."""
@@ -145,7 +152,7 @@ class Positions:
         return Range(start[0], self.point_col(*start), end[0], self.point_col(*end))
 
     def line_of_byte(self, b: int) -> int:
-        return max(0, bisect.bisect_right(self._bstarts, b) - 1)
+        return max(0, bisect.bisect_right(self.byte_starts, b) - 1)
 
     def position(self, offset: int) -> tuple[int, int]:
         """LSP position of a str offset."""
