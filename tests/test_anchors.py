@@ -988,3 +988,50 @@ def test_fingerprint_only_span_edited_in_place(g):
     r = A.resolve(a, SourceFile(after, g.lang))
     # without the old text a similar statement may be taken, but only the right one
     assert not r.attached or r.range == span_range(after, g.call("emit", '"beta", scale, a'))
+
+
+# =========================================================================================
+# 5. the edits path keeps its snapshot intact
+# =========================================================================================
+
+@pytest.mark.parametrize("g", gen_params())
+def test_live_base_survives_edits_with_anchors_from_elsewhere(g):
+    """Anchors usually come from stored notes, not from ``doc.base``: the snapshot the edits
+    are resolved against must still describe the text it was made from after the edits."""
+    F = Funcs(g)
+    before = g.module([F.alpha(), F.beta(), F.gamma()])
+    after = g.module([F.alpha("accumulate"), F.beta(), F.gamma(alpha="accumulate")])
+    stored = SourceFile(before, g.lang)  # where the notes were written, long ago
+    anchors = [sym(stored, g, "load(a, 10)"), span(stored, g, "load(a, 10)"), span(stored, g, "b - a")]
+    doc = LiveDocument(before, g.lang)
+    for slot, a in enumerate(anchors):
+        doc.track(slot, a.range)
+    for rng, text in line_changes(before, after):
+        doc.apply(rng, text)
+    expected = [A.resolve(a, SourceFile(after, g.lang), SourceFile(before, g.lang)) for a in anchors]
+    assert [key(r) for r in doc.resolve(anchors)] == [key(r) for r in expected]
+    assert defs_summary(doc.base) == defs_summary(SourceFile(before, g.lang))
+    assert stmts_summary(doc.base) == stmts_summary(SourceFile(before, g.lang))
+
+
+@pytest.mark.parametrize("g", gen_params())
+def test_live_base_statements_after_symbol_only_recording(g):
+    """Symbols recorded on ``doc.base`` (its definitions computed), a span from a stored note
+    resolved after the edits: the base's statements, first computed then, must be those of
+    its own text (here the resolutions happen to come out right; the snapshot is wrong)."""
+    F = Funcs(g)
+    before = g.module([F.alpha(), F.beta(), F.gamma()])
+    helper = g.fn("helper", [g.var("v", "a + b"), g.ret("v")])
+    after = g.module([helper, F.alpha(), F.beta(body=F.beta_body('"beta", scale, a')), F.gamma()])
+    doc = LiveDocument(before, g.lang)
+    base_sym = sym(doc.base, g, "b - a")
+    stored_span = span(SourceFile(before, g.lang), g, '"beta", scale')
+    anchors = [base_sym, stored_span]
+    for slot, a in enumerate(anchors):
+        doc.track(slot, a.range)
+    for rng, text in line_changes(before, after):
+        doc.apply(rng, text)
+    res = doc.resolve(anchors)
+    assert res[0].state == A.CHANGED and res[0].name == g.qual("beta")
+    assert res[1].state == A.CHANGED and res[1].range == span_range(after, g.call("emit", '"beta", scale, a'))
+    assert stmts_summary(doc.base) == stmts_summary(SourceFile(before, g.lang))

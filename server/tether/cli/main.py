@@ -96,6 +96,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--by", required=True, metavar="NEW_ID")
     c.add_argument("--json", action="store_true")
 
+    c = cmd("confirm", cmd_confirm, "an invariant still holds: record its code's current fingerprint")
+    c.add_argument("id")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("reanchor", cmd_reanchor, "tie a note (an orphaned or ambiguous anchor) to the code at PATH:LINE")
+    c.add_argument("id")
+    c.add_argument("position", help="PATH:LINE[:COL] (1-based)")
+    c.add_argument("--anchor", type=int, default=1, metavar="N", help="which anchor of the note (default 1)")
+    c.add_argument("--span", action="store_true", help="the statement there, not the definition")
+    c.add_argument("--json", action="store_true")
+
     c = cmd("context", cmd_context, "the notes that apply at PATH[:LINE], for an agent or a person")
     c.add_argument("position", help="PATH or PATH:LINE")
     c.add_argument("--format", choices=("md", "json"), default="md")
@@ -263,6 +274,32 @@ def cmd_supersede(args) -> int:
         out_json(note_json(note))
     else:
         print(f"{note.id} is superseded by {note.superseded_by}")
+    return EXIT_OK
+
+
+def cmd_confirm(args) -> int:
+    ws = workspace()
+    note = ws.confirm(args.id)
+    if args.json:
+        out_json(note_json(note, ws.locate_note(note)))
+    else:
+        print(f"confirmed {note.id}  {note.title}")
+    return EXIT_OK
+
+
+def cmd_reanchor(args) -> int:
+    ws = workspace()
+    path, line, col, _ = parse_position(args.position)
+    if line is None:
+        raise UsageError(f"{args.position}: give PATH:LINE")
+    rel = ws.rel(path)
+    note = ws.reanchor(args.id, args.anchor - 1, rel, line - 1, lsp_col(ws, rel, line - 1, col),
+                       how=A.SPAN if args.span else None)
+    if args.json:
+        out_json(note_json(note, ws.locate_note(note)))
+    else:
+        loc = ws.locate_note(note)[args.anchor - 1]
+        print(f"{note.id} now anchored on {where(loc)}")
     return EXIT_OK
 
 

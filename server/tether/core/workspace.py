@@ -41,6 +41,21 @@ class Located:
     index: int  # which anchor of the note
     anchor: A.Anchor
     resolution: A.Resolution
+    last: Range | None = None  # where it was last seen (for an anchor that is lost now)
+    params: str = ""  # parameter list of the definition found (to tell overloads apart)
+
+    @property
+    def place(self) -> Range | None:
+        """Where to show it: the current range, else the last known one."""
+        return self.resolution.range or self.last or self.anchor.range
+
+    def current(self) -> A.Anchor:
+        """The anchor as it is in the text it was resolved in (name, range, hash now)."""
+        a, r = self.anchor, self.resolution
+        if not r.attached:
+            return a
+        return A.Anchor(a.type, a.path, a.pattern, a.lang, a.node, r.name or a.name, self.params or a.params,
+                        r.hash or a.hash, a.sketch, r.range or a.range)
 
     @property
     def state(self) -> str:
@@ -53,14 +68,16 @@ class Located:
 
 @dataclass
 class Finding:
-    """Something ``doctor`` (and later ``check``) reports."""
+    """Something that needs a person: reported by ``doctor``, the editor's diagnostics and
+    (later) ``check``, always with the same codes."""
 
     path: str
     line: int  # 1-based
-    severity: str  # error | warning | info
-    code: str
+    severity: str  # error | warning | info | hint
+    code: str  # broken-note | orphaned | ambiguous | invariant-drift | superseded | …
     message: str
     note_id: str = ""
+    range: Range | None = None  # 0-based, when known
     extra: dict = field(default_factory=dict)
 
 
@@ -388,6 +405,47 @@ class Workspace:
             n.status, n.superseded_by = "superseded", new.id
         return self.update(old_ref, change)
 
+    def confirm(self, ref: str) -> Note:
+        """An invariant still holds: record the current fingerprint of its code, who, when."""
+        note = self.get(ref)
+        if note.kind != "invariant":
+            raise WorkspaceError(f"{note.id} is a {note.kind}; only invariants are confirmed")
+        code = [loc for loc in self.locate_note(note) if loc.anchor.is_code]
+        lost = [loc for loc in code if not loc.resolution.attached]
+        if lost:
+            raise WorkspaceError(f"{note.id}: its code in {lost[0].anchor.path} is {lost[0].state}; "
+                                 f"re-anchor the note before confirming it")
+        hashes = [loc.resolution.hash for loc in code if loc.resolution.hash]
+
+        def change(n: Note):
+            n.confirmed = {"by": author_name(str(self.root)), "at": now(), "hash": ",".join(hashes)}
+        return self.update(note.id, change)
+
+    def reanchor(self, ref: str, index: int, path: str, line: int, col: int = 0, how: str | None = None,
+                 text: str | None = None) -> Note:
+        """Tie anchor ``index`` of a note to the code at ``path:line:col`` (0-based) instead."""
+        note = self.get(ref)
+        if not 0 <= index < len(note.anchors):
+            raise WorkspaceError(f"{note.id} has no anchor {index + 1}")
+        how = how or (note.anchors[index].type if note.anchors[index].is_code else A.SYMBOL)
+        how = A.SPAN if how == A.LINES else how
+        rel = self.rel(path)
+        if text is None:
+            text = self.read_source(rel)
+        src = SourceFile(text, for_path(rel))
+        try:
+            anchor = A.record(src, rel, line, col, how=how)
+        except A.AnchorError as e:
+            raise WorkspaceError(str(e)) from None
+
+        def change(n: Note):
+            n.anchors[index] = anchor
+            if n.kind == "invariant":
+                n.confirmed = {"by": author_name(str(self.root)), "at": now(), "hash": anchor.hash}
+        note = self.update(note.id, change)
+        self._remember(note, index, anchor, text)
+        return note
+
     # -- resolution ----------------------------------------------------------------------
     def locate(self, rel: str, text: str | None = None) -> list[Located]:
         """Every anchor in ``rel`` (notes anchored there), resolved in its current text
@@ -420,7 +478,8 @@ class Workspace:
                 continue
             st = last.get((n.id, i))
             if st and st.get("resolved_in") == h and "res" in st:
-                out.append(Located(n, i, a, _res_from(st["res"])))
+                out.append(Located(n, i, a, _res_from(st["res"]), Range(*st["range"]) if st.get("range") else a.range,
+                                   st.get("params", "")))
                 continue
             if new_src is None:
                 new_src = SourceFile(text, for_path(rel))
@@ -438,13 +497,14 @@ class Workspace:
                                  a.sketch, Range(*st["range"]) if st.get("range") else a.range)
             res = resolvers[old_hash].resolve(probe)
             res = _against_note(a, res)
-            out.append(Located(n, i, a, res))
+            params = (probe.params if res.name == probe.name else _params_at(new_src, res)) if res.attached else ""
+            seen_at = Range(*st["range"]) if st and st.get("range") else a.range
+            out.append(Located(n, i, a, res, seen_at, params))
             rec = dict(st or {})
             rec["resolved_in"] = h
             rec["res"] = _res_to(res)
             if res.attached and res.range is not None:
-                rec.update(text=h, range=list(res.range), name=res.name or a.name,
-                           params=rec.get("params", a.params) if res.name == probe.name else _params_at(new_src, res),
+                rec.update(text=h, range=list(res.range), name=res.name or a.name, params=params or a.params,
                            hash=res.hash or a.hash)
             updates[f"{n.id}\0{i}"] = rec
         if updates:
@@ -493,6 +553,14 @@ class Workspace:
         s = self.store
         with s.read() as txn:
             indexed = {nid: rec["path"] for nid, rec in s.items(txn, "notes")}
+        from .findings import drift
+        for note in notes:
+            if note.kind == "invariant" and note.status == "active":
+                for loc in self.locate_note(note):
+                    if drift(loc):
+                        out.append(Finding(loc.anchor.path, loc.range.sl + 1, "warning", "invariant-drift",
+                                           f"invariant \"{note.title}\": its code changed since it was last "
+                                           f"confirmed; still holds? (`tether confirm {note.id}`)", note.id))
         for nid, path in indexed.items():
             if not (self.root / path).exists():
                 out.append(Finding(path, 1, "error", "index-mismatch",

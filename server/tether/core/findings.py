@@ -1,0 +1,60 @@
+"""What the editor shows as diagnostics for one file, computed once for every face.
+
+Codes are stable (clients key settings and quick fixes on them). Invariant *checks*
+(queries that must or must not match) join this list in ``file_findings`` when they exist.
+"""
+
+from __future__ import annotations
+
+from . import anchors as A
+from .notes import NoteError
+from .text import Range
+from .workspace import Finding, Located
+
+ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN = (
+    "orphaned", "ambiguous", "invariant-drift", "superseded", "broken-note")
+CODES = (ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN)
+
+
+def drift(loc: Located) -> bool:
+    """An invariant's code changed since the invariant was last confirmed."""
+    note = loc.note
+    if note.kind != "invariant" or not loc.anchor.is_code or not loc.resolution.attached:
+        return False
+    confirmed = note.confirmed.get("hash") or loc.anchor.hash
+    return bool(loc.resolution.hash) and loc.resolution.hash not in str(confirmed).split(",")
+
+
+def file_findings(rel: str, located: list[Located]) -> list[Finding]:
+    out = []
+    for loc in located:
+        note, a = loc.note, loc.anchor
+        if note.status == "retired":
+            continue
+        where = loc.place or Range(0, 0, 0, 0)
+        name = f"`{a.name}`" if a.name else "its code"
+        if loc.state == A.ORPHANED:
+            out.append(_f(rel, where, "warning", ORPHANED, loc,
+                          f"{note.kind} \"{note.title}\" is orphaned: {name} is gone from this file "
+                          f"(re-anchor or retire the note)"))
+        elif loc.state == A.AMBIGUOUS:
+            out.append(_f(rel, where, "warning", AMBIGUOUS, loc,
+                          f"{note.kind} \"{note.title}\": {name} matches several places; re-anchor the note"))
+        elif drift(loc):
+            out.append(_f(rel, where, "warning", DRIFT, loc,
+                          f"invariant \"{note.title}\": this code changed since it was last confirmed. "
+                          f"Still holds?"))
+        elif note.kind == "decision" and note.status == "superseded" and loc.resolution.attached:
+            out.append(_f(rel, where, "hint", SUPERSEDED, loc,
+                          f"decision \"{note.title}\" was superseded by {note.superseded_by}"))
+    return out
+
+
+def note_file_findings(errors: list[NoteError]) -> list[Finding]:
+    return [Finding(e.path, e.line, "error", BROKEN, e.reason, range=Range(e.line - 1, 0, e.line - 1, 1 << 16))
+            for e in errors]
+
+
+def _f(rel: str, where: Range, severity: str, code: str, loc: Located, message: str) -> Finding:
+    return Finding(rel, where.sl + 1, severity, code, message, loc.note.id, where,
+                   {"anchor": loc.index, "state": loc.state})
