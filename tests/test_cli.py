@@ -220,7 +220,7 @@ def test_list_text(shared):
     for kind, d in shared.rec.items():
         assert re.search(rf"^{d['id']}  {kind:<10} {re.escape(d['title'])}$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+`load_config` at src/app\.py:4-8$", out, re.M), out
-    assert re.search(r"^    \[ok\]\s+`Service\.start` at src/app\.py:13-13$", out, re.M), out
+    assert re.search(r"^    \[ok\]\s+(a statement in )?`Service\.start` at src/app\.py:13-13$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+`Router\.route` at src/web\.ts:7-9$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+file src/web\.ts$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+pattern `src/\*\*`$", out, re.M), out
@@ -402,12 +402,12 @@ def test_list_states_after_edits(repo):
     assert state["py-rename"]["name"] == "load_config" and state["py-rename"]["now_named"] == "read_config"
     assert state["py-rename"]["range"]["start"]["line"] == 3
     assert state["ts-rename"]["now_named"] == "process"
-    assert state["moved"]["range"]["start"]["line"] == 14 and state["moved"]["name"] == "Service"
+    assert state["moved"]["range"]["start"]["line"] == 14 and state["moved"]["name"] == "Service.start"
     assert state["deleted-def"]["range"] is None and state["deleted-file"]["range"] is None
 
     out = ok(repo, "list").stdout
     assert re.search(r"\[renamed\]\s+`read_config` at src/app\.py:4-8", out), out
-    assert re.search(r"\[moved\]\s+`Service` at src/app\.py:15-18", out), out
+    assert re.search(r"\[moved\]\s+`Service\.start` at src/app\.py:15-17", out), out
     assert re.search(r"\[orphaned\]\s+`parse_flags` at src/flags\.py \(last seen at line 1\)", out), out
     assert re.search(r"\[orphaned\]\s+`doomed` at src/gone\.py", out), out
 

@@ -35,6 +35,7 @@ ATTACHED = (OK, MOVED, RENAMED, CHANGED)
 # these values (see bench/anchors.py and the benchmark's SPEC).
 RENAME_MIN = 0.5
 RENAME_MARGIN = 0.15
+SKETCH_OFFER = 0.8  # without the old text, only this close a definition is offered
 STMT_SIMILAR = 0.6
 STMT_EDITED = 0.5
 STMT_KEPT = 0.75
@@ -247,10 +248,8 @@ class Resolver:
                 continue
             if old_def is not None:
                 sim = _def_similarity(self.old, old_def, new, d)
-            elif _def_hash(new, d) == a.hash:
-                sim = 1.0
-            else:
-                sim = sketch_similarity(a.sketch, sketch(new.def_tokens(d))) - 0.1  # estimate: margin
+            else:  # a sketch cannot tell a near-copy from the same code: offer, never take
+                sim = sketch_similarity(a.sketch, sketch(new.def_tokens(d)))
             if sim >= RENAME_MIN - RENAME_MARGIN:
                 d_parent = d.qualname.rsplit(".", 1)[0] if "." in d.qualname else ""
                 related = d_parent == parent or d.name.rsplit(".", 1)[-1] == short
@@ -259,11 +258,12 @@ class Resolver:
         if scored:
             sim, related, d = scored[0]
             runner = scored[1][0] if len(scored) > 1 else 0.0
-            if sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN and \
-                    (old_names is not None or sim >= 0.9):
+            if sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN and old_def is not None:
                 return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d))
-            return None, Resolution(AMBIGUOUS, None, a.name,
-                                    [new.def_range(x) for s, _, x in scored[:3] if s >= RENAME_MIN])
+            offer = RENAME_MIN if old_def is not None else SKETCH_OFFER
+            offered = [new.def_range(x) for s, _, x in scored[:3] if s >= offer]
+            if offered:
+                return None, Resolution(AMBIGUOUS, None, a.name, offered)
         return None, Resolution(ORPHANED, None, a.name)
 
     def _aligned_def(self, old_def: Definition, d: Definition) -> bool:

@@ -6,7 +6,7 @@ anchors were last resolved in."""
 from __future__ import annotations
 
 from .anchors import AMBIGUOUS, CHANGED, MOVED, Anchor, Resolution, Resolver
-from .languages import Language
+from .languages import Language, for_path
 from .syntax import MAX_PARSE_BYTES, SourceFile
 from .text import Positions, Range
 
@@ -16,7 +16,8 @@ class LiveDocument:
         self.lang = lang
         self.base = SourceFile(text, lang)  # the text anchors were last resolved in
         self.text = text
-        self._tree = self.base.tree
+        # edits go to a copy: the snapshot's own tree must keep describing its text
+        self._tree = self.base.tree.copy() if self.base.tree is not None else None
         self._dirty = False
         self._current: SourceFile | None = self.base
         self._tracked: dict[int, tuple[int, int] | None] = {}  # anchor slot -> str offsets
@@ -80,7 +81,7 @@ class LiveDocument:
             if self.lang is not None and self._tree is not None and len(self.text) <= MAX_PARSE_BYTES:
                 tree = self.lang.parser().parse(self.text.encode("utf-8", "surrogatepass"), self._tree)
             self._current = SourceFile(self.text, self.lang, tree)
-            self._tree = self._current.tree
+            self._tree = self._current.tree.copy() if self._current.tree is not None else None
             self._dirty = False
         return self._current
 
@@ -118,3 +119,54 @@ def _shift(off: tuple[int, int], a: int, b: int, delta: int) -> tuple[int, int] 
 
 def _range_of_offsets(p: Positions, s: int, e: int) -> Range:
     return Range(*p.position(s), *p.position(e))
+
+
+class LiveFile:
+    """An open document of a workspace: its notes' anchors followed through the editor's
+    changes (the edits path), stored as the last resolution when the document is saved."""
+
+    def __init__(self, ws, rel: str, text: str):
+        self.ws, self.rel = ws, rel
+        self.doc = LiveDocument(text, for_path(rel))
+        self.located = []
+        self.reload()
+
+    @property
+    def text(self) -> str:
+        return self.doc.text
+
+    def reload(self) -> None:
+        """Resolve from the store against the current text (on open, and when notes change)."""
+        self.located = self.ws.locate(self.rel, self.doc.text)
+        self._start_tracking()
+
+    def _start_tracking(self) -> None:
+        self.doc.rebase()
+        self._probes = [loc.current() for loc in self.located]
+        self.doc._tracked.clear()
+        for slot, (loc, probe) in enumerate(zip(self.located, self._probes)):
+            self.doc.track(slot, probe.range if loc.resolution.attached else None)
+        self._stale = False
+
+    def apply(self, rng: Range | None, text: str) -> None:
+        self.doc.apply(rng, text)
+        self._stale = True
+
+    def resolve(self):
+        """The anchors now, after the changes applied so far."""
+        if self._stale:
+            from .workspace import Located, _against_note, _params_at
+            results = self.doc.resolve(self._probes)
+            cur = self.doc.current
+            self.located = [
+                Located(loc.note, loc.index, loc.anchor, _against_note(loc.anchor, res), loc.place,
+                        _params_at(cur, res) if res.attached else "")
+                for loc, res in zip(self.located, results)]
+            self._stale = False
+        return self.located
+
+    def save(self) -> None:
+        """Keep the current resolutions (didSave / didClose) and track from here on."""
+        located = self.resolve()
+        self.ws.keep_located(self.doc.text, located)
+        self._start_tracking()

@@ -21,6 +21,8 @@ from pathlib import Path, PurePosixPath
 from . import anchors as A
 from .languages import for_path
 from .notes import KINDS, Alternative, Note, NoteError, author_name, format_note, new_id, now, parse_note
+import lmdb
+
 from .store import Store
 from .syntax import SourceFile
 from .text import Range, digest
@@ -507,17 +509,39 @@ class Workspace:
                 rec.update(text=h, range=list(res.range), name=res.name or a.name, params=params or a.params,
                            hash=res.hash or a.hash)
             updates[f"{n.id}\0{i}"] = rec
-        if updates:
-            def put(txn):
-                if any(r.get("text") == h for r in updates.values()):
-                    s.put_text(txn, h, text)
-                for k, v in updates.items():
-                    s.put(txn, "anchors", k, v)
-            try:
-                s.write(put)
-            except Exception:  # a read-only cache must not stop anyone reading notes
-                pass
+        self._keep(text, h, updates)
         return out
+
+    def keep_located(self, text: str, located: list[Located]) -> None:
+        """Store resolutions made elsewhere (the editor's edits path) as the last ones."""
+        h = digest(text)
+        s = self.store
+        with s.read() as txn:
+            updates = {}
+            for loc in located:
+                key = f"{loc.note.id}\0{loc.index}"
+                rec = s.get(txn, "anchors", key) or {}
+                rec["resolved_in"], rec["res"] = h, _res_to(loc.resolution)
+                if loc.resolution.attached and loc.range is not None:
+                    cur = loc.current()
+                    rec.update(text=h, range=list(cur.range), name=cur.name, params=cur.params, hash=cur.hash)
+                updates[key] = rec
+        self._keep(text, h, updates)
+
+    def _keep(self, text: str, h: str, updates: dict) -> None:
+        if not updates:
+            return
+        s = self.store
+
+        def put(txn):
+            if any(r.get("text") == h for r in updates.values()):
+                s.put_text(txn, h, text)
+            for k, v in updates.items():
+                s.put(txn, "anchors", k, v)
+        try:
+            s.write(put)
+        except lmdb.Error:  # a read-only or full disk must not stop anyone reading notes
+            pass
 
     # -- maintenance -----------------------------------------------------------------------
     def reindex(self) -> tuple[int, int]:
