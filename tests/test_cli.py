@@ -8,9 +8,12 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from tether.core.workspace import Workspace
 
 TETHER = shutil.which("tether") or pytest.fail("the tether command is not installed (pip install -e .)")
 
@@ -58,9 +61,13 @@ def env_for(**extra) -> dict:
     return env
 
 
-def tether(cwd: Path, *args: str, input: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    r = subprocess.run([TETHER, *args], cwd=cwd, capture_output=True, text=True, input=input,
-                       env=env or env_for(), timeout=120)
+def raw(cwd: Path, *args: str, input: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([TETHER, *args], cwd=cwd, capture_output=True, text=True, input=input,
+                          env=env or env_for(), timeout=120)
+
+
+def tether(cwd: Path, *args: str, **kw) -> subprocess.CompletedProcess:
+    r = raw(cwd, *args, **kw)
     assert "Traceback" not in r.stderr, r.stderr
     return r
 
@@ -101,9 +108,21 @@ def make_repo(root: Path) -> Path:
 
 @pytest.fixture
 def repo(tmp_path) -> Path:
+    """A git repository with tether set up (in-process, as `tether init` does; test_init
+    covers the command itself)."""
     root = make_repo(tmp_path / "repo")
-    ok(root, "init")
+    ws, created = Workspace.init(root)
+    assert created and ws.root == root.resolve()
     return root
+
+
+def run_all(cwd: Path, arglists: list[list[str]]) -> list[subprocess.CompletedProcess]:
+    """Independent read-only commands, run side by side to keep the suite fast."""
+    with ThreadPoolExecutor(4) as ex:
+        runs = list(ex.map(lambda a: raw(cwd, *a), arglists))
+    for a, r in zip(arglists, runs):
+        assert "Traceback" not in r.stderr, (a, r.stderr)
+    return runs
 
 
 def note_files(root: Path) -> list[Path]:
@@ -238,40 +257,45 @@ def test_list_json_matches_what_record_printed(shared):
 
 
 def test_list_with_a_path(shared):
-    d = ok_json(shared.root, "list", "src/web.ts", "--json")
-    kinds = sorted(n["kind"] for n in d["notes"])
+    runs = run_all(shared.root, [["list", "src/web.ts", "--json"], ["list", "tools", "--json"], ["list", "tools"]])
+    assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    kinds = sorted(n["kind"] for n in json.loads(runs[0].stdout)["notes"])
     assert kinds == ["boundary", "intent", "workaround"]  # symbol, file, and the glob covering it
-    d = ok_json(shared.root, "list", "tools", "--json")
-    assert d["notes"] == []
-    assert "no notes for tools" in ok(shared.root, "list", "tools").stdout
+    assert json.loads(runs[1].stdout)["notes"] == []
+    assert "no notes for tools" in runs[2].stdout
 
 
 def test_show(shared):
     d = shared.rec["decision"]
-    out = ok(shared.root, "show", d["id"]).stdout
+    runs = run_all(shared.root, [["show", d["id"]], ["show", d["id"], "--json"], ["show", d["id"][:-3], "--json"],
+                                 ["show", d["file"], "--json"]])
+    assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    out = runs[0].stdout
     assert out.startswith("## decision: Load config eagerly\n")
     assert "Anchor: `load_config` at src/app.py:4-8." in out
     assert 'Rationale: Startup must fail fast; "lazy" hid errors \\ twice' in out
     assert "- lazy loading: errors show up late" in out
     assert "More *detail*." in out
     assert out.rstrip().endswith(f"file: {d['file']}")
-    assert ok_json(shared.root, "show", d["id"], "--json") == d
+    assert json.loads(runs[1].stdout) == d
     # by a unique prefix of the id, and by the note file's path
-    assert ok_json(shared.root, "show", d["id"][:-3], "--json")["id"] == d["id"]
-    assert ok_json(shared.root, "show", d["file"], "--json")["id"] == d["id"]
+    assert json.loads(runs[2].stdout)["id"] == d["id"]
+    assert json.loads(runs[3].stdout)["id"] == d["id"]
 
 
 def test_context_markdown(shared):
-    out = ok(shared.root, "context", "src/app.py:4").stdout
+    runs = run_all(shared.root, [["context", "src/app.py:4"], ["context", "src/app.py:6"], ["context", "tools/build.py"]])
+    assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    out = runs[0].stdout
     assert out.startswith("# tether notes for src/app.py:4\n")
     heads = re.findall(r"^## (\w+): (.*)$", out, re.M)
     assert heads[0] == ("decision", "Load config eagerly")
     assert ("workaround", "pin the parser") in heads
     assert "Applies here: anchored on `load_config`." in out
     assert "Applies here: the pattern `src/**` covers src/app.py." in out
-    inside = ok(shared.root, "context", "src/app.py:6").stdout
+    inside = runs[1].stdout
     assert "Applies here: anchored on `load_config`, which encloses line 6." in inside
-    assert ok(shared.root, "context", "tools/build.py").stdout == "No tether notes apply to tools/build.py.\n"
+    assert runs[2].stdout == "No tether notes apply to tools/build.py.\n"
 
 
 def test_context_json(shared):
@@ -291,9 +315,10 @@ def test_context_json(shared):
 
 
 def test_doctor_clean_and_reindex(shared):
-    r = ok(shared.root, "doctor")
+    r, j = run_all(shared.root, [["doctor"], ["doctor", "--json"]])
+    assert r.returncode == 0 and j.returncode == 0, (r.stdout, j.stdout)
     assert r.stdout == "" and "no problems found" in r.stderr
-    assert ok_json(shared.root, "doctor", "--json") == {"findings": []}
+    assert json.loads(j.stdout) == {"findings": []}
     assert ok(shared.root, "reindex").stdout == "indexed 6 notes\n"
     assert ok_json(shared.root, "reindex", "--json") == {"notes": 6, "broken": 0}
     assert len(ok_json(shared.root, "list", "--json")["notes"]) == 6
@@ -301,7 +326,7 @@ def test_doctor_clean_and_reindex(shared):
 
 # -- usage and input errors: exit 2, one line saying why -------------------------------------
 
-@pytest.mark.parametrize("args,words", [
+INPUT_ERRORS = [
     (["record", "decision", "src/app.py:0", "--title", "t"], "lines and columns start at 1"),
     (["record", "decision", "src/app.py:99", "--title", "t"], "line out of range"),
     (["record", "decision", "src/app.py", "--title", "t"], "give a line"),
@@ -317,30 +342,54 @@ def test_doctor_clean_and_reindex(shared):
     (["show", "zzzzzzzz"], "no note 'zzzzzzzz'"),
     (["retire", "zzzzzzzz"], "no note 'zzzzzzzz'"),
     (["context", "src/nope.py:3"], "no such file"),
-])
-def test_input_errors_exit_2_with_one_line(shared, args, words):
-    before = [p.name for p in note_files(shared.root)]
-    line = fails(shared.root, *args)
-    assert words in line, line
-    assert [p.name for p in note_files(shared.root)] == before
+]
 
-
-@pytest.mark.parametrize("args", [
+ARG_ERRORS = [
     ["record", "opinion", "src/app.py:4", "--title", "t"],
     ["record", "decision", "src/app.py:4"],
     ["record", "decision", "src/app.py:4", "--title", "t", "--span", "--file"],
     ["context", "src/app.py", "--format", "xml"],
     ["nosuchcommand"],
-])
-def test_argument_errors_exit_2(shared, args):
-    r = tether(shared.root, *args)
+]
+
+
+@pytest.fixture(scope="module")
+def error_runs(shared):
+    """Every error case above, run once (side by side) in the shared repository."""
+    before = [p.name for p in note_files(shared.root)]
+    cases = [a for a, _ in INPUT_ERRORS] + ARG_ERRORS + [[]]
+    with ThreadPoolExecutor(4) as ex:
+        runs = dict(zip(map(tuple, cases), ex.map(lambda a: raw(shared.root, *a), cases)))
+    runs["files-before"], runs["files-after"] = before, [p.name for p in note_files(shared.root)]
+    return runs
+
+
+@pytest.mark.parametrize("args,words", INPUT_ERRORS)
+def test_input_errors_exit_2_with_one_line(error_runs, args, words):
+    r = error_runs[tuple(args)]
+    assert "Traceback" not in r.stderr, r.stderr
+    assert r.returncode == 2, f"tether {' '.join(args)} -> {r.returncode}\n{r.stdout}\n{r.stderr}"
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tether: "), r.stderr
+    assert words in lines[0], lines[0]
+    assert r.stdout == ""
+
+
+def test_input_errors_write_nothing(error_runs):
+    assert error_runs["files-after"] == error_runs["files-before"]
+
+
+@pytest.mark.parametrize("args", ARG_ERRORS)
+def test_argument_errors_exit_2(error_runs, args):
+    r = error_runs[tuple(args)]
+    assert "Traceback" not in r.stderr, r.stderr
     assert r.returncode == 2
     assert r.stdout == ""
     assert re.search(r"^tether( \w+)?: error: ", r.stderr.strip().splitlines()[-1]), r.stderr
 
 
-def test_no_command_prints_help_and_exits_2(shared):
-    r = tether(shared.root)
+def test_no_command_prints_help_and_exits_2(error_runs):
+    r = error_runs[()]
     assert r.returncode == 2 and "usage: tether" in r.stdout
 
 
@@ -394,7 +443,9 @@ def test_list_states_after_edits(repo):
     (repo / "src" / "calc.py").write_text(
         "def total(items):\n    s = 0\n    for i in items:\n        s += i * 2\n    return s\n", encoding="utf-8")
 
-    d = ok_json(repo, "list", "--json")
+    lj, lt, r, dj = run_all(repo, [["list", "--json"], ["list"], ["doctor"], ["doctor", "--json"]])
+    assert lj.returncode == 0 and lt.returncode == 0, (lj.stderr, lt.stderr)
+    d = json.loads(lj.stdout)
     state = {n["title"]: n["anchors"][0] for n in d["notes"]}
     assert {t: a["state"] for t, a in state.items()} == {
         "py-rename": "renamed", "ts-rename": "renamed", "moved": "moved", "deleted-def": "orphaned",
@@ -405,14 +456,13 @@ def test_list_states_after_edits(repo):
     assert state["moved"]["range"]["start"]["line"] == 14 and state["moved"]["name"] == "Service.start"
     assert state["deleted-def"]["range"] is None and state["deleted-file"]["range"] is None
 
-    out = ok(repo, "list").stdout
+    out = lt.stdout
     assert re.search(r"\[renamed\]\s+`read_config` at src/app\.py:4-8", out), out
     assert re.search(r"\[moved\]\s+`Service\.start` at src/app\.py:15-17", out), out
     assert re.search(r"\[orphaned\]\s+`parse_flags` at src/flags\.py \(last seen at line 1\)", out), out
     assert re.search(r"\[orphaned\]\s+`doomed` at src/gone\.py", out), out
 
     # doctor: exit 1, one finding per orphaned note, as file:line: severity: message
-    r = tether(repo, "doctor")
     assert r.returncode == 1
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 2, r.stdout
@@ -421,7 +471,7 @@ def test_list_states_after_edits(repo):
     assert any(l.startswith("src/gone.py:1: warning: note \"deleted-file\" is orphaned: its file is gone")
                for l in lines), lines
     assert "2 problem(s)" in r.stderr
-    j = json.loads(tether(repo, "doctor", "--json").stdout)
+    j = json.loads(dj.stdout)
     assert sorted(f["note"] for f in j["findings"]) == sorted([ids["deleted-def"], ids["deleted-file"]])
     for f in j["findings"]:
         assert set(f) == {"file", "line", "severity", "code", "message", "note"}
@@ -455,7 +505,9 @@ def test_retire_and_supersede(repo):
     out = ok(repo, "supersede", a, "--by", b).stdout
     assert out == f"{a} is superseded by {b}\n"
 
-    d = {n["id"]: n for n in ok_json(repo, "list", "--json")["notes"]}
+    lj, lt, sh, cx = run_all(repo, [["list", "--json"], ["list"], ["show", a], ["context", "src/app.py", "--format", "json"]])
+    assert all(x.returncode == 0 for x in (lj, lt, sh, cx)), [x.stderr for x in (lj, lt, sh, cx)]
+    d = {n["id"]: n for n in json.loads(lj.stdout)["notes"]}
     assert d[a]["status"] == "superseded" and d[a]["superseded_by"] == b
     assert d[b]["status"] == "active" and d[c]["status"] == "retired"
     assert d[a]["updated"] >= d[a]["created"]
@@ -463,12 +515,12 @@ def test_retire_and_supersede(repo):
     assert 'status = "superseded"' in text and f'superseded_by = "{b}"' in text
     assert 'status = "retired"' in (repo / d[c]["file"]).read_text(encoding="utf-8")
 
-    listing = ok(repo, "list").stdout
+    listing = lt.stdout
     assert f"{c}  decision   to retire (retired)" in listing
     assert f"{a}  decision   first take (superseded)" in listing
-    assert f"superseded by {b}" in ok(repo, "show", a).stdout
+    assert f"superseded by {b}" in sh.stdout
 
-    ctx = ok_json(repo, "context", "src/app.py", "--format", "json")
+    ctx = json.loads(cx.stdout)
     assert c not in [n["id"] for n in ctx["notes"]]  # retired notes are not context
     assert [n["id"] for n in ctx["notes"]][-1] == a  # superseded ones come after the active ones
 

@@ -339,7 +339,8 @@ def _no_known_bug(s: str) -> bool:
                    for line in s.split("\n"))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(title=_text.filter(lambda s: s.strip() and "\n" not in s and "\r" not in s),
        rationale=_text.filter(_no_known_bug), tags=st.lists(_text, max_size=3),
        option=_text, why=_text.filter(_no_known_bug), body=_text.filter(_no_known_bug))

@@ -111,6 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("position", help="PATH or PATH:LINE")
     c.add_argument("--format", choices=("md", "json"), default="md")
 
+    c = cmd("lsp", cmd_lsp, "run the language server on standard input/output")
+    c.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead (for debugging)")
+
     c = cmd("reindex", cmd_reindex, "rebuild the index in .tether/cache from the note files")
     c.add_argument("--json", action="store_true")
 
@@ -314,6 +317,12 @@ def cmd_context(args) -> int:
         out_json(ctx.to_json())
     else:
         sys.stdout.write(ctx.to_markdown())
+    return EXIT_OK
+
+
+def cmd_lsp(args) -> int:
+    from ..lsp.server import main as serve
+    serve(tcp=args.tcp)
     return EXIT_OK
 
 

@@ -30,7 +30,8 @@ ANCHOR_KEYS = ("type", "path", "pattern", "lang", "node", "name", "params", "has
 TABLE_ARRAYS = ("alternatives", "checks", "anchors")
 
 FENCE = "+++"
-_CONFLICT = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.M)
+_CONFLICT = re.compile(r"^<{7}( |$)", re.M)  # a conflict starts with <<<<<<< (a lone ======= is a heading)
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
 
 
 class NoteError(ValueError):
@@ -93,6 +94,8 @@ def now() -> str:
 # -- parsing ------------------------------------------------------------------------------
 
 def parse_note(text: str, path: str) -> Note:
+    if text.startswith(FENCE + "\r\n"):  # CRLF from Windows editors or core.autocrlf
+        text = text.replace("\r\n", "\n")
     m = _CONFLICT.search(text)
     if m:
         line = text.count("\n", 0, m.start()) + 1
@@ -123,7 +126,7 @@ def parse_note(text: str, path: str) -> Note:
 
 
 def _line_of(front: str, key: str) -> int:
-    m = re.search(rf"^\s*{re.escape(key)}\s*=", front, re.M)
+    m = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", front, re.M)
     return front.count("\n", 0, m.start()) + 2 if m else 1
 
 
@@ -203,7 +206,7 @@ def _anchor_from(a: dict, path: str, front: str, i: int) -> Anchor:
 
 
 def _nth_table_line(front: str, key: str, i: int) -> int:
-    hits = [m.start() for m in re.finditer(rf"^\s*\[\[{key}\]\]", front, re.M)]
+    hits = [m.start() for m in re.finditer(rf"^[ \t]*\[\[{key}\]\]", front, re.M)]
     return front.count("\n", 0, hits[i]) + 2 if i < len(hits) else 1
 
 
@@ -218,15 +221,15 @@ def format_note(note: Note) -> str:
             out.append(f"{k} = {_value(v)}")
     for k, v in note.extra.items():
         if not isinstance(v, (dict, list)) or (isinstance(v, list) and not any(isinstance(x, dict) for x in v)):
-            out.append(f"{k} = {_value(v)}")
+            out.append(f"{_key(k)} = {_value(v)}")
     if note.confirmed:
-        out += ["", "[confirmed]"] + [f"{k} = {_value(v)}" for k, v in note.confirmed.items()]
+        out += ["", "[confirmed]"] + [f"{_key(k)} = {_value(v)}" for k, v in note.confirmed.items()]
     for alt in note.alternatives:
         out += ["", "[[alternatives]]", f"option = {_value(alt.option)}"]
         if alt.rejected_because:
             out.append(f"rejected_because = {_value(alt.rejected_because)}")
     for check in note.checks:
-        out += ["", "[[checks]]"] + [f"{k} = {_value(v)}" for k, v in check.items()]
+        out += ["", "[[checks]]"] + [f"{_key(k)} = {_value(v)}" for k, v in check.items()]
     for a in note.anchors:
         out += ["", "[[anchors]]"]
         for k in ANCHOR_KEYS:
@@ -239,10 +242,10 @@ def format_note(note: Note) -> str:
                 out.append(f"{k} = {_value(v)}")
     for k, v in note.extra.items():  # unknown tables, kept
         if isinstance(v, dict):
-            out += ["", f"[{k}]"] + [f"{kk} = {_value(vv)}" for kk, vv in v.items()]
+            out += ["", f"[{_key(k)}]"] + [f"{_key(kk)} = {_value(vv)}" for kk, vv in v.items()]
         elif isinstance(v, list) and any(isinstance(x, dict) for x in v):
             for t in v:
-                out += ["", f"[[{k}]]"] + [f"{kk} = {_value(vv)}" for kk, vv in t.items()]
+                out += ["", f"[[{_key(k)}]]"] + [f"{_key(kk)} = {_value(vv)}" for kk, vv in t.items()]
     out.append(FENCE)
     body = note.body
     text = "\n".join(out) + "\n"
@@ -265,6 +268,9 @@ def _value(v: Any) -> str:
         if "\n" in v:
             body = "".join(c if c in "\n\t" else _ESC.get(c) or (f"\\u{ord(c):04x}" if ord(c) < 32 or ord(c) == 127 else c)
                            for c in v)
+            # a line that reads as a fence or a conflict marker is written with its first
+            # character escaped, so the file still splits where it should
+            body = re.sub(r"^([+<>])(?=\1\1)", lambda m: f"\\u{ord(m.group(1)):04x}", body, flags=re.M)
             return '"""\n' + body + '"""'
         return '"' + "".join(_ESC.get(c) or (f"\\u{ord(c):04x}" if ord(c) < 32 or ord(c) == 127 else c)
                              for c in v) + '"'
@@ -275,6 +281,10 @@ def _value(v: Any) -> str:
     if hasattr(v, "isoformat"):
         return v.isoformat()
     raise TypeError(f"cannot write {type(v).__name__} to a note file")
+
+
+def _key(k: str) -> str:
+    return k if _BARE_KEY.match(k) else _value(k)
 
 
 def author_name(cwd: str | None = None) -> str:

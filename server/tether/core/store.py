@@ -10,6 +10,7 @@ it is full rather than guessed once.
 
 from __future__ import annotations
 
+import shutil
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -25,7 +26,15 @@ _INITIAL_MAP = 64 << 20
 class Store:
     def __init__(self, cache_dir: Path):
         cache_dir.mkdir(parents=True, exist_ok=True)
-        self.env = lmdb.open(str(cache_dir / "index"), map_size=_INITIAL_MAP, max_dbs=len(_DBS) + 1,
+        path = cache_dir / "index"
+        try:
+            self._open(path)
+        except lmdb.Error:  # a damaged cache: it only holds what the note files rebuild
+            shutil.rmtree(path, ignore_errors=True)
+            self._open(path)
+
+    def _open(self, path: Path) -> None:
+        self.env = lmdb.open(str(path), map_size=_INITIAL_MAP, max_dbs=len(_DBS) + 1,
                              subdir=True, lock=True, metasync=True, sync=True)
         self.db = {name.decode(): self.env.open_db(name) for name in _DBS}
         with self.env.begin() as txn:

@@ -34,6 +34,7 @@ class Definition:
     params: str
     key: str = ""  # qualname, plus the parameter list where the qualname repeats
     node: ts.Node | None = None
+    outer: int = 0  # start byte of what wraps it (export, decorators): a position there means it
     _toks: list | None = None
     _range: Range | None = None
     _hash: str | None = None
@@ -144,8 +145,11 @@ class SourceFile:
             if kind == "function" and parent is not None and parent.kind in ("class", "impl"):
                 kind = "method"
             qual = ".".join(prefix + extra + [name])
+            outer = node
+            while outer.parent is not None and outer.parent.type in lang.wrappers:
+                outer = outer.parent
             d = Definition(len(defs), kind, name, qual, child, node.type, start, end,
-                           parent.index if parent else None, params, node=node)
+                           parent.index if parent else None, params, node=node, outer=outer.start_byte)
             d.child_scope = child if not extra else ".".join(extra + [child])
             defs.append(d)
             stack.append(d)
@@ -201,7 +205,7 @@ class SourceFile:
         """The innermost definition whose node contains ``byte``."""
         best = None
         for d in self.defs:
-            if d.node.start_byte <= byte < d.node.end_byte or d.start <= byte < d.end:
+            if d.outer <= byte < d.node.end_byte or d.start <= byte < d.end:
                 if best is None or d.end - d.start <= best.end - best.start:
                     best = d
         return best

@@ -187,9 +187,15 @@ class Workspace:
             if k is not None and k["mtime"] == mtime and k["size"] == size:
                 continue
             try:
-                text = decode_source((self.root / rel).read_bytes(), rel)
-            except (OSError, WorkspaceError) as e:
-                changed.append((rel, mtime, size, "", None, NoteError(rel, 1, str(e))))
+                data = (self.root / rel).read_bytes()
+                text = data.decode("utf-8")
+            except OSError as e:
+                changed.append((rel, mtime, size, "", None, NoteError(rel, 1, f"cannot read: {e.strerror}")))
+                continue
+            except UnicodeDecodeError as e:
+                line = data[:e.start].count(b"\n") + 1
+                changed.append((rel, mtime, size, "", None, NoteError(
+                    rel, line, f"not valid UTF-8 (byte 0x{data[e.start]:02x}): save the note file as UTF-8")))
                 continue
             h = digest(text)
             if k is not None and k["hash"] == h:
@@ -345,8 +351,9 @@ class Workspace:
         else:
             rel = self.rel(path)
             if how == A.FILE:
-                if not self.abs(rel).exists():
-                    raise WorkspaceError(f"{rel}: no such file")
+                if not self.abs(rel).is_file():
+                    raise WorkspaceError(f"{rel}: no such file" if not self.abs(rel).exists() else
+                                         f"{rel}: not a file; anchor a folder with --glob '{rel.rstrip('/')}/**'")
                 anchor, src = A.Anchor(A.FILE, path=rel), None
             else:
                 if line is None:

@@ -1,0 +1,70 @@
+"""Core results -> LSP types. No state, no I/O."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from lsprotocol import types as T
+
+from ..core import anchors as A
+from ..core.context import note_markdown
+from ..core.text import Range
+from ..core.workspace import Finding, Located
+
+SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
+            "info": T.DiagnosticSeverity.Information, "hint": T.DiagnosticSeverity.Hint}
+
+
+def lsp_range(r: Range | None) -> T.Range:
+    r = r or Range(0, 0, 0, 0)
+    return T.Range(T.Position(r.sl, r.sc), T.Position(r.el, r.ec))
+
+
+def core_range(r: T.Range) -> Range:
+    return Range(r.start.line, r.start.character, r.end.line, r.end.character)
+
+
+def diagnostic(f: Finding, note_uri: str | None, severity: str | None = None) -> T.Diagnostic:
+    related = None
+    if note_uri:
+        related = [T.DiagnosticRelatedInformation(T.Location(note_uri, lsp_range(Range(0, 0, 0, 0))),
+                                                  f"note {f.note_id}")]
+    return T.Diagnostic(
+        range=lsp_range(f.range), message=f.message, severity=SEVERITY[severity or f.severity],
+        code=f.code, source="tether", related_information=related,
+        data={"note": f.note_id, **f.extra} if f.note_id else dict(f.extra),
+    )
+
+
+def hover_markdown(locs: list[Located]) -> str:
+    """Innermost anchored code first, then what encloses it; one section per note."""
+    parts, seen = [], set()
+    for loc in locs:
+        if loc.note.id in seen:
+            continue
+        seen.add(loc.note.id)
+        lines = note_markdown(loc.note, "", [loc])
+        lines[0] = lines[0].replace("## ", "### ", 1)
+        parts.append("\n".join(lines).strip())
+    return "\n\n---\n\n".join(parts)
+
+
+def lens_title(locs: list[Located]) -> str:
+    kinds = Counter(loc.note.kind for loc in locs)
+    order = ("decision", "invariant", "boundary", "intent", "workaround")
+    return " · ".join(f"{kinds[k]} {k}{'s' if kinds[k] != 1 else ''}" for k in order if kinds[k])
+
+
+def contains(r: Range, line: int, col: int) -> bool:
+    if (line, col) < (r.sl, r.sc) or (line, col) > (r.el, r.ec):
+        return False
+    return True
+
+
+def innermost_first(locs: list[Located], line: int, col: int) -> list[Located]:
+    hits = [loc for loc in locs if loc.range is not None and contains(loc.range, line, col)]
+    return sorted(hits, key=lambda loc: (loc.range.el - loc.range.sl, loc.range.ec - loc.range.sc))
+
+
+def lost(loc: Located) -> bool:
+    return loc.anchor.is_code and loc.state in (A.ORPHANED, A.AMBIGUOUS)

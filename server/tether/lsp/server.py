@@ -1,0 +1,563 @@
+"""The language server: a flat list of LSP features, each a short function that asks the
+core and converts the answer (DESIGN.md decision 4). All core work runs on one worker
+thread, so the event loop never waits on a parse and the core is never used from two
+threads at once."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from lsprotocol import types as T
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage, default_converter
+from pygls.uris import from_fs_path, to_fs_path
+
+from .. import __version__
+from ..core import anchors as A
+from ..core.context import context_for, note_json
+from ..core.findings import DRIFT, file_findings, note_file_findings
+from ..core.live import LiveFile
+from ..core.notes import KINDS, NoteError, parse_note
+from ..core.workspace import TETHER_DIR, Workspace, WorkspaceError, glob_match
+from . import convert as C
+from .settings import Settings, parse_settings
+
+log = logging.getLogger("tether.lsp")
+
+RECORD_TITLES = {"decision": "Record decision here", "invariant": "Record invariant here",
+                 "boundary": "Record boundary here", "intent": "Record intent here",
+                 "workaround": "Mark as deliberate workaround"}
+
+
+def _converter():
+    """Custom requests keep their params as plain dicts (pygls would turn them into
+    namedtuples and mangle keys)."""
+    c = default_converter()
+    for cls in (JsonRPCRequestMessage, JsonRPCResponseMessage, JsonRPCNotification):
+        c.register_structure_hook(cls, lambda obj, cls: cls(**obj))
+    return c
+
+
+class TetherServer(LanguageServer):
+    def __init__(self):
+        super().__init__("tether", __version__, converter_factory=_converter,
+                         text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        self.settings = Settings()
+        self.folders: list[Path] = []
+        self.workspaces: dict[Path, Workspace] = {}
+        self.files: dict[str, Future] = {}  # open source documents by uri: Future[LiveFile]
+        self.broken_uris: set[str] = set()  # note files with published errors
+        self.core = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tether-core")
+
+    def run(self, fn, *args) -> asyncio.Future:
+        """Queue core work on the core thread. Handlers queue their work before their first
+        await, so it runs in the order the messages arrived (a hover after a change sees it)."""
+        return asyncio.wrap_future(self.core.submit(fn, *args))
+
+    def live(self, uri: str) -> LiveFile | None:
+        """The open document (on the core thread, after its open has run)."""
+        fut = self.files.get(uri)
+        if fut is None:
+            return None
+        try:
+            return fut.result()
+        except Exception:  # the open failed and was logged
+            return None
+
+    # -- where a document belongs ------------------------------------------------------------
+    def workspace_of(self, uri: str, create: bool = False) -> tuple[Workspace, str] | None:
+        path = to_fs_path(uri)
+        if not path:
+            return None
+        p = Path(path)
+        try:
+            ws = Workspace.find(p.parent)
+        except WorkspaceError:
+            if not create:
+                return None
+            folder = next((f for f in sorted(self.folders, key=lambda f: -len(f.parts))
+                           if f == p or f in p.parents), p.parent)
+            ws, _ = Workspace.init(folder, exact=True)
+        ws = self.workspaces.setdefault(ws.root, ws)
+        try:
+            rel = ws.rel(p)
+        except WorkspaceError:
+            return None
+        if any(glob_match(g, rel) for g in self.settings.exclude):
+            return None
+        return ws, rel
+
+    def note_uri(self, ws: Workspace, note_path: str) -> str:
+        return from_fs_path(str(ws.root / note_path))
+
+    # -- publishing ------------------------------------------------------------------------
+    def diagnostics_for(self, uri: str) -> list[T.Diagnostic]:
+        lf = self.live(uri)
+        if lf is None:
+            return []
+        out = []
+        for f in file_findings(lf.rel, lf.resolve()):
+            sev = self.settings.severity.get(f.code)
+            if sev == "off":
+                continue
+            note = lf.ws._notes.get(f.note_id)
+            out.append(C.diagnostic(f, self.note_uri(lf.ws, note.path) if note else None, sev))
+        return out
+
+    def publish(self, uri: str, diagnostics: list[T.Diagnostic]) -> None:
+        self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+
+    async def refresh_all(self, ws: Workspace | None = None) -> None:
+        """Recompute and publish the diagnostics of every open document (of ``ws``)."""
+        def work():
+            return {uri: self.diagnostics_for(uri) for uri in list(self.files)
+                    if ws is None or getattr(self.live(uri), "ws", None) is ws}
+        for uri, diags in (await self.run(work)).items():
+            self.publish(uri, diags)
+
+    def publish_note_errors(self) -> None:
+        """Broken note files get an Error at the offending line, open or not."""
+        now = {}
+        for ws in self.workspaces.values():
+            for f in note_file_findings(ws.broken()):
+                uri = from_fs_path(str(ws.root / f.path))
+                now.setdefault(uri, []).append(C.diagnostic(f, None, self.settings.severity.get(f.code)))
+        for uri in self.broken_uris - set(now):
+            self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        for uri, diags in now.items():
+            self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+        self.broken_uris = set(now)
+
+    def reload(self, ws: Workspace) -> None:
+        """Note files changed (saved, edited by hand, git pull): re-resolve the open
+        documents of ``ws`` (on the core thread)."""
+        ws._stamp = None
+        ws.refresh()
+        for uri in list(self.files):
+            lf = self.live(uri)
+            if lf is not None and lf.ws is ws:
+                lf.reload()
+
+    async def notes_changed(self, ws: Workspace) -> None:
+        await self.run(self.reload, ws)
+        await self.refresh_all(ws)
+        await self.run(lambda: [w.refresh() for w in self.workspaces.values()])
+        self.publish_note_errors()
+        if self._client_can("workspace", "code_lens", "refresh_support"):
+            self.workspace_code_lens_refresh(None)
+
+    def _client_can(self, *path) -> bool:
+        cur = self.client_capabilities
+        for p in path:
+            cur = getattr(cur, p, None)
+            if cur is None:
+                return False
+        return bool(cur)
+
+
+server = TetherServer()
+
+
+def is_note_file(rel: str) -> bool:
+    return rel.startswith(f"{TETHER_DIR}/notes/") and rel.endswith(".md")
+
+
+# -- lifecycle ----------------------------------------------------------------------------
+
+@server.feature(T.INITIALIZE)
+def initialize(ls: TetherServer, params: T.InitializeParams):
+    ls.folders = [Path(to_fs_path(f.uri)) for f in (params.workspace_folders or [])]
+    if not ls.folders and params.root_uri:
+        ls.folders = [Path(to_fs_path(params.root_uri))]
+    ls.settings, errors = parse_settings(params.initialization_options)
+    for e in errors:
+        log.warning("initializationOptions: %s (using the default)", e)
+    for folder in ls.folders:
+        try:
+            ws = Workspace.find(folder)
+        except WorkspaceError:
+            continue
+        ls.workspaces.setdefault(ws.root, ws)
+
+
+@server.feature(T.INITIALIZED)
+async def initialized(ls: TetherServer, params: T.InitializedParams):
+    await ls.run(lambda: [ws.refresh() for ws in ls.workspaces.values()])
+    ls.publish_note_errors()
+    if ls._client_can("workspace", "did_change_watched_files", "dynamic_registration"):
+        watchers = [T.FileSystemWatcher(glob_pattern=f"**/{TETHER_DIR}/notes/*.md"),
+                    T.FileSystemWatcher(glob_pattern="**/*", kind=T.WatchKind.Change | T.WatchKind.Delete)]
+        await ls.client_register_capability_async(T.RegistrationParams(registrations=[T.Registration(
+            id="tether-watch", method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=T.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
+
+
+@server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: TetherServer, params: T.DidChangeConfigurationParams):
+    settings = params.settings
+    if isinstance(settings, dict) and isinstance(settings.get("tether"), dict):
+        settings = settings["tether"]
+    ls.settings, errors = parse_settings(settings)
+    for e in errors:
+        ls.window_show_message(T.ShowMessageParams(T.MessageType.Warning, f"tether settings: {e}"))
+    await ls.refresh_all()
+
+
+# -- documents: live anchors --------------------------------------------------------------
+
+@server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+async def did_open(ls: TetherServer, params: T.DidOpenTextDocumentParams):
+    found = ls.workspace_of(params.text_document.uri)
+    if found is None or is_note_file(found[1]):
+        return
+    ws, rel = found
+    uri, text = params.text_document.uri, params.text_document.text
+    ls.files[uri] = ls.core.submit(LiveFile, ws, rel, text)
+    ls.publish(uri, await ls.run(ls.diagnostics_for, uri))
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+async def did_change(ls: TetherServer, params: T.DidChangeTextDocumentParams):
+    uri = params.text_document.uri
+    if uri not in ls.files:
+        found = ls.workspace_of(uri)
+        if found and is_note_file(found[1]):
+            note_buffer_changed(ls, uri, found)
+        elif found:
+            log.warning("didChange for %s, which was never opened: ignored", uri)
+        return
+
+    def apply():
+        lf = ls.live(uri)
+        if lf is None:
+            return []
+        for ch in params.content_changes:
+            if isinstance(ch, T.TextDocumentContentChangePartial):
+                lf.apply(C.core_range(ch.range), ch.text)
+            else:
+                lf.apply(None, ch.text)
+        return ls.diagnostics_for(uri)
+    ls.publish(uri, await ls.run(apply))
+
+
+def note_buffer_changed(ls: TetherServer, uri: str, found) -> None:
+    """A note file being edited: its parse errors show as the user types."""
+    ws, rel = found
+    doc = ls.workspace.get_text_document(uri)
+    diags = []
+    try:
+        parse_note(doc.source, rel)
+    except NoteError as e:
+        diags = [C.diagnostic(f, None) for f in note_file_findings([e])]
+    ls.publish(uri, diags)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+async def did_save(ls: TetherServer, params: T.DidSaveTextDocumentParams):
+    uri = params.text_document.uri
+    if uri in ls.files:
+        def save():
+            lf = ls.live(uri)
+            if lf is not None:
+                lf.save()
+            return ls.diagnostics_for(uri)
+        ls.publish(uri, await ls.run(save))
+        return
+    found = ls.workspace_of(uri)
+    if found and is_note_file(found[1]):
+        await ls.notes_changed(found[0])
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+async def did_close(ls: TetherServer, params: T.DidCloseTextDocumentParams):
+    uri = params.text_document.uri
+    if uri not in ls.files:
+        return
+
+    def close():
+        lf = ls.live(uri)
+        ls.files.pop(uri, None)
+        if lf is not None:
+            lf.save()
+    await ls.run(close)
+    ls.publish(uri, [])
+
+
+@server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+async def did_change_watched_files(ls: TetherServer, params: T.DidChangeWatchedFilesParams):
+    notes_touched, sources = set(), []
+    for ev in params.changes:
+        found = ls.workspace_of(ev.uri)
+        if found is None:
+            continue
+        ws, rel = found
+        if is_note_file(rel):
+            notes_touched.add(ws)
+        elif ev.uri not in ls.files and ev.type != T.FileChangeType.Created:
+            sources.append((ws, rel))  # changed outside the editor: the replace path
+
+    def locate_sources():
+        for ws, rel in sources:
+            if ws.notes_on(rel):
+                ws.locate(rel)
+    await ls.run(locate_sources)
+    for ws in notes_touched:
+        await ls.notes_changed(ws)
+
+
+# -- what the user sees -------------------------------------------------------------------
+
+@server.feature(T.TEXT_DOCUMENT_HOVER)
+async def hover(ls: TetherServer, params: T.HoverParams):
+    lf_locs = await ls.run(lambda: (lf := ls.live(params.text_document.uri)) and lf.resolve())
+    if not lf_locs:
+        return None
+    locs = lf_locs
+    hits = C.innermost_first(locs, params.position.line, params.position.character)
+    if not hits:
+        return None
+    return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, C.hover_markdown(hits)), C.lsp_range(hits[0].range))
+
+
+@server.feature(T.TEXT_DOCUMENT_CODE_LENS, T.CodeLensOptions(resolve_provider=True))
+async def code_lens(ls: TetherServer, params: T.CodeLensParams):
+    if not ls.settings.code_lens:
+        return None
+    locs = await ls.run(lambda: (lf := ls.live(params.text_document.uri)) and lf.resolve())
+    if locs is None:
+        return None
+    lines = sorted({loc.range.sl for loc in locs if loc.range is not None and loc.anchor.type == A.SYMBOL})
+    lenses = [T.CodeLens(C.lsp_range(A.Range(line, 0, line, 0)),
+                         data={"uri": params.text_document.uri, "line": line}) for line in lines]
+    for loc in locs:
+        if C.lost(loc):
+            place = loc.place or A.Range(0, 0, 0, 0)
+            lenses.append(T.CodeLens(C.lsp_range(A.Range(place.sl, 0, place.sl, 0)), command=T.Command(
+                f"{loc.state}: {loc.note.title}", "tether.showNote", [{"id": loc.note.id}])))
+    return lenses
+
+
+@server.feature(T.CODE_LENS_RESOLVE)
+def code_lens_resolve(ls: TetherServer, lens: T.CodeLens):
+    data = lens.data or {}
+    fut = ls.files.get(data.get("uri", ""))
+    lf = fut.result() if fut is not None and fut.done() and not fut.exception() else None
+    locs = [loc for loc in (lf.located if lf else []) if loc.range is not None and loc.range.sl == data.get("line")
+            and loc.anchor.type == A.SYMBOL]
+    ids = [loc.note.id for loc in locs]
+    lens.command = T.Command(C.lens_title(locs) or "no notes", "tether.showNote",
+                             [{"id": ids[0]}] if len(ids) == 1 else [{"ids": ids}])
+    return lens
+
+
+@server.feature(T.TEXT_DOCUMENT_CODE_ACTION)
+def code_action(ls: TetherServer, params: T.CodeActionParams):
+    uri = params.text_document.uri
+    found = ls.workspace_of(uri)
+    if found is not None and is_note_file(found[1]):
+        return None
+    where = {"uri": uri, "range": ls.protocol._converter.unstructure(params.range)}
+    actions = [T.CodeAction(title, kind=T.CodeActionKind.Refactor,
+                            command=T.Command(title, "tether.record", [{**where, "kind": kind}]))
+               for kind, title in RECORD_TITLES.items()]
+    for d in params.context.diagnostics:
+        if d.source != "tether" or not isinstance(d.data, dict) or not d.data.get("note"):
+            continue
+        nid = d.data["note"]
+        fixes = []
+        if d.code == DRIFT:
+            fixes.append(("Still holds (confirm invariant)", "tether.confirm", {"id": nid}))
+        if d.code in ("orphaned", "ambiguous"):
+            fixes.append(("Re-anchor note here", "tether.reanchor",
+                          {"id": nid, "anchor": d.data.get("anchor", 0), **where}))
+        fixes += [("Show note", "tether.showNote", {"id": nid}), ("Retire note", "tether.retire", {"id": nid})]
+        actions += [T.CodeAction(title, kind=T.CodeActionKind.QuickFix, diagnostics=[d],
+                                 command=T.Command(title, cmd, [arg])) for title, cmd, arg in fixes]
+    return actions
+
+
+# -- commands -----------------------------------------------------------------------------
+
+def _position(arg: dict) -> tuple[int, int, tuple[int, int] | None]:
+    r = arg.get("range") or {"start": arg.get("position") or {"line": 0, "character": 0}}
+    start = r["start"]
+    end = r.get("end")
+    end_t = (end["line"], end["character"]) if end and end != start else None
+    return start["line"], start["character"], end_t
+
+
+def _located_ws(ls: TetherServer, uri: str, create: bool = False):
+    found = ls.workspace_of(uri, create=create)
+    if found is None:
+        raise WorkspaceError(f"{to_fs_path(uri)} is not in a workspace tether serves")
+    return found
+
+
+def _command(fn):
+    """Commands report a refused request to the user instead of failing silently."""
+    async def run(ls: TetherServer, *args):
+        try:
+            return await fn(ls, *args)
+        except (WorkspaceError, NoteError, KeyError, TypeError, ValueError) as e:
+            ls.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"tether: {e}"))
+            return None
+    run.__name__ = fn.__name__
+    return run
+
+
+@server.command("tether.record")
+@_command
+async def record(ls: TetherServer, arg: dict):
+    """Record a note at {uri, range|position, kind}. With a title (and optionally rationale,
+    alternatives, body, tags, how) it is recorded as given; without one a template is
+    written and opened for the user to fill in (clients with no input UI)."""
+    kind = arg.get("kind", "decision")
+    if kind not in KINDS:
+        raise WorkspaceError(f"unknown kind '{kind}'")
+    ws, rel = _located_ws(ls, arg["uri"], create=True)
+    line, col, end = _position(arg)
+    title = (arg.get("title") or "").strip()
+    template = not title
+    alts = []
+    for a in arg.get("alternatives") or []:
+        if isinstance(a, dict):
+            alts.append((a.get("option", ""), a.get("rejected_because") or a.get("why", "")))
+        else:
+            opt, _, why = str(a).partition(":")
+            alts.append((opt, why))
+    how = arg.get("how") or A.SYMBOL
+
+    def work():
+        lf = ls.live(arg["uri"])
+        kwargs = dict(title=title or f"New {kind}: replace this line with the title",
+                      body=arg.get("body") or (TEMPLATE_BODY[kind] if template else ""),
+                      rationale=arg.get("rationale", ""), rejected=alts, tags=arg.get("tags") or [],
+                      works_around=arg.get("works_around", ""), remove_when=arg.get("remove_when", ""),
+                      text=lf.text if lf else None)
+        try:
+            note = ws.record(kind, rel, line, col, how=how, end=end if how == A.SPAN else None, **kwargs)
+        except WorkspaceError:
+            if how != A.SYMBOL:
+                raise
+            # no definition here: the statement or lines of the selection instead
+            note = ws.record(kind, rel, line, col, how=A.SPAN, end=end, **kwargs)
+        ls.reload(ws)
+        return note
+    note = await ls.run(work)
+    await ls.refresh_all(ws)
+    if template:
+        title_line = next((i for i, s in enumerate((ws.root / note.path).read_text().split("\n"))
+                           if s.startswith("title = ")), 0)
+        await ls.window_show_document_async(T.ShowDocumentParams(
+            uri=ls.note_uri(ws, note.path), take_focus=True,
+            selection=T.Range(T.Position(title_line, 9), T.Position(title_line, 9 + len(note.title)))))
+    return note_json(note)
+
+
+TEMPLATE_BODY = {
+    "decision": "Context: what forced a choice.\n\nAdd each option you rejected as an [[alternatives]] table above\n"
+                "(option, rejected_because), and the reason for this one as rationale.\n",
+    "invariant": "What must stay true here, and what breaks if it does not.\n",
+    "boundary": "What is deliberately left out, or which edge cases are handled, and why.\n",
+    "intent": "Why this code exists and what it is for.\n",
+    "workaround": "What looks wrong here and why it must not be \"fixed\" yet.\n"
+                  "Set works_around and remove_when above.\n",
+}
+
+
+@server.command("tether.confirm")
+@_command
+async def confirm(ls: TetherServer, arg: dict):
+    ws = await ls.run(_ws_of_note, ls, arg["id"])
+    note = await ls.run(ws.confirm, arg["id"])
+    await ls.notes_changed(ws)
+    return note_json(note)
+
+
+@server.command("tether.reanchor")
+@_command
+async def reanchor(ls: TetherServer, arg: dict):
+    ws, rel = _located_ws(ls, arg["uri"])
+    line, col, _ = _position(arg)
+
+    def work():
+        lf = ls.live(arg["uri"])
+        return ws.reanchor(arg["id"], int(arg.get("anchor", 0)), rel, line, col, text=lf.text if lf else None)
+    note = await ls.run(work)
+    await ls.notes_changed(ws)
+    return note_json(note)
+
+
+@server.command("tether.retire")
+@_command
+async def retire(ls: TetherServer, arg: dict):
+    ws = await ls.run(_ws_of_note, ls, arg["id"])
+    note = await ls.run(ws.retire, arg["id"])
+    await ls.notes_changed(ws)
+    return note_json(note)
+
+
+@server.command("tether.showNote")
+@_command
+async def show_note(ls: TetherServer, arg: dict):
+    nid = arg.get("id") or (arg.get("ids") or [None])[0]
+    ws = await ls.run(_ws_of_note, ls, nid)
+    note = await ls.run(ws.get, nid)
+    await ls.window_show_document_async(T.ShowDocumentParams(uri=ls.note_uri(ws, note.path), take_focus=True))
+    return note_json(note)
+
+
+def _ws_of_note(ls: TetherServer, nid: str) -> Workspace:
+    for ws in ls.workspaces.values():
+        try:
+            ws.get(nid)
+            return ws
+        except WorkspaceError:
+            continue
+    raise WorkspaceError(f"no note '{nid}'")
+
+
+# -- custom requests for richer clients and agents ----------------------------------------
+
+@server.feature("tether/notes")
+async def notes_request(ls: TetherServer, params):
+    params = params if isinstance(params, dict) else {}
+    uri = params.get("uri")
+    if uri:
+        ws, rel = _located_ws(ls, uri)
+
+        def work():
+            lf = ls.live(uri)
+            located = lf.resolve() if lf else ws.locate(rel)
+            by_note = {}
+            for loc in located:
+                by_note.setdefault(loc.note.id, []).append(loc)
+            notes = ws.notes_on(rel)
+            return [note_json(n, by_note.get(n.id, [])) for n in notes]
+        return {"notes": await ls.run(work)}
+    return {"notes": await ls.run(lambda: [note_json(n) for ws in ls.workspaces.values() for n in ws.notes()])}
+
+
+@server.feature("tether/context")
+async def context_request(ls: TetherServer, params):
+    params = params if isinstance(params, dict) else {}
+    ws, rel = _located_ws(ls, params["uri"])
+    line = (params.get("range") or {}).get("start", {}).get("line")
+
+    def work():
+        lf = ls.live(params["uri"])
+        return context_for(ws, rel, line, text=lf.text if lf else None)
+    ctx = await ls.run(work)
+    return {"markdown": ctx.to_markdown(), "notes": ctx.to_json()["notes"]}
+
+
+def main(tcp: str | None = None) -> None:
+    logging.basicConfig(level=logging.WARNING, format="tether: %(levelname)s %(message)s")
+    if tcp:
+        host, _, port = tcp.rpartition(":")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
