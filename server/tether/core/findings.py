@@ -31,7 +31,8 @@ def file_findings(rel: str, located: list[Located]) -> list[Finding]:
         note, a = loc.note, loc.anchor
         if note.status == "retired":
             continue
-        where = loc.place or Range(0, 0, 0, 0)
+        place = loc.place or Range(0, 0, 0, 0)
+        where = Range(place.sl, place.sc, place.sl + 1, 0)  # the head line, not the whole body
         name = f"`{a.name}`" if a.name else "its code"
         if loc.state == A.ORPHANED:
             out.append(_f(rel, where, "warning", ORPHANED, loc,

@@ -336,7 +336,7 @@ async def code_lens(ls: TetherServer, params: T.CodeLensParams):
         if C.lost(loc):
             place = loc.place or A.Range(0, 0, 0, 0)
             lenses.append(T.CodeLens(C.lsp_range(A.Range(place.sl, 0, place.sl, 0)), command=T.Command(
-                f"{loc.state}: {loc.note.title}", "tether.showNote", [{"id": loc.note.id}])))
+                title=f"{loc.state}: {loc.note.title}", command="tether.showNote", arguments=[{"id": loc.note.id}])))
     return lenses
 
 
@@ -348,8 +348,8 @@ def code_lens_resolve(ls: TetherServer, lens: T.CodeLens):
     locs = [loc for loc in (lf.located if lf else []) if loc.range is not None and loc.range.sl == data.get("line")
             and loc.anchor.type == A.SYMBOL]
     ids = [loc.note.id for loc in locs]
-    lens.command = T.Command(C.lens_title(locs) or "no notes", "tether.showNote",
-                             [{"id": ids[0]}] if len(ids) == 1 else [{"ids": ids}])
+    lens.command = T.Command(title=C.lens_title(locs) or "no notes", command="tether.showNote",
+                             arguments=[{"id": ids[0]}] if len(ids) == 1 else [{"ids": ids}])
     return lens
 
 
@@ -361,7 +361,7 @@ def code_action(ls: TetherServer, params: T.CodeActionParams):
         return None
     where = {"uri": uri, "range": ls.protocol._converter.unstructure(params.range)}
     actions = [T.CodeAction(title, kind=T.CodeActionKind.Refactor,
-                            command=T.Command(title, "tether.record", [{**where, "kind": kind}]))
+                            command=T.Command(title=title, command="tether.record", arguments=[{**where, "kind": kind}]))
                for kind, title in RECORD_TITLES.items()]
     for d in params.context.diagnostics:
         if d.source != "tether" or not isinstance(d.data, dict) or not d.data.get("note"):
@@ -375,7 +375,7 @@ def code_action(ls: TetherServer, params: T.CodeActionParams):
                           {"id": nid, "anchor": d.data.get("anchor", 0), **where}))
         fixes += [("Show note", "tether.showNote", {"id": nid}), ("Retire note", "tether.retire", {"id": nid})]
         actions += [T.CodeAction(title, kind=T.CodeActionKind.QuickFix, diagnostics=[d],
-                                 command=T.Command(title, cmd, [arg])) for title, cmd, arg in fixes]
+                                 command=T.Command(title=title, command=cmd, arguments=[arg])) for title, cmd, arg in fixes]
     return actions
 
 
