@@ -20,7 +20,8 @@ from pathlib import Path, PurePosixPath
 
 from . import anchors as A
 from .languages import for_path
-from .notes import KINDS, Alternative, Note, NoteError, author_name, format_note, new_id, now, parse_note
+from .notes import (KINDS, Alternative, Note, NoteError, author_name, format_note, new_id, note_from_dict,
+                    note_to_dict, now, parse_note)
 import lmdb
 
 from .store import Store
@@ -84,8 +85,11 @@ class Finding:
 
 
 class Workspace:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, auto_refresh: bool = True):
         self.root = root.resolve()
+        # False when someone (the editor's file watcher) says when note files change: then
+        # refresh() scans the notes folder only when asked to (force=True)
+        self.auto_refresh = auto_refresh
         self.dir = self.root / TETHER_DIR
         self.notes_dir = self.dir / "notes"
         self._store: Store | None = None
@@ -167,8 +171,10 @@ class Workspace:
         return decode_source(data, rel)
 
     # -- notes, reconciled with their files -------------------------------------------------
-    def refresh(self) -> None:
+    def refresh(self, force: bool = False) -> None:
         """Bring the index up to date with ``.tether/notes/`` (cheap when nothing changed)."""
+        if not (self.auto_refresh or force) and self._stamp is not None:
+            return
         files = {}
         if self.notes_dir.is_dir():
             with os.scandir(self.notes_dir) as it:
@@ -231,7 +237,7 @@ class Workspace:
                     note = None
             if note is not None:
                 rec["id"] = note.id
-                s.put(txn, "notes", note.id, {"path": rel, "text": format_note(note)})
+                s.put(txn, "notes", note.id, {"path": rel, "note": note_to_dict(note)})
                 for i, a in enumerate(note.anchors):
                     if a.type == A.GLOB:
                         s.put(txn, "globs", f"{note.id}\0{i}", a.pattern)
@@ -252,7 +258,7 @@ class Workspace:
         old = s.get(txn, "notes", nid)
         if old is None or old["path"] != rel:
             return
-        note = parse_note(old["text"], rel)
+        note = note_from_dict(old["note"])
         s.delete(txn, "notes", nid)
         for i, a in enumerate(note.anchors):
             for db, key in (("globs", f"{nid}\0{i}"), ("by_path", f"{a.path}\0{nid}"),
@@ -270,7 +276,7 @@ class Workspace:
                 if rec.get("error"):
                     errors[rel] = NoteError(rel, rec["error"]["line"], rec["error"]["reason"])
             for nid, rec in s.items(txn, "notes"):
-                notes[nid] = _parse_cached(rec["text"], rec["path"])
+                notes[nid] = note_from_dict(rec["note"])
         self._notes, self._errors = notes, errors
 
     def notes(self) -> list[Note]:
@@ -332,7 +338,7 @@ class Workspace:
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(target, format_note(note))
             self._stamp = None
-            self.refresh()
+            self.refresh(force=True)
         return self._notes.get(note.id, note)
 
     def record(self, kind: str, path: str, line: int | None = None, col: int = 0, *, how: str = A.SYMBOL,
@@ -399,7 +405,7 @@ class Workspace:
             note.updated = now()
             atomic_write(self.root / note.path, format_note(note))
             self._stamp = None
-            self.refresh()
+            self.refresh(force=True)
             return self._notes[note.id]
 
     def retire(self, ref: str) -> Note:
@@ -556,7 +562,7 @@ class Workspace:
         with self._lock():
             self.store.write(self.store._reset)
             self._stamp = None
-            self.refresh()
+            self.refresh(force=True)
         return len(self._notes), len(self._errors)
 
     def doctor(self) -> list[Finding]:
@@ -641,11 +647,6 @@ def atomic_write(target: Path, text: str) -> None:
         os.fsync(dfd)
     finally:
         os.close(dfd)
-
-
-@lru_cache(maxsize=65536)
-def _parse_cached(text: str, path: str) -> Note:
-    return parse_note(text, path)
 
 
 def _against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:

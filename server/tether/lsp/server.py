@@ -50,6 +50,7 @@ class TetherServer(LanguageServer):
         self.workspaces: dict[Path, Workspace] = {}
         self.files: dict[str, Future] = {}  # open source documents by uri: Future[LiveFile]
         self.broken_uris: set[str] = set()  # note files with published errors
+        self.watching = False  # the client tells us when note files change
         self.core = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tether-core")
 
     def run(self, fn, *args) -> asyncio.Future:
@@ -82,6 +83,7 @@ class TetherServer(LanguageServer):
                            if f == p or f in p.parents), p.parent)
             ws, _ = Workspace.init(folder, exact=True)
         ws = self.workspaces.setdefault(ws.root, ws)
+        ws.auto_refresh = not self.watching
         try:
             rel = ws.rel(p)
         except WorkspaceError:
@@ -193,6 +195,9 @@ async def initialized(ls: TetherServer, params: T.InitializedParams):
         await ls.client_register_capability_async(T.RegistrationParams(registrations=[T.Registration(
             id="tether-watch", method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
             register_options=T.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
+        ls.watching = True  # from now on the notes folder is rescanned only when it changes
+        for ws in ls.workspaces.values():
+            ws.auto_refresh = False
 
 
 @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
