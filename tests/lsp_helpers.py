@@ -52,6 +52,12 @@ def make_client() -> LanguageClient:
         ls.diagnostics[params.uri] = params.diagnostics
         ls.publishes.append((params.uri, params.diagnostics))
 
+    client.registrations = []  # what the server registered dynamically (file watchers)
+
+    @client.feature(T.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(ls: LanguageClient, params: T.RegistrationParams):
+        ls.registrations.extend(params.registrations)
+
     @client.feature(T.WINDOW_SHOW_DOCUMENT)
     def show_document(ls: LanguageClient, params: T.ShowDocumentParams) -> T.ShowDocumentResult:
         ls.shown_documents.append(params)
@@ -63,10 +69,14 @@ def make_client() -> LanguageClient:
 CONFIG = ClientServerConfig(server_command=[sys.executable, "-m", "tether", "lsp"], client_factory=make_client)
 
 
-def capabilities() -> T.ClientCapabilities:
+def capabilities(watch: bool = True) -> T.ClientCapabilities:
+    """What an editor like VS Code advertises; ``watch``: it watches files for the server
+    (dynamically registered), so the server hears of note files changed on disk."""
     return T.ClientCapabilities(
         window=T.WindowClientCapabilities(show_document=T.ShowDocumentClientCapabilities(support=True)),
-        workspace=T.WorkspaceClientCapabilities(workspace_folders=True, configuration=False),
+        workspace=T.WorkspaceClientCapabilities(
+            workspace_folders=True, configuration=False,
+            did_change_watched_files=T.DidChangeWatchedFilesClientCapabilities(dynamic_registration=watch)),
         text_document=T.TextDocumentClientCapabilities(
             hover=T.HoverClientCapabilities(content_format=[T.MarkupKind.Markdown, T.MarkupKind.PlainText]),
             code_action=T.CodeActionClientCapabilities(),
@@ -76,11 +86,13 @@ def capabilities() -> T.ClientCapabilities:
     )
 
 
-async def start(client: LanguageClient, *roots: Path, options=None) -> None:
+async def start(client: LanguageClient, *roots: Path, options=None, watch: bool = True) -> None:
     folders = [T.WorkspaceFolder(r.as_uri(), r.name) for r in roots]
     await client.initialize_session(T.InitializeParams(
-        capabilities=capabilities(), root_uri=roots[0].as_uri() if roots else None,
+        capabilities=capabilities(watch), root_uri=roots[0].as_uri() if roots else None,
         workspace_folders=folders, initialization_options=options))
+    if watch:  # the server registers its file watchers in response to `initialized`
+        await wait_for(lambda: client.registrations, "client/registerCapability for file watchers")
 
 
 # -- workspaces on disk ---------------------------------------------------------------------

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Installs Debian's neovim (0.7.2 on bookworm) for tests/test_nvim.py, if nvim is missing.
-# Idempotent and quiet; run as root (CI) or with sudo. Called from .ci/run.
+# Installs Debian's neovim (0.7.2 on bookworm) for tests/test_nvim.py when nvim is missing.
+# Idempotent and quiet (apt's output is shown only if it fails). Needs root or sudo.
 set -euo pipefail
-if command -v nvim >/dev/null 2>&1; then
-    exit 0
-fi
+command -v nvim >/dev/null 2>&1 && exit 0
 SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-    SUDO="sudo"
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends neovim; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "tests/nvim/install.sh: could not install the Debian package neovim" >&2
+    exit 1
 fi
-$SUDO apt-get update -qq >/dev/null
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends neovim >/dev/null
-command -v nvim >/dev/null
+command -v nvim >/dev/null 2>&1 || { echo "tests/nvim/install.sh: nvim is not on PATH after installing neovim" >&2; exit 1; }

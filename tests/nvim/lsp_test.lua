@@ -23,15 +23,19 @@ local CMD = vim.fn.json_decode(os.getenv("TETHER_TEST_CMD") or '["tether","lsp"]
 local TIMEOUT = tonumber(os.getenv("TETHER_TEST_TIMEOUT") or "") or 60000
 local STEP = math.min(20000, TIMEOUT) -- the longest any single wait may take
 
+local client_id
+
 -- Global timeout: a raw libuv timer, so it fires even if the editor's main loop is stuck.
+-- It stops the server (a hung server does not read its closed stdin) and exits with 1.
 local watchdog = uv.new_timer()
 watchdog:start(TIMEOUT, 0, function()
   io.stdout:write(("FAIL: global timeout (%d ms) reached\n"):format(TIMEOUT))
   io.stdout:flush()
+  local c = client_id and vim.lsp.get_client_by_id(client_id)
+  if c and c.rpc and c.rpc.pid then pcall(uv.kill, c.rpc.pid, "sigkill") end
   os.exit(1)
 end)
 
-local client_id
 local function finish(ok)
   watchdog:stop()
   if client_id and vim.lsp.get_client_by_id(client_id) then
@@ -80,7 +84,7 @@ end
 -- ============================================================================================
 -- The user setup documented for Neovim users (the 0.7-compatible parts, kept identical to
 -- the documentation): finding the tether client of a buffer, the :TetherRecord command and a
--- window/showDocument handler for versions that have none (before 0.9).
+-- window/showDocument handler for versions that have none (0.7 has none).
 -- ============================================================================================
 
 local function tether_client(bufnr)
@@ -130,7 +134,8 @@ end, {
   end,
 })
 
--- Neovim < 0.9 has no window/showDocument handler; tether uses it to open a new note.
+-- For Neovim versions without a built-in window/showDocument handler (0.7 has none):
+-- tether asks the editor to open a new template note with it.
 local function show_document(_, result, ctx)
   local fname = vim.uri_to_fname(result.uri)
   vim.cmd("edit " .. vim.fn.fnameescape(fname))
@@ -226,14 +231,22 @@ local uri = vim.uri_from_bufnr(bufnr)
 
 -- (a) hover on the anchored function ---------------------------------------------------------
 local append_line = find_line("def append(")
-local hover = request("textDocument/hover", {
-  textDocument = { uri = uri }, position = { line = append_line, character = 9 } })
-check(hover and hover ~= vim.NIL, "hover at Ledger.append returned nothing")
-local contents = hover.contents
-local text = type(contents) == "table" and (contents.value or table.concat(vim.tbl_map(function(c)
-  return type(c) == "table" and c.value or tostring(c) end, contents), "\n")) or tostring(contents)
-check(text:find("The ledger is append-only", 1, true), "hover lacks the invariant's title:\n" .. text)
-check(text:find("Amounts are integer cents", 1, true), "hover lacks the decision's title:\n" .. text)
+local function hover_text(line, character)
+  local hover = request("textDocument/hover", {
+    textDocument = { uri = uri }, position = { line = line, character = character } })
+  check(hover and hover ~= vim.NIL, ("hover at %d:%d returned nothing"):format(line, character))
+  local contents = hover.contents
+  if type(contents) == "table" and contents.value then return contents.value end
+  if type(contents) == "table" then
+    return table.concat(vim.tbl_map(function(c) return type(c) == "table" and c.value or tostring(c) end, contents), "\n")
+  end
+  return tostring(contents)
+end
+local text = hover_text(append_line, 9) -- on the name `append`
+check(text:find("The ledger is append-only", 1, true), "hover on Ledger.append lacks the invariant's title:\n" .. text)
+-- the decision is anchored on the `if` statement inside it
+text = hover_text(append_line + 1, 12)
+check(text:find("Amounts are integer cents", 1, true), "hover on the if statement lacks the decision's title:\n" .. text)
 ok("hover shows the notes' titles")
 
 -- (b) an edit inside the invariant's function: invariant-drift ------------------------------
@@ -243,8 +256,9 @@ vim.api.nvim_buf_set_lines(bufnr, insert_line, insert_line + 1, false,
 local drifted = vim.wait(STEP, function() return #diags("invariant-drift") > 0 end, 20)
 check(drifted, "no invariant-drift diagnostic after the edit; diagnostics: " .. vim.inspect(vim.diagnostic.get(bufnr)))
 local drift = diags("invariant-drift")[1]
-check(drift.lnum <= insert_line and insert_line <= drift.end_lnum,
-  ("drift diagnostic at lines %d-%d, not around the edit (line %d)"):format(drift.lnum, drift.end_lnum, insert_line))
+-- tether marks the head line of the anchored definition, not its whole body
+check(drift.lnum == append_line,
+  ("drift diagnostic on line %d, not on the head of Ledger.append (line %d)"):format(drift.lnum, append_line))
 check(drift.message:find("append-only", 1, true), "drift message lacks the note title: " .. drift.message)
 ok("invariant-drift after the edit: " .. drift.message)
 
@@ -257,10 +271,12 @@ local function to_lsp(d)
     severity = d.severity, message = d.message, source = d.source, code = d.code, data = lsp.data,
   }
 end
+-- as vim.lsp.buf.code_action() asks: the cursor's position and the diagnostics on its line
+local on_line = vim.tbl_filter(function(d) return d.lnum == drift.lnum end, diags())
 local actions = request("textDocument/codeAction", {
   textDocument = { uri = uri },
-  range = { start = { line = insert_line, character = 8 }, ["end"] = { line = insert_line, character = 8 } },
-  context = { diagnostics = vim.tbl_map(to_lsp, diags()) },
+  range = { start = { line = drift.lnum, character = 10 }, ["end"] = { line = drift.lnum, character = 10 } },
+  context = { diagnostics = vim.tbl_map(to_lsp, on_line) },
 })
 check(type(actions) == "table", "codeAction returned " .. vim.inspect(actions))
 local by_title = {}
@@ -273,7 +289,8 @@ local confirm_action = by_title["Still holds (confirm invariant)"]
 check(confirm_action, "no 'Still holds (confirm invariant)' quick fix for the drift: " .. vim.inspect(vim.tbl_keys(by_title)))
 ok("code actions: " .. table.concat(vim.tbl_keys(by_title), ", "))
 
--- the quick fix's command clears the drift
+-- the quick fix's command clears the drift (after a save: tether confirms the code as saved)
+vim.cmd("write")
 request("workspace/executeCommand", confirm_action.command)
 check(vim.wait(STEP, function() return #diags("invariant-drift") == 0 end, 20),
   "invariant-drift still shown after 'Still holds'")

@@ -147,6 +147,11 @@ def workspace() -> Workspace:
     return Workspace.find(Path.cwd())
 
 
+def note_ref(ref: str) -> str:
+    """A note id (or prefix), or a note file path relative to the current folder."""
+    return str(Path(ref).resolve()) if ref.endswith(".md") else ref
+
+
 def lsp_col(ws: Workspace, rel: str, line0: int, col1: int | None) -> int:
     """1-based character column -> 0-based UTF-16 column on that line."""
     if not col1:
@@ -189,7 +194,7 @@ def cmd_record(args) -> int:
         if not args.position:
             raise UsageError("give PATH:LINE (or PATH with --file, or --glob PATTERN)")
         path, line, col, end = parse_position(args.position)
-        rel = ws.rel(path)
+        rel = ws.rel(path, Path.cwd())
         if args.file:
             note = ws.record(args.kind, rel, how=A.FILE, **common)
         else:
@@ -211,7 +216,7 @@ def cmd_list(args) -> int:
     ws = workspace()
     notes = ws.notes()
     if args.path:
-        rel = ws.rel(args.path)
+        rel = ws.rel(args.path, Path.cwd())
         scope = [n for n in notes if any(a.path == rel or a.path.startswith(rel.rstrip("/") + "/")
                                          for a in n.anchors if a.type != A.GLOB)]
         scope += [n for n in ws.notes_on(rel) if n not in scope]
@@ -236,7 +241,7 @@ def cmd_list(args) -> int:
 
 def cmd_show(args) -> int:
     ws = workspace()
-    note = ws.get(args.id)
+    note = ws.get(note_ref(args.id))
     located = ws.locate_note(note)
     if args.json:
         out_json(note_json(note, located))
@@ -248,7 +253,7 @@ def cmd_show(args) -> int:
 
 def cmd_edit(args) -> int:
     ws = workspace()
-    note = ws.get(args.id)
+    note = ws.get(note_ref(args.id))
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     path = ws.root / note.path
     r = subprocess.run([*shlex.split(editor), str(path)])
@@ -262,7 +267,7 @@ def cmd_edit(args) -> int:
 
 def cmd_retire(args) -> int:
     ws = workspace()
-    note = ws.retire(args.id)
+    note = ws.retire(note_ref(args.id))
     if args.json:
         out_json(note_json(note))
     else:
@@ -272,7 +277,7 @@ def cmd_retire(args) -> int:
 
 def cmd_supersede(args) -> int:
     ws = workspace()
-    note = ws.supersede(args.id, args.by)
+    note = ws.supersede(note_ref(args.id), note_ref(args.by))
     if args.json:
         out_json(note_json(note))
     else:
@@ -282,7 +287,7 @@ def cmd_supersede(args) -> int:
 
 def cmd_confirm(args) -> int:
     ws = workspace()
-    note = ws.confirm(args.id)
+    note = ws.confirm(note_ref(args.id))
     if args.json:
         out_json(note_json(note, ws.locate_note(note)))
     else:
@@ -295,8 +300,8 @@ def cmd_reanchor(args) -> int:
     path, line, col, _ = parse_position(args.position)
     if line is None:
         raise UsageError(f"{args.position}: give PATH:LINE")
-    rel = ws.rel(path)
-    note = ws.reanchor(args.id, args.anchor - 1, rel, line - 1, lsp_col(ws, rel, line - 1, col),
+    rel = ws.rel(path, Path.cwd())
+    note = ws.reanchor(note_ref(args.id), args.anchor - 1, rel, line - 1, lsp_col(ws, rel, line - 1, col),
                        how=A.SPAN if args.span else None)
     if args.json:
         out_json(note_json(note, ws.locate_note(note)))
@@ -309,7 +314,7 @@ def cmd_reanchor(args) -> int:
 def cmd_context(args) -> int:
     ws = workspace()
     path, line, _, _ = parse_position(args.position)
-    rel = ws.rel(path)
+    rel = ws.rel(path, Path.cwd())
     if not ws.abs(rel).exists():
         raise WorkspaceError(f"{rel}: no such file")
     ctx = context_for(ws, rel, line - 1 if line else None)

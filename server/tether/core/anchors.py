@@ -72,6 +72,7 @@ class Resolution:
     name: str = ""  # qualified name now (differs after a rename)
     candidates: list[Range] = field(default_factory=list)  # places to offer when ambiguous
     hash: str = ""  # digest of the code found, normalized (compare with Anchor.hash)
+    params: str = ""  # parameter list of the definition found (of the enclosing one, for a span)
 
     @property
     def attached(self) -> bool:
@@ -174,8 +175,6 @@ class Resolver:
         self._old_keys = _index(old) if old is not None else None
         self._sym_cache: dict[tuple, tuple[Definition | None, Resolution]] = {}
         self._align_cache: dict[tuple[int, int], dict] = {}
-        self._new_stmts = _stmts_by_owner(new)
-        self._old_stmts = _stmts_by_owner(old) if old is not None else None
 
     def resolve(self, a: Anchor) -> Resolution:
         if a.type in (FILE, GLOB):
@@ -221,7 +220,7 @@ class Resolver:
         if len(cands) == 1:
             d = cands[0]
             return d, Resolution(self._content_state(a, d), new.def_range(d), d.qualname,
-                                 hash=_def_hash(new, d))
+                                 hash=_def_hash(new, d), params=d.params)
         if len(cands) > 1:
             return None, Resolution(AMBIGUOUS, None, a.name, [new.def_range(d) for d in cands])
         return self._renamed(a, old_def)
@@ -259,7 +258,7 @@ class Resolver:
             sim, related, d = scored[0]
             runner = scored[1][0] if len(scored) > 1 else 0.0
             if sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN and old_def is not None:
-                return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d))
+                return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
             offer = RENAME_MIN if old_def is not None else SKETCH_OFFER
             offered = [new.def_range(x) for s, _, x in scored[:3] if s >= offer]
             if offered:
@@ -273,11 +272,11 @@ class Resolver:
     def old_stmt(self, a: Anchor, owner: Definition | None) -> Statement | None:
         if self.old is None or owner is None:
             return None
-        for s in self._old_stmts.get(owner.index, ()):
+        for s in self.old.stmts_of(owner.index):
             r = self.old.range_of(s.start, s.end)
             if a.range is not None and (r.sl, r.el) == (a.range.sl, a.range.el) and s.node_type == a.node:
                 return s
-        for s in self._old_stmts.get(owner.index, ()):
+        for s in self.old.stmts_of(owner.index):
             if digest(self.old.stmt_norm(s)) == a.hash:
                 return s
         return None
@@ -296,7 +295,7 @@ class Resolver:
             if moved is not None:
                 return moved
             return Resolution(AMBIGUOUS if ores.state == AMBIGUOUS else ORPHANED, None, a.name)
-        stmts = self._new_stmts.get(owner.index, [])
+        stmts = new.stmts_of(owner.index)
         same = [s for s in stmts if digest(new.stmt_norm(s)) == a.hash]
         if len(same) == 1:
             return self._found(a, owner, same[0], exact=True)
@@ -347,7 +346,7 @@ class Resolver:
             state = OK
         else:
             state = MOVED
-        return Resolution(state, r, owner.qualname, hash=digest(self.new.stmt_norm(s)))
+        return Resolution(state, r, owner.qualname, hash=digest(self.new.stmt_norm(s)), params=owner.params)
 
     def _moved_out(self, a: Anchor, old_s: Statement | None, owner: Definition | None,
                    old_owner: Definition | None) -> Resolution | None:
@@ -367,7 +366,8 @@ class Resolver:
         if outside_old >= len(outside_new):
             return None
         t = in_new_defs[0]
-        return Resolution(MOVED, new.range_of(t.start, t.end), new.defs[t.owner].qualname, hash=a.hash)
+        holder = new.defs[t.owner]
+        return Resolution(MOVED, new.range_of(t.start, t.end), holder.qualname, hash=a.hash, params=holder.params)
 
     def _align(self, old_owner: Definition, owner: Definition, old_s: Statement):
         """Token alignment of the old and new definition: the new statement that received
@@ -418,8 +418,8 @@ class Resolver:
         for i, j, n in sm.get_matching_blocks():
             for k in range(n):
                 mapping[i + k] = j + k
-        return old_toks, new_toks, [o for o, _ in old_toks], [o for o, _ in new_toks], mapping, self._old_stmts.get(old_owner.index, []), \
-            self._new_stmts.get(owner.index, [])
+        return old_toks, new_toks, [o for o, _ in old_toks], [o for o, _ in new_toks], mapping, self.old.stmts_of(old_owner.index), \
+            self.new.stmts_of(owner.index)
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -428,13 +428,6 @@ def _index(src: SourceFile) -> dict[str, list[Definition]]:
     out: dict[str, list[Definition]] = {}
     for d in src.defs:
         out.setdefault(d.qualname, []).append(d)
-    return out
-
-
-def _stmts_by_owner(src: SourceFile) -> dict[int, list[Statement]]:
-    out: dict[int, list[Statement]] = {}
-    for s in src.stmts:
-        out.setdefault(s.owner, []).append(s)
     return out
 
 

@@ -1,14 +1,26 @@
-"""The *edits* path: a document receiving LSP incremental changes. The tree is edited and
-re-parsed incrementally; every anchor's range is shifted exactly by each change (as an
-editor moves a decoration) and then re-validated structurally against the snapshot the
-anchors were last resolved in."""
+"""The *edits* path: a document receiving LSP incremental changes.
+
+The tree is edited and re-parsed incrementally, and every anchor's range is shifted
+exactly by each change, as an editor moves a decoration. Resolving then costs what the
+edits touched, not what the file holds: an anchor no change reached keeps its identity at
+its shifted range; one a change reached is re-validated on the new tree at its shifted
+place (the same definition or statement starting there); only an anchor that fails that
+check goes through the full structural resolution against the snapshot."""
 
 from __future__ import annotations
 
-from .anchors import AMBIGUOUS, CHANGED, MOVED, Anchor, Resolution, Resolver
+from .anchors import (AMBIGUOUS, CHANGED, FILE, GLOB, LINES, MOVED, OK, SPAN, SYMBOL, Anchor, Resolution,
+                      Resolver)
 from .languages import Language, for_path
 from .syntax import MAX_PARSE_BYTES, SourceFile
-from .text import Positions, Range
+from .text import Positions, Range, digest, normalize
+
+
+class _Tracked:
+    __slots__ = ("start", "end", "touched")
+
+    def __init__(self, start: int, end: int):
+        self.start, self.end, self.touched = start, end, False
 
 
 class LiveDocument:
@@ -20,7 +32,7 @@ class LiveDocument:
         self._tree = self.base.tree.copy() if self.base.tree is not None else None
         self._dirty = False
         self._current: SourceFile | None = self.base
-        self._tracked: dict[int, tuple[int, int] | None] = {}  # anchor slot -> str offsets
+        self._tracked: dict[int, _Tracked | None] = {}  # anchor slot -> str offsets now
         self._pos: Positions | None = None  # of self.text, while it does not change
 
     @property
@@ -36,13 +48,14 @@ class LiveDocument:
             self._tracked[slot] = None
             return
         p = self.positions
-        self._tracked[slot] = (p.offset(rng.sl, rng.sc), p.offset(rng.el, rng.ec))
+        self._tracked[slot] = _Tracked(p.offset(rng.sl, rng.sc), p.offset(rng.el, rng.ec))
 
     def tracked(self, slot: int) -> Range | None:
-        off = self._tracked.get(slot)
-        if off is None:
+        t = self._tracked.get(slot)
+        if t is None:
             return None
-        return _range_of_offsets(self.positions, *off)
+        p = self.positions
+        return Range(*p.position(t.start), *p.position(t.end))
 
     def apply(self, rng: Range | None, new_text: str) -> None:
         """One ``textDocument/didChange`` content change (``rng`` None: full text)."""
@@ -56,9 +69,9 @@ class LiveDocument:
         a, b = p.offset(rng.sl, rng.sc), p.offset(rng.el, rng.ec)
         b = max(a, b)
         delta = len(new_text) - (b - a)
-        for slot, off in self._tracked.items():
-            if off is not None:
-                self._tracked[slot] = _shift(off, a, b, delta)
+        for slot, t in self._tracked.items():
+            if t is not None and not _shift(t, a, b, delta):
+                self._tracked[slot] = None
         if self._tree is not None:
             sl, sc = p.clamp(rng.sl, rng.sc)
             el, ec = p.clamp(rng.el, rng.ec)
@@ -85,40 +98,97 @@ class LiveDocument:
             self._dirty = False
         return self._current
 
-    def resolve(self, anchors: list[Anchor]) -> list[Resolution]:
-        """Resolve anchors (slot = position in the list) in the current text. Structure
-        decides; where it finds several equally good places, the one the edits carried
-        the anchor to exactly is taken."""
-        resolver = Resolver(self.current, self.base)
-        out = []
+    def resolve(self, anchors: list[Anchor], previous: list[Resolution] | None = None) -> list[Resolution]:
+        """Resolve anchors (slot = position in the list) in the current text. ``previous``:
+        their last resolutions, reused for anchors no change reached."""
+        out: list[Resolution | None] = []
         for slot, a in enumerate(anchors):
-            res = resolver.resolve(a)
-            if res.state == AMBIGUOUS and res.candidates:
-                hint = self.tracked(slot)
-                exact = [c for c in res.candidates if hint is not None and (c.sl, c.el) == (hint.sl, hint.el)]
-                if len(exact) == 1:
-                    res = Resolution(MOVED if a.range and exact[0] != a.range else CHANGED, exact[0], res.name)
+            t = self._tracked.get(slot)
+            prev = previous[slot] if previous is not None and slot < len(previous) else None
+            res = None
+            if a.type in (FILE, GLOB):
+                res = Resolution(OK)
+            elif t is not None and prev is not None and prev.attached and not t.touched:
+                res = Resolution(prev.state, self.tracked(slot), prev.name, hash=prev.hash, params=prev.params)
+            elif t is not None:
+                res = self._validate(a, t)
             out.append(res)
+        missing = [slot for slot, res in enumerate(out) if res is None]
+        if missing:
+            resolver = Resolver(self.current, self.base)
+            for slot in missing:
+                res = resolver.resolve(anchors[slot])
+                if res.state == AMBIGUOUS and res.candidates:
+                    # structure found several equally good places: the one the edits carried
+                    # the anchor to exactly is the same code
+                    hint = self.tracked(slot)
+                    exact = [c for c in res.candidates if hint is not None and (c.sl, c.el) == (hint.sl, hint.el)]
+                    if len(exact) == 1:
+                        res = Resolution(CHANGED, exact[0], res.name)
+                out[slot] = res
         return out
+
+    def _validate(self, a: Anchor, t: _Tracked) -> Resolution | None:
+        """The anchored code, checked at the place the edits carried it: the definition (or
+        statement) of the same kind and name must start exactly there."""
+        cur = self.current
+        if cur.tree is None:
+            return None
+        p = cur.pos
+        start = p.byte(*p.position(t.start))
+        r0 = Range(*p.position(t.start), *p.position(t.end))
+        if a.type == SYMBOL:
+            for d in reversed(cur.defs_around(start)):
+                if d.start == start and d.qualname == a.name and d.node_type == a.node:
+                    return self._state(a, cur.def_range(d), d.qualname, cur.def_hash(d), d.params)
+            return None
+        if a.type == SPAN:
+            node = cur.tree.root_node.descendant_for_byte_range(start, start)
+            while node is not None and not (node.start_byte == start and node.type == a.node):
+                node = node.parent
+            if node is None:
+                return None
+            owners = [d for d in cur.defs_around(start) if d.kind in ("function", "method")
+                      and d.node.start_byte <= start < d.node.end_byte]
+            if not owners or owners[-1].qualname != a.name:
+                return None
+            end = cur._eff_end(node).end_byte
+            h = digest(normalize(cur.slice(start, end)))
+            if h != a.hash:  # edited: whether it is still this statement is for the alignment
+                return None
+            return self._state(a, cur.range_of(start, end), a.name, h, owners[-1].params)
+        if a.type == LINES:
+            lines = p.lines[r0.sl:r0.el + 1]
+            if digest(normalize("\n".join(lines))) == a.hash:
+                return Resolution(OK, Range(r0.sl, 0, r0.el, len(lines[-1]) if lines else 0), hash=a.hash)
+        return None
+
+    @staticmethod
+    def _state(a: Anchor, r: Range, name: str, h: str, params: str) -> Resolution:
+        state = CHANGED if h != a.hash else OK if a.range is None or (r.sl, r.el) == (a.range.sl, a.range.el) \
+            else MOVED
+        return Resolution(state, r, name, hash=h, params=params)
 
     def rebase(self) -> None:
         """The current text becomes the snapshot anchors are resolved against."""
         self.base = self.current
+        self._tracked.clear()
 
 
-def _shift(off: tuple[int, int], a: int, b: int, delta: int) -> tuple[int, int] | None:
-    s, e = off
+def _shift(t: _Tracked, a: int, b: int, delta: int) -> bool:
+    """Move a tracked range through one change [a, b) -> delta; False when swallowed."""
+    s, e = t.start, t.end
     if b <= s:  # before the range (an insertion at its start pushes it down)
-        return s + delta, e + delta
-    if a >= e:  # entirely after
-        return off
+        t.start, t.end = s + delta, e + delta
+        return True
+    if a >= e:  # after it
+        return True
     if a <= s and b >= e:  # the change swallows the range
-        return None
-    return min(s, a) if a < s else s, max(e + delta, a)
-
-
-def _range_of_offsets(p: Positions, s: int, e: int) -> Range:
-    return Range(*p.position(s), *p.position(e))
+        return False
+    t.touched = True
+    t.start = min(s, a) if a < s else s
+    t.end = max(e + delta, a)
+    return True
 
 
 class LiveFile:
@@ -143,7 +213,7 @@ class LiveFile:
     def _start_tracking(self) -> None:
         self.doc.rebase()
         self._probes = [loc.current() for loc in self.located]
-        self.doc._tracked.clear()
+        self._previous = [loc.resolution for loc in self.located]
         for slot, (loc, probe) in enumerate(zip(self.located, self._probes)):
             self.doc.track(slot, probe.range if loc.resolution.attached else None)
         self._stale = False
@@ -155,12 +225,11 @@ class LiveFile:
     def resolve(self):
         """The anchors now, after the changes applied so far."""
         if self._stale:
-            from .workspace import Located, _against_note, _params_at
-            results = self.doc.resolve(self._probes)
-            cur = self.doc.current
+            from .workspace import Located, _against_note
+            results = self.doc.resolve(self._probes, self._previous)
+            self._previous = results
             self.located = [
-                Located(loc.note, loc.index, loc.anchor, _against_note(loc.anchor, res), loc.place,
-                        _params_at(cur, res) if res.attached else "")
+                Located(loc.note, loc.index, loc.anchor, _against_note(loc.anchor, res), loc.place, res.params)
                 for loc, res in zip(self.located, results)]
             self._stale = False
         return self.located

@@ -24,17 +24,17 @@ _INITIAL_MAP = 64 << 20
 
 
 class Store:
-    def __init__(self, cache_dir: Path):
+    def __init__(self, cache_dir: Path, map_size: int = _INITIAL_MAP):
         cache_dir.mkdir(parents=True, exist_ok=True)
         path = cache_dir / "index"
         try:
-            self._open(path)
+            self._open(path, map_size)
         except lmdb.Error:  # a damaged cache: it only holds what the note files rebuild
             shutil.rmtree(path, ignore_errors=True)
-            self._open(path)
+            self._open(path, map_size)
 
-    def _open(self, path: Path) -> None:
-        self.env = lmdb.open(str(path), map_size=_INITIAL_MAP, max_dbs=len(_DBS) + 1,
+    def _open(self, path: Path, map_size: int) -> None:
+        self.env = lmdb.open(str(path), map_size=map_size, max_dbs=len(_DBS) + 1,
                              subdir=True, lock=True, metasync=True, sync=True)
         self.db = {name.decode(): self.env.open_db(name) for name in _DBS}
         with self.env.begin() as txn:

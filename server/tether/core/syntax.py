@@ -47,7 +47,6 @@ class Statement:
     node_type: str
     start: int
     end: int
-    depth: int
     node: ts.Node | None = None
     _norm: str | None = None
     _toks: list | None = None
@@ -66,6 +65,10 @@ class SourceFile:
             self.tree = tree if tree is not None else lang.parser().parse(self.data)
         self._defs: list[Definition] | None = None
         self._stmts: list[Statement] | None = None
+        self._by_owner: dict[int, list[Statement]] = {}
+        self._wrapping: set[int] | None = None
+        self._order: list[Definition] | None = None
+        self._starts: list[int] = []
         self._declared: set[str] | None = None
 
     # -- text ------------------------------------------------------------------------
@@ -84,13 +87,21 @@ class SourceFile:
             self._defs = self._find_defs() if self.tree is not None else []
         return self._defs
 
-    def _find_defs(self) -> list[Definition]:
+    def defs_around(self, byte: int) -> list[Definition]:
+        """The definitions enclosing ``byte``, outermost first, found by a query over that
+        point only (cheap in a big file; qualified names exact, keys without parameters)."""
+        return self._find_defs((byte, byte + 1))
+
+    def _find_defs(self, byte_range: tuple[int, int] | None = None) -> list[Definition]:
         lang = self.lang
         q = lang.query("definitions")
         found: dict[int, tuple[int, str, dict]] = {}  # node id -> (pattern, capture, captures)
         ignored: set[int] = set()
         scopes: dict[int, tuple[ts.Node, str]] = {}
-        for pattern, caps in ts.QueryCursor(q).matches(self.tree.root_node):
+        cursor = ts.QueryCursor(q)
+        if byte_range is not None:
+            cursor.set_byte_range(*byte_range)
+        for pattern, caps in cursor.matches(self.tree.root_node):
             if "ignore" in caps:
                 ignored.update(n.id for n in caps["ignore"])
                 continue
@@ -220,46 +231,66 @@ class SourceFile:
     # -- statements ------------------------------------------------------------------
     @property
     def stmts(self) -> list[Statement]:
+        """Every statement of every function (one query over the whole tree)."""
         if self._stmts is None:
-            self._stmts = self._find_stmts() if self.tree is not None else []
+            self._stmts = self._find_stmts(None) if self.tree is not None else []
+            by_owner: dict[int, list[Statement]] = {}
+            for st in self._stmts:
+                by_owner.setdefault(st.owner, []).append(st)
+            self._by_owner = by_owner
         return self._stmts
 
-    def _find_stmts(self) -> list[Statement]:
+    def stmts_of(self, owner: int) -> list[Statement]:
+        """The statements of one function (a query over its range only: an edit in a big
+        file re-reads the functions it needs, not all of them)."""
+        if self._stmts is not None:
+            return self._by_owner.get(owner, [])
+        got = self._by_owner.get(owner)
+        if got is None:
+            got = self._by_owner[owner] = self._find_stmts(self.defs[owner]) if self.tree is not None else []
+        return got
+
+    def _def_nodes(self) -> set[int]:
+        """Node ids of definitions and of what only wraps them: not statements."""
+        if self._wrapping is None:
+            lang, out = self.lang, set()
+            for d in self.defs:
+                out.add(d.node.id)
+                p = d.node.parent
+                while p is not None and (p.type in lang.wrappers or p.named_child_count == 1) \
+                        and p.type not in ("block", "statement_block", "statement_list"):
+                    out.add(p.id)
+                    p = p.parent
+            self._wrapping = out
+        return self._wrapping
+
+    def _find_stmts(self, within: Definition | None) -> list[Statement]:
         lang = self.lang
-        funcs = [d for d in self.defs if d.kind in ("function", "method")]
-        if not funcs:
+        if not any(d.kind in ("function", "method") for d in self.defs):
             return []
-        def_nodes = set()
-        for d in self.defs:
-            n = d.node
-            def_nodes.add(n.id)
-            p = n.parent
-            while p is not None and (p.type in lang.wrappers or p.named_child_count == 1) \
-                    and p.type not in ("block", "statement_block", "statement_list"):
-                def_nodes.add(p.id)
-                p = p.parent
-        # owner = innermost definition containing the statement; must be a function
-        order = sorted(self.defs, key=lambda d: d.node.start_byte)
-        starts = [d.node.start_byte for d in order]
+        def_nodes = self._def_nodes()
+        if self._order is None:
+            self._order = sorted(self.defs, key=lambda d: d.node.start_byte)
+            self._starts = [d.node.start_byte for d in self._order]
+        cursor = ts.QueryCursor(lang.query("statements"))
+        if within is not None:
+            cursor.set_byte_range(within.node.start_byte, within.node.end_byte)
         out: list[Statement] = []
         seen = set()
-        for node in ts.QueryCursor(lang.query("statements")).captures(self.tree.root_node).get("statement", []):
+        for node in cursor.captures(self.tree.root_node).get("statement", []):
             if not node.is_named or node.type in lang.skip or node.id in def_nodes or node.id in seen:
                 continue
             seen.add(node.id)
-            owner = self._innermost(order, starts, node.start_byte, node.end_byte)
+            owner = self._innermost(self._order, self._starts, node.start_byte, node.end_byte)
             if owner is None or owner.kind not in ("function", "method"):
                 continue
+            if within is not None and owner is not within:
+                continue
             end = self._eff_end(node).end_byte
-            depth = 0
-            p = node.parent
-            while p is not None and p.id != owner.node.id:
-                depth += 1
-                p = p.parent
-            out.append(Statement(0, owner.index, node.type, node.start_byte, end, depth, node))
-        out.sort(key=lambda s: (s.start, -s.end))
-        for i, s in enumerate(out):
-            s.index = i
+            out.append(Statement(0, owner.index, node.type, node.start_byte, end, node))
+        out.sort(key=lambda st: (st.start, -st.end))
+        for i, st in enumerate(out):
+            st.index = i
         return out
 
     @staticmethod
@@ -302,8 +333,6 @@ class SourceFile:
             d._toks = ["\x00" if t == last else t for t in tokens(self.slice(d.start, d.end))]
         return d._toks
 
-    def stmts_of(self, owner: int) -> list[Statement]:
-        return [s for s in self.stmts if s.owner == owner]
 
 
 def _type_name(s: str) -> str:

@@ -135,10 +135,11 @@ class Workspace:
 
     # -- paths ---------------------------------------------------------------------------
     def rel(self, path: str | Path, base: Path | None = None) -> str:
-        """Workspace-relative POSIX path; paths outside the workspace are refused."""
+        """Workspace-relative POSIX path of ``path`` (relative to ``base``, by default the
+        workspace root); paths outside the workspace are refused."""
         p = Path(path)
         if not p.is_absolute():
-            p = (base or Path.cwd()) / p
+            p = (base or self.root) / p
         real = Path(os.path.normpath(p)).resolve()  # symlinks followed: a link out is outside
         try:
             rel = real.relative_to(self.root)
@@ -420,12 +421,13 @@ class Workspace:
             n.status, n.superseded_by = "superseded", new.id
         return self.update(old_ref, change)
 
-    def confirm(self, ref: str) -> Note:
-        """An invariant still holds: record the current fingerprint of its code, who, when."""
+    def confirm(self, ref: str, texts: dict[str, str] | None = None) -> Note:
+        """An invariant still holds: record the current fingerprint of its code, who, when.
+        ``texts``: current contents by path (an editor's unsaved buffers)."""
         note = self.get(ref)
         if note.kind != "invariant":
             raise WorkspaceError(f"{note.id} is a {note.kind}; only invariants are confirmed")
-        code = [loc for loc in self.locate_note(note) if loc.anchor.is_code]
+        code = [loc for loc in self.locate_note(note, texts) if loc.anchor.is_code]
         lost = [loc for loc in code if not loc.resolution.attached]
         if lost:
             raise WorkspaceError(f"{note.id}: its code in {lost[0].anchor.path} is {lost[0].state}; "
@@ -512,7 +514,7 @@ class Workspace:
                                  a.sketch, Range(*st["range"]) if st.get("range") else a.range)
             res = resolvers[old_hash].resolve(probe)
             res = _against_note(a, res)
-            params = (probe.params if res.name == probe.name else _params_at(new_src, res)) if res.attached else ""
+            params = res.params if res.attached else ""
             seen_at = Range(*st["range"]) if st and st.get("range") else a.range
             out.append(Located(n, i, a, res, seen_at, params))
             rec = dict(st or {})
@@ -607,10 +609,10 @@ class Workspace:
                                "a temporary file left by an interrupted write; its note is intact, delete this file"))
         return out
 
-    def locate_note(self, note: Note) -> list[Located]:
+    def locate_note(self, note: Note, texts: dict[str, str] | None = None) -> list[Located]:
         out = []
         for rel in sorted({a.path for a in note.anchors if a.type != A.GLOB}):
-            out += [loc for loc in self.locate(rel) if loc.note.id == note.id]
+            out += [loc for loc in self.locate(rel, (texts or {}).get(rel)) if loc.note.id == note.id]
         out += [Located(note, i, a, A.Resolution(A.OK)) for i, a in enumerate(note.anchors) if a.type == A.GLOB]
         return sorted(out, key=lambda loc: loc.index)
 
@@ -661,24 +663,17 @@ def _against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:
         state = A.MOVED
     else:
         state = A.OK
-    return A.Resolution(state, res.range, res.name, res.candidates, res.hash)
-
-
-def _params_at(src: SourceFile, res: A.Resolution) -> str:
-    for d in src.defs:
-        if d.qualname == res.name:
-            return d.params
-    return ""
+    return A.Resolution(state, res.range, res.name, res.candidates, res.hash, res.params)
 
 
 def _res_to(res: A.Resolution) -> dict:
     return {"state": res.state, "range": list(res.range) if res.range else None, "name": res.name,
-            "hash": res.hash, "candidates": [list(c) for c in res.candidates]}
+            "hash": res.hash, "params": res.params, "candidates": [list(c) for c in res.candidates]}
 
 
 def _res_from(d: dict) -> A.Resolution:
     return A.Resolution(d["state"], Range(*d["range"]) if d["range"] else None, d["name"],
-                        [Range(*c) for c in d["candidates"]], d["hash"])
+                        [Range(*c) for c in d["candidates"]], d["hash"], d.get("params", ""))
 
 
 def _git_toplevel(start: Path) -> Path | None:

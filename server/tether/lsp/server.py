@@ -6,13 +6,15 @@ threads at once."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage, default_converter
+from pygls.protocol import (JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage, LanguageServerProtocol,
+                            default_converter, lsp_method)
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
@@ -41,9 +43,20 @@ def _converter():
     return c
 
 
+class TetherProtocol(LanguageServerProtocol):
+    @lsp_method(T.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: T.DidChangeTextDocumentParams):
+        """Edits for a document the client never opened are logged and dropped (pygls
+        would raise, and the user would see an error message for every keystroke)."""
+        if params.text_document.uri not in self.workspace.text_documents:
+            log.warning("didChange for %s, which was never opened: ignored", params.text_document.uri)
+            return
+        yield from super().lsp_text_document__did_change(params)
+
+
 class TetherServer(LanguageServer):
     def __init__(self):
-        super().__init__("tether", __version__, converter_factory=_converter,
+        super().__init__("tether", __version__, converter_factory=_converter, protocol_cls=TetherProtocol,
                          text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
         self.folders: list[Path] = []
@@ -189,6 +202,10 @@ def initialize(ls: TetherServer, params: T.InitializeParams):
 async def initialized(ls: TetherServer, params: T.InitializedParams):
     await ls.run(lambda: [ws.refresh() for ws in ls.workspaces.values()])
     ls.publish_note_errors()
+    # the loaded notes live as long as the server: keep the collector from re-walking them
+    # on every collection (full collections of ~200k objects cost 100+ ms mid-typing)
+    gc.collect()
+    gc.freeze()
     if ls._client_can("workspace", "did_change_watched_files", "dynamic_registration"):
         watchers = [T.FileSystemWatcher(glob_pattern=f"**/{TETHER_DIR}/notes/*.md"),
                     T.FileSystemWatcher(glob_pattern="**/*", kind=T.WatchKind.Change | T.WatchKind.Delete)]
@@ -477,7 +494,11 @@ TEMPLATE_BODY = {
 @_command
 async def confirm(ls: TetherServer, arg: dict):
     ws = await ls.run(_ws_of_note, ls, arg["id"])
-    note = await ls.run(ws.confirm, arg["id"])
+
+    def work():  # the code as the user sees it: open buffers, not the files on disk
+        texts = {lf.rel: lf.text for lf in map(ls.live, list(ls.files)) if lf is not None and lf.ws is ws}
+        return ws.confirm(arg["id"], texts)
+    note = await ls.run(work)
     await ls.notes_changed(ws)
     return note_json(note)
 
