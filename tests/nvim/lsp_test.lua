@@ -289,8 +289,9 @@ local confirm_action = by_title["Still holds (confirm invariant)"]
 check(confirm_action, "no 'Still holds (confirm invariant)' quick fix for the drift: " .. vim.inspect(vim.tbl_keys(by_title)))
 ok("code actions: " .. table.concat(vim.tbl_keys(by_title), ", "))
 
--- the quick fix's command clears the drift (after a save: tether confirms the code as saved)
-vim.cmd("write")
+-- the quick fix's command clears the drift, with the edit still unsaved: tether confirms the
+-- code as the buffer has it, not the file on disk
+check(vim.bo[bufnr].modified, "the buffer should still be unsaved here")
 request("workspace/executeCommand", confirm_action.command)
 check(vim.wait(STEP, function() return #diags("invariant-drift") == 0 end, 20),
   "invariant-drift still shown after 'Still holds'")

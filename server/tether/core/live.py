@@ -34,6 +34,7 @@ class LiveDocument:
         self._current: SourceFile | None = self.base
         self._tracked: dict[int, _Tracked | None] = {}  # anchor slot -> str offsets now
         self._pos: Positions | None = None  # of self.text, while it does not change
+        self._typed: list[str] = []  # the lines edited since the last resolve
 
     @property
     def positions(self) -> Positions:
@@ -85,6 +86,9 @@ class LiveDocument:
             self._tree.edit(sb, eb, sb + len(ins), start_pt, old_end_pt, new_end_pt)
         self.text = self.text[:a] + new_text + self.text[b:]
         self._dirty = True
+        if len(self._typed) < 64:
+            ls, le = self.text.rfind("\n", 0, a) + 1, self.text.find("\n", a + len(new_text))
+            self._typed.append(self.text[ls:le if le >= 0 else len(self.text)][:4096])
 
     @property
     def current(self) -> SourceFile:
@@ -108,6 +112,8 @@ class LiveDocument:
             res = None
             if a.type in (FILE, GLOB):
                 res = Resolution(OK)
+            elif prev is not None and not prev.attached and not self._could_return(a):
+                res = prev  # still lost: no edit typed its name back
             elif t is not None and prev is not None and prev.attached and not t.touched:
                 res = Resolution(prev.state, self.tracked(slot), prev.name, hash=prev.hash, params=prev.params)
             elif t is not None:
@@ -126,7 +132,16 @@ class LiveDocument:
                     if len(exact) == 1:
                         res = Resolution(CHANGED, exact[0], res.name)
                 out[slot] = res
+        self._typed.clear()
         return out
+
+    def _could_return(self, a: Anchor) -> bool:
+        """Whether the edits since the last resolve may have brought a lost anchor's code
+        back: its name was typed on an edited line (a full text replacement: always)."""
+        if self._tree is None or len(self._typed) >= 64:
+            return True
+        name = a.name.rsplit(".", 1)[-1] if a.type == SYMBOL else ""
+        return any(name in line for line in self._typed) if name else bool(self._typed)
 
     def _validate(self, a: Anchor, t: _Tracked) -> Resolution | None:
         """The anchored code, checked at the place the edits carried it: the definition (or
