@@ -15,37 +15,7 @@ import pytest
 
 from tether.core.workspace import Workspace
 
-TETHER = shutil.which("tether") or pytest.fail("the tether command is not installed (pip install -e .)")
-
-APP_PY = '''\
-import os
-
-
-def load_config(path):
-    """Load the configuration."""
-    with open(path) as f:
-        data = f.read()
-    return data
-
-
-class Service:
-    def start(self, port):
-        self.port = port
-        return True
-'''
-
-WEB_TS = '''\
-export function handle(req: string): number {
-  const n = req.length;
-  return n * 2;
-}
-
-export class Router {
-  route(path: string): string {
-    return path.toUpperCase();
-  }
-}
-'''
+from samples import APP_PY, TETHER, WEB_TS  # noqa: E402
 
 ID_RE = r"[0-9a-hjkmnp-tv-z]{26}"
 NOTE_KEYS = {"id", "kind", "title", "status", "superseded_by", "author", "created", "updated", "tags",

@@ -29,35 +29,8 @@ from tether.core.notes import (
 from tether.core.text import Range
 from tether.core.workspace import Workspace
 
-PY = '''\
-import os
+from samples import APP_PY as PY, WEB_TS as TS  # noqa: E402
 
-
-def load_config(path):
-    """Load the configuration."""
-    with open(path) as f:
-        data = f.read()
-    return data
-
-
-class Service:
-    def start(self, port):
-        self.port = port
-        return True
-'''
-
-TS = '''\
-export function handle(req: string): number {
-  const n = req.length;
-  return n * 2;
-}
-
-export class Router {
-  route(path: string): string {
-    return path.toUpperCase();
-  }
-}
-'''
 
 TRICKY = 'He said "no" \\ twice,\nthen left: é ü 漢字 😀 \'single\' """triple""" \\n literal\n\ttabbed line\nend\\'
 

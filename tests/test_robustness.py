@@ -20,24 +20,8 @@ import pytest
 from tether.core.notes import parse_note
 from tether.core.workspace import Workspace
 
-TETHER = shutil.which("tether") or pytest.fail("the tether command is not installed (pip install -e .)")
+from samples import APP_PY, TETHER  # noqa: E402
 
-APP_PY = '''\
-import os
-
-
-def load_config(path):
-    """Load the configuration."""
-    with open(path) as f:
-        data = f.read()
-    return data
-
-
-class Service:
-    def start(self, port):
-        self.port = port
-        return True
-'''
 
 WEB_TS = '''\
 function handle(req: string): number {

@@ -379,32 +379,16 @@ class Resolver:
             al = self._align_cache[key] = self._alignment(old_owner, owner)
         old_toks, new_toks, old_offs, new_offs, mapping, old_list, new_list = al
         o_first, o_last = _token_span(old_offs, old_s.start, old_s.end)
-        if o_first >= o_last:
+        found = _receiver(range(o_first, o_last), mapping, new_toks, new_list)
+        if found is None:
             return None
-        counts: Counter = Counter()
-        for i in range(o_first, o_last):
-            j = mapping.get(i)
-            if j is not None:
-                for t in _containing(new_list, new_toks[j][0]):
-                    counts[t.index] += 1
-        if not counts:
-            return None
-        by_index = {t.index: t for t in new_list}
-        best = max(counts.items(), key=lambda kv: (kv[1], -(by_index[kv[0]].end - by_index[kv[0]].start)))
-        t = by_index[best[0]]
+        t, t_count = found
         # reverse check: t's best origin must be old_s
-        rev = {j: i for i, j in mapping.items()}
         n_first, n_last = _token_span(new_offs, t.start, t.end)
-        back: Counter = Counter()
-        for j in range(n_first, n_last):
-            i = rev.get(j)
-            if i is not None:
-                for s in _containing(old_list, old_toks[i][0]):
-                    back[s.index] += 1
-        old_by = {s.index: s for s in old_list}
-        origin = max(back.items(), key=lambda kv: (kv[1], -(old_by[kv[0]].end - old_by[kv[0]].start)))
-        if origin[0] != old_s.index:
+        origin = _receiver(range(n_first, n_last), {j: i for i, j in mapping.items()}, old_toks, old_list)
+        if origin is None or origin[0] is not old_s:
             return None
+        best, origin = (t, t_count), (old_s, origin[1])
         kept = best[1] / max(1, o_last - o_first)
         kept_new = origin[1] / max(1, n_last - n_first)
         sim = dice(Counter(self.old.stmt_tokens(old_s)), Counter(self.new.stmt_tokens(t)))
@@ -463,6 +447,20 @@ def _located_tokens(src: SourceFile, d: Definition) -> list[tuple[int, bytes]]:
 
 def _token_span(offs: list[int], start: int, end: int) -> tuple[int, int]:
     return bisect.bisect_left(offs, start), bisect.bisect_left(offs, end)
+
+
+def _receiver(indexes, mapping: dict[int, int], toks, stmts: list[Statement]):
+    """The statement that received most of the given tokens through the alignment (the
+    innermost on a tie), with how many it received; None when none arrived anywhere."""
+    counts: Counter = Counter()
+    for i in indexes:
+        j = mapping.get(i)
+        if j is not None:
+            for st in _containing(stmts, toks[j][0]):
+                counts[st] += 1
+    if not counts:
+        return None
+    return max(counts.items(), key=lambda kv: (kv[1], -(kv[0].end - kv[0].start)))
 
 
 def _containing(stmts: list[Statement], byte: int) -> list[Statement]:

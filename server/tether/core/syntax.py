@@ -231,23 +231,28 @@ class SourceFile:
     # -- statements ------------------------------------------------------------------
     @property
     def stmts(self) -> list[Statement]:
-        """Every statement of every function (one query over the whole tree)."""
+        """Every statement of every function (one query over the whole tree; functions
+        already read keep their Statement objects, so identities stay stable)."""
         if self._stmts is None:
-            self._stmts = self._find_stmts(None) if self.tree is not None else []
-            by_owner: dict[int, list[Statement]] = {}
-            for st in self._stmts:
-                by_owner.setdefault(st.owner, []).append(st)
-            self._by_owner = by_owner
+            if self.tree is None:
+                self._stmts = []
+                return self._stmts
+            fresh: dict[int, list[Statement]] = {}
+            for st in self._find_stmts(None):
+                fresh.setdefault(st.owner, []).append(st)
+            for owner, sts in fresh.items():
+                self._by_owner.setdefault(owner, sts)
+            self._stmts = sorted((st for sts in self._by_owner.values() for st in sts),
+                                 key=lambda st: (st.start, -st.end))
         return self._stmts
 
     def stmts_of(self, owner: int) -> list[Statement]:
         """The statements of one function (a query over its range only: an edit in a big
         file re-reads the functions it needs, not all of them)."""
-        if self._stmts is not None:
-            return self._by_owner.get(owner, [])
         got = self._by_owner.get(owner)
         if got is None:
-            got = self._by_owner[owner] = self._find_stmts(self.defs[owner]) if self.tree is not None else []
+            got = [] if self._stmts is not None or self.tree is None else self._find_stmts(self.defs[owner])
+            self._by_owner[owner] = got
         return got
 
     def _def_nodes(self) -> set[int]:
