@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import shutil
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import lmdb
@@ -105,8 +105,9 @@ class Store:
         v = txn.get(content_hash.encode(), db=self.db["texts"])
         return zlib.decompress(v).decode("utf-8", "surrogatepass") if v is not None else None
 
-    def drop_texts(self, txn, keep: Iterable[str]) -> None:
-        keep = {k.encode() for k in keep}
+    def collect_texts(self, txn) -> None:
+        """Drop the file texts no anchor refers to any more."""
+        keep = {rec["text"].encode() for _, rec in self.items(txn, "anchors") if rec.get("text")}
         cur = txn.cursor(db=self.db["texts"])
         for k in list(cur.iternext(keys=True, values=False)):
             if k not in keep:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -69,7 +69,6 @@ class SourceFile:
         self._wrapping: set[int] | None = None
         self._order: list[Definition] | None = None
         self._starts: list[int] = []
-        self._declared: set[str] | None = None
 
     # -- text ------------------------------------------------------------------------
     def slice(self, start: int, end: int) -> str:
@@ -205,13 +204,6 @@ class SourceFile:
                 return node
             node = nxt
 
-    @property
-    def by_key(self) -> dict[str, list[Definition]]:
-        out = defaultdict(list)
-        for d in self.defs:
-            out[d.key].append(d)
-        return out
-
     def def_at(self, byte: int) -> Definition | None:
         """The innermost definition whose node contains ``byte``."""
         best = None
@@ -220,13 +212,6 @@ class SourceFile:
                 if best is None or d.end - d.start <= best.end - best.start:
                     best = d
         return best
-
-    def declared_names(self) -> set[str]:
-        """Identifier-like names anywhere in the file (a deleted symbol whose name is still
-        used is never taken for deleted with certainty)."""
-        if self._declared is None:
-            self._declared = set(re.findall(r"[A-Za-z_$][\w$]*", self.text))
-        return self._declared
 
     # -- statements ------------------------------------------------------------------
     @property

@@ -29,13 +29,6 @@ class Range(NamedTuple):
         return {"start": {"line": self.sl, "character": self.sc},
                 "end": {"line": self.el, "character": self.ec}}
 
-    def to_human(self) -> str:
-        """1-based ``line:col`` of the start, as compilers print it."""
-        return f"{self.sl + 1}:{self.sc + 1}"
-
-    def contains_line(self, line: int) -> bool:
-        return self.sl <= line <= self.el
-
 
 def normalize(s: str) -> str:
     """Whitespace runs become one space between two word characters and vanish elsewhere,
@@ -148,9 +141,6 @@ class Positions:
             return bcol
         return utf16_len(s.encode("utf-8", "surrogatepass")[:bcol].decode("utf-8", "replace"))
 
-    def range_of_points(self, start: tuple[int, int], end: tuple[int, int]) -> Range:
-        return Range(start[0], self.point_col(*start), end[0], self.point_col(*end))
-
     def line_of_byte(self, b: int) -> int:
         return max(0, bisect.bisect_right(self.byte_starts, b) - 1)
 
@@ -175,12 +165,3 @@ def _utf16_to_index(s: str, col: int) -> int:
             return i
         units += 2 if ord(ch) > 0xFFFF else 1
     return len(s)
-
-
-def apply_change(text: str, rng: Range | None, new: str) -> str:
-    """Apply one LSP content change (``rng`` None = the whole document)."""
-    if rng is None:
-        return new
-    p = Positions(text)
-    a, b = p.offset(rng.sl, rng.sc), p.offset(rng.el, rng.ec)
-    return text[:a] + new + text[max(a, b):]

@@ -553,6 +553,10 @@ class Workspace:
                 s.put_text(txn, h, text)
             for k, v in updates.items():
                 s.put(txn, "anchors", k, v)
+            writes = (s.get(txn, "meta", "text_writes") or 0) + 1
+            s.put(txn, "meta", "text_writes", writes)
+            if writes % 256 == 0:  # every so often, drop the texts nothing refers to
+                s.collect_texts(txn)
         try:
             s.write(put)
         except lmdb.Error:  # a read-only or full disk must not stop anyone reading notes
