@@ -93,7 +93,7 @@ class Workspace:
         self.dir = self.root / TETHER_DIR
         self.notes_dir = self.dir / "notes"
         self._store: Store | None = None
-        self._notes: dict[str, Note] = {}
+        self._notes: _Notes | dict[str, Note] = {}
         self._errors: dict[str, NoteError] = {}
         self._stamp: dict | None = None
 
@@ -271,14 +271,12 @@ class Workspace:
 
     def _load(self) -> None:
         s = self.store
-        notes, errors = {}, {}
+        errors = {}
         with s.read() as txn:
             for rel, rec in s.items(txn, "files"):
                 if rec.get("error"):
                     errors[rel] = NoteError(rel, rec["error"]["line"], rec["error"]["reason"])
-            for nid, rec in s.items(txn, "notes"):
-                notes[nid] = note_from_dict(rec["note"])
-        self._notes, self._errors = notes, errors
+        self._notes, self._errors = _Notes(s), errors
 
     def notes(self) -> list[Note]:
         self.refresh()
@@ -619,6 +617,54 @@ class Workspace:
             out += [loc for loc in self.locate(rel, (texts or {}).get(rel)) if loc.note.id == note.id]
         out += [Located(note, i, a, A.Resolution(A.OK)) for i, a in enumerate(note.anchors) if a.type == A.GLOB]
         return sorted(out, key=lambda loc: loc.index)
+
+
+class _Notes:
+    """The workspace's notes by id, read from the index on first use: answering for one
+    file of a workspace with 10,000 notes does not build 10,000 notes."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._got: dict[str, Note] = {}
+        self._all = False
+
+    def get(self, nid: str, default=None):
+        note = self._got.get(nid)
+        if note is None and not self._all:
+            with self.store.read() as txn:
+                rec = self.store.get(txn, "notes", nid)
+            if rec is not None:
+                note = self._got[nid] = note_from_dict(rec["note"])
+        return note if note is not None else default
+
+    def __getitem__(self, nid: str) -> Note:
+        note = self.get(nid)
+        if note is None:
+            raise KeyError(nid)
+        return note
+
+    def __contains__(self, nid: str) -> bool:
+        return self.get(nid) is not None
+
+    def _load_all(self) -> None:
+        if not self._all:
+            with self.store.read() as txn:
+                for nid, rec in self.store.items(txn, "notes"):
+                    if nid not in self._got:
+                        self._got[nid] = note_from_dict(rec["note"])
+            self._all = True
+
+    def values(self):
+        self._load_all()
+        return self._got.values()
+
+    def items(self):
+        self._load_all()
+        return self._got.items()
+
+    def __len__(self) -> int:
+        self._load_all()
+        return len(self._got)
 
 
 # -- helpers ------------------------------------------------------------------------------
