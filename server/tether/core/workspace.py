@@ -183,7 +183,7 @@ class Workspace:
                     if e.name.endswith(".md") and not e.name.startswith(".") and e.is_file():
                         st = e.stat()
                         files[f"{TETHER_DIR}/notes/{e.name}"] = (st.st_mtime_ns, st.st_size)
-        if self._stamp == files:
+        if self._stamp == files and not force:
             return
         store = self.store
         with store.read() as txn:
@@ -286,6 +286,10 @@ class Workspace:
         self.refresh()
         return sorted(self._errors.values(), key=lambda e: e.path)
 
+    def note(self, nid: str) -> Note | None:
+        """The note with this exact id, if there is one (no refresh: for hot paths)."""
+        return self._notes.get(nid)
+
     def get(self, ref: str) -> Note:
         """A note by id, unique id prefix, or note file path."""
         self.refresh()
@@ -336,7 +340,6 @@ class Workspace:
             target = self.root / note.path
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(target, format_note(note))
-            self._stamp = None
             self.refresh(force=True)
         return self._notes.get(note.id, note)
 
@@ -398,12 +401,11 @@ class Workspace:
     def update(self, ref: str, change) -> Note:
         """Read-modify-write of one note under the lock: ``change(note)`` edits it."""
         with self._lock():
-            self._stamp = None
+            self.refresh(force=True)  # read the note as it is on disk now
             note = self.get(ref)
             change(note)
             note.updated = now()
             atomic_write(self.root / note.path, format_note(note))
-            self._stamp = None
             self.refresh(force=True)
             return self._notes[note.id]
 
@@ -565,7 +567,6 @@ class Workspace:
         """Throw the index away and rebuild it from the note files."""
         with self._lock():
             self.store.write(self.store._reset)
-            self._stamp = None
             self.refresh(force=True)
         return len(self._notes), len(self._errors)
 

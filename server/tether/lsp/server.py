@@ -118,7 +118,7 @@ class TetherServer(LanguageServer):
             sev = self.settings.severity.get(f.code)
             if sev == "off":
                 continue
-            note = lf.ws._notes.get(f.note_id)
+            note = lf.ws.note(f.note_id)
             out.append(C.diagnostic(f, self.note_uri(lf.ws, note.path) if note else None, sev))
         return out
 
@@ -133,13 +133,16 @@ class TetherServer(LanguageServer):
         for uri, diags in (await self.run(work)).items():
             self.publish(uri, diags)
 
-    def publish_note_errors(self) -> None:
+    async def publish_note_errors(self) -> None:
         """Broken note files get an Error at the offending line, open or not."""
-        now = {}
-        for ws in self.workspaces.values():
-            for f in note_file_findings(ws.broken()):
-                uri = from_fs_path(str(ws.root / f.path))
-                now.setdefault(uri, []).append(C.diagnostic(f, None, self.settings.severity.get(f.code)))
+        def work():
+            now = {}
+            for ws in list(self.workspaces.values()):
+                for f in note_file_findings(ws.broken()):
+                    uri = from_fs_path(str(ws.root / f.path))
+                    now.setdefault(uri, []).append(C.diagnostic(f, None, self.settings.severity.get(f.code)))
+            return now
+        now = await self.run(work)
         for uri in self.broken_uris - set(now):
             self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         for uri, diags in now.items():
@@ -149,8 +152,7 @@ class TetherServer(LanguageServer):
     def reload(self, ws: Workspace) -> None:
         """Note files changed (saved, edited by hand, git pull): re-resolve the open
         documents of ``ws`` (on the core thread)."""
-        ws._stamp = None
-        ws.refresh()
+        ws.refresh(force=True)
         for uri in list(self.files):
             lf = self.live(uri)
             if lf is not None and lf.ws is ws:
@@ -159,8 +161,7 @@ class TetherServer(LanguageServer):
     async def notes_changed(self, ws: Workspace) -> None:
         await self.run(self.reload, ws)
         await self.refresh_all(ws)
-        await self.run(lambda: [w.refresh() for w in self.workspaces.values()])
-        self.publish_note_errors()
+        await self.publish_note_errors()
         if self._client_can("workspace", "code_lens", "refresh_support"):
             self.workspace_code_lens_refresh(None)
 
@@ -201,7 +202,7 @@ def initialize(ls: TetherServer, params: T.InitializeParams):
 @server.feature(T.INITIALIZED)
 async def initialized(ls: TetherServer, params: T.InitializedParams):
     await ls.run(lambda: [ws.refresh() for ws in ls.workspaces.values()])
-    ls.publish_note_errors()
+    await ls.publish_note_errors()
     # the loaded notes live as long as the server: keep the collector from re-walking them
     # on every collection (full collections of ~200k objects cost 100+ ms mid-typing)
     gc.collect()
