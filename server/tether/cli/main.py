@@ -107,6 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--span", action="store_true", help="the statement there, not the definition")
     c.add_argument("--json", action="store_true")
 
+    c = cmd("sync", cmd_sync, "write anchors that moved, changed or were renamed back into their note files")
+    c.add_argument("paths", nargs="*", metavar="PATH", help="only notes anchored in these files")
+    c.add_argument("--check", action="store_true", help="change nothing; exit 1 when a note file would change")
+    c.add_argument("--json", action="store_true")
+
     c = cmd("context", cmd_context, "the notes that apply at PATH[:LINE], for an agent or a person")
     c.add_argument("position", help="PATH or PATH:LINE")
     c.add_argument("--format", choices=("md", "json"), default="md")
@@ -309,6 +314,22 @@ def cmd_reanchor(args) -> int:
         loc = ws.locate_note(note)[args.anchor - 1]
         print(f"{note.id} now anchored on {where(loc)}")
     return EXIT_OK
+
+
+def cmd_sync(args) -> int:
+    ws = workspace()
+    rels = [ws.rel(p, Path.cwd()) for p in args.paths] or None
+    changed = ws.sync(rels, write=not args.check)
+    if args.json:
+        out_json({"changed": [{"id": n.id, "file": n.path, "anchor": i, "name": a.name or None,
+                               "range": a.range.to_lsp() if a.range else None} for n, i, a in changed]})
+    else:
+        verb = "would update" if args.check else "updated"
+        for n, i, a in changed:
+            print(f"{verb} {n.path}: anchor {i + 1} -> {a.name or a.path} at {a.path}:{a.range.sl + 1}")
+        if not changed:
+            print("every anchor's fingerprint is current")
+    return EXIT_FINDINGS if args.check and changed else EXIT_OK
 
 
 def cmd_context(args) -> int:

@@ -463,6 +463,52 @@ class Workspace:
         self._remember(note, index, anchor, text)
         return note
 
+    def sync(self, rels: list[str] | None = None, *, renamed_only: bool = False,
+             texts: dict[str, str] | None = None, write: bool = True) -> list[tuple[Note, int, A.Anchor]]:
+        """Write the current fingerprint of anchors whose code moved, changed or was renamed
+        back into their note files, so that a clone without this machine's cache resolves
+        them too. Returns (note, anchor index, new anchor) for each anchor that changed."""
+        texts = texts or {}
+        paths = rels if rels is not None else sorted(
+            {a.path for n in self.notes() if n.status != "retired" for a in n.anchors if a.is_code})
+        found: dict[str, list[tuple[int, A.Anchor]]] = {}
+        for rel in paths:
+            try:
+                text = texts.get(rel) or self.read_source(rel)
+            except WorkspaceError:
+                continue
+            src = None
+            for loc in self.locate(rel, text):
+                r, a = loc.range, loc.anchor
+                if not a.is_code or not loc.resolution.attached or r is None or loc.state == A.OK:
+                    continue
+                if renamed_only and loc.state != A.RENAMED:
+                    continue
+                src = src or SourceFile(text, for_path(rel))
+                try:
+                    new = A.record(src, rel, r.sl, r.sc, how=A.SYMBOL if a.type == A.SYMBOL else A.SPAN,
+                                   end=(r.el, r.ec) if a.type != A.SYMBOL else None)
+                except A.AnchorError:
+                    continue
+                if new.range != r or (a.type == A.SYMBOL and new.name != loc.resolution.name):
+                    continue  # never write down anything but the code the anchor resolved to
+                found.setdefault(loc.note.id, []).append((loc.index, new))
+        out = []
+        for nid, news in found.items():
+            if write:
+                def change(n: Note, news=news):
+                    for i, new in news:
+                        if n.kind == "invariant" and not n.confirmed:  # keep the drift guard's baseline
+                            n.confirmed = {"by": n.author, "at": n.created, "hash": n.anchors[i].hash}
+                        n.anchors[i] = new
+                note = self.update(nid, change)
+                for i, new in news:
+                    self._remember(note, i, new, texts.get(new.path) or self.read_source(new.path))
+            else:
+                note = self.get(nid)
+            out += [(note, i, new) for i, new in news]
+        return out
+
     # -- resolution ----------------------------------------------------------------------
     def locate(self, rel: str, text: str | None = None) -> list[Located]:
         """Every anchor in ``rel`` (notes anchored there), resolved in its current text

@@ -286,6 +286,10 @@ async def did_save(ls: TetherServer, params: T.DidSaveTextDocumentParams):
             lf = ls.live(uri)
             if lf is not None:
                 lf.save()
+                # a rename is written into the note file with the code, so the note follows
+                # it in every clone, not only in this machine's cache
+                if lf.ws.sync([lf.rel], renamed_only=True, texts={lf.rel: lf.text}):
+                    ls.reload(lf.ws)
             return ls.diagnostics_for(uri)
         ls.publish(uri, await ls.run(save))
         return
