@@ -218,6 +218,22 @@ async def test_rename_typed_as_an_edit_keeps_the_note(client: LanguageClient, tm
     assert "orphaned" not in codes(diags)
 
 
+async def test_saving_a_rename_writes_the_new_name_into_the_note_file(client: LanguageClient, tmp_path: Path):
+    root = tmp_path / "repo"
+    dec, inv = app_ws(root)
+    await start(client, root)
+    uri = open_doc(client, root / "app.py")
+    line = line_of(APP_PY, "def load_config")
+    change(client, uri, 2, (line, 4, line, 8, "read"))
+    (root / "app.py").write_text(APP_PY.replace("load_config", "read_config"))
+    client.text_document_did_save(T.DidSaveTextDocumentParams(T.TextDocumentIdentifier(uri)))
+    note_path = root / dec.path
+    await wait_for(lambda: 'name = "read_config"' in note_path.read_text(), "the note file to follow the rename")
+    res = await request(client, "tether/notes", {"uri": uri})
+    note = next(n for n in res["notes"] if n["id"] == dec.id)
+    assert note["anchors"][0]["state"] == "ok" and note["anchors"][0]["name"] == "read_config"
+
+
 # -- diagnostics and their quick fixes --------------------------------------------------------
 
 async def _drift(client: LanguageClient, root: Path, inv):
