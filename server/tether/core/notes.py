@@ -182,25 +182,26 @@ def _tables(data: dict, key: str, path: str, front: str) -> list[dict]:
 
 
 def _anchor_from(a: dict, path: str, front: str, i: int) -> Anchor:
-    where = _nth_table_line(front, "anchors", i)
+    def where() -> int:  # only an error needs the line: finding it costs a regex per anchor
+        return _nth_table_line(front, "anchors", i)
     t = a.get("type")
     if t not in ANCHOR_TYPES:
-        raise NoteError(path, where, f"anchor type '{t}' is not one of {', '.join(ANCHOR_TYPES)}")
+        raise NoteError(path, where(), f"anchor type '{t}' is not one of {', '.join(ANCHOR_TYPES)}")
     if t == "glob":
         if not a.get("pattern"):
-            raise NoteError(path, where, "a glob anchor needs a 'pattern' (e.g. \"src/auth/**\")")
+            raise NoteError(path, where(), "a glob anchor needs a 'pattern' (e.g. \"src/auth/**\")")
     elif not a.get("path"):
-        raise NoteError(path, where, f"a {t} anchor needs a 'path' relative to the workspace")
+        raise NoteError(path, where(), f"a {t} anchor needs a 'path' relative to the workspace")
     rng = a.get("range")
     if rng is not None:
         if not (isinstance(rng, list) and len(rng) == 4 and all(isinstance(x, int) and x >= 0 for x in rng)):
-            raise NoteError(path, where, "an anchor 'range' is [start line, start column, end line, end column] (0-based)")
+            raise NoteError(path, where(), "an anchor 'range' is [start line, start column, end line, end column] (0-based)")
         rng = Range(*rng)
     sk = a.get("sketch", "")
     try:
         sketch = [int(sk[k:k + 8], 16) for k in range(0, len(sk), 8)] if sk else []
     except ValueError:
-        raise NoteError(path, where, "an anchor 'sketch' is a hex string (tether writes it)") from None
+        raise NoteError(path, where(), "an anchor 'sketch' is a hex string (tether writes it)") from None
     return Anchor(type=t, path=str(a.get("path", "")), pattern=str(a.get("pattern", "")),
                   lang=str(a.get("lang", "")), node=str(a.get("node", "")), name=str(a.get("name", "")),
                   params=str(a.get("params", "")), hash=str(a.get("hash", "")), sketch=sketch, range=rng)
