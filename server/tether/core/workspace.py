@@ -395,7 +395,7 @@ class Workspace:
             self.store.put_text(txn, h, text)
             self.store.put(txn, "anchors", f"{note.id}\0{i}", {
                 "text": h, "range": list(anchor.range) if anchor.range else None,
-                "name": anchor.name, "params": anchor.params, "hash": anchor.hash})
+                "name": anchor.name, "params": anchor.params, "hash": anchor.hash, "for": _anchor_key(anchor)})
         self.store.write(put)
 
     def update(self, ref: str, change) -> Note:
@@ -530,6 +530,9 @@ class Workspace:
         s = self.store
         with s.read() as txn:
             last = {(n.id, i): s.get(txn, "anchors", f"{n.id}\0{i}") for n, i, _ in todo}
+        for (nid, i), st in list(last.items()):  # a note file edited since: start from it again
+            if st is not None and st.get("for") != _anchor_key(next(a for n, j, a in todo if n.id == nid and j == i)):
+                last[(nid, i)] = None
         out: list[Located] = []
         new_src = None
         olds: dict[str, SourceFile | None] = {}
@@ -564,6 +567,7 @@ class Workspace:
             seen_at = Range(*st["range"]) if st and st.get("range") else a.range
             out.append(Located(n, i, a, res, seen_at, params))
             rec = dict(st or {})
+            rec["for"] = _anchor_key(a)
             rec["resolved_in"] = h
             rec["res"] = _res_to(res)
             if res.attached and res.range is not None:
@@ -582,7 +586,7 @@ class Workspace:
             for loc in located:
                 key = f"{loc.note.id}\0{loc.index}"
                 rec = s.get(txn, "anchors", key) or {}
-                rec["resolved_in"], rec["res"] = h, _res_to(loc.resolution)
+                rec["resolved_in"], rec["res"], rec["for"] = h, _res_to(loc.resolution), _anchor_key(loc.anchor)
                 if loc.resolution.attached and loc.range is not None:
                     cur = loc.current()
                     rec.update(text=h, range=list(cur.range), name=cur.name, params=cur.params, hash=cur.hash)
@@ -761,6 +765,11 @@ def _against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:
     else:
         state = A.OK
     return A.Resolution(state, res.range, res.name, res.candidates, res.hash, res.params)
+
+
+def _anchor_key(a: A.Anchor) -> str:
+    """What the note file says of an anchor: a cached resolution of another one is void."""
+    return digest(f"{a.type}|{a.path}|{a.name}|{a.params}|{a.hash}|{tuple(a.range) if a.range else ''}")
 
 
 def _res_to(res: A.Resolution) -> dict:
