@@ -45,3 +45,14 @@ def test_notes_written_by_another_workspace_object_are_seen(tmp_path: Path):
     n = one.record("invariant", "a.py", 1, 4, title="f returns 1")
     assert [x.id for x in two.notes()] == [n.id]
     assert [loc.state for loc in two.locate("a.py")] == ["ok"]
+
+
+def test_an_anchor_edited_by_hand_in_the_note_file_wins_over_the_cache(tmp_path: Path):
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    ws, _ = Workspace.init(tmp_path, exact=True)
+    note = ws.record("decision", "a.py", 0, 4, title="About f")
+    assert [loc.resolution.name for loc in ws.locate("a.py")] == ["f"]
+    path = tmp_path / note.path  # a person (or a pull) points the note at g instead
+    path.write_text(path.read_text().replace('name = "f"', 'name = "g"'))
+    (loc,) = Workspace(tmp_path).locate("a.py")
+    assert loc.resolution.name == "g" and loc.range.sl == 4
