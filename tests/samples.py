@@ -35,3 +35,11 @@ export class Router {
   }
 }
 '''
+
+
+def git_init(root) -> None:
+    """A git repository with an author, as a developer's would be."""
+    import subprocess
+    root.mkdir(parents=True, exist_ok=True)
+    for args in (["init", "-q"], ["config", "user.name", "Ada Lovelace"], ["config", "user.email", "ada@example.com"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)

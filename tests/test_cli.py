@@ -15,7 +15,7 @@ import pytest
 
 from tether.core.workspace import Workspace
 
-from samples import APP_PY, TETHER, WEB_TS  # noqa: E402
+from samples import APP_PY, TETHER, git_init, WEB_TS  # noqa: E402
 
 ID_RE = r"[0-9a-hjkmnp-tv-z]{26}"
 NOTE_KEYS = {"id", "kind", "title", "status", "superseded_by", "author", "created", "updated", "tags",
@@ -64,10 +64,7 @@ def fails(cwd: Path, *args: str, **kw) -> str:
 
 
 def make_repo(root: Path) -> Path:
-    root.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    subprocess.run(["git", "config", "user.name", "Ada Lovelace"], cwd=root, check=True)
-    subprocess.run(["git", "config", "user.email", "ada@example.com"], cwd=root, check=True)
+    git_init(root)
     (root / "src").mkdir()
     (root / "src" / "app.py").write_text(APP_PY, encoding="utf-8")
     (root / "src" / "web.ts").write_text(WEB_TS, encoding="utf-8")

@@ -29,16 +29,14 @@ from tether.core.notes import (
 from tether.core.text import Range
 from tether.core.workspace import Workspace
 
-from samples import APP_PY as PY, WEB_TS as TS  # noqa: E402
+from samples import APP_PY as PY, WEB_TS as TS, git_init  # noqa: E402
 
 
 TRICKY = 'He said "no" \\ twice,\nthen left: é ü 漢字 😀 \'single\' """triple""" \\n literal\n\ttabbed line\nend\\'
 
 
 def git_repo(root: Path) -> Path:
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    subprocess.run(["git", "-C", str(root), "config", "user.name", "Ada Lovelace"], check=True)
-    subprocess.run(["git", "-C", str(root), "config", "user.email", "ada@example.com"], check=True)
+    git_init(root)
     (root / "src").mkdir()
     (root / "src" / "app.py").write_text(PY, encoding="utf-8")
     (root / "src" / "web.ts").write_text(TS, encoding="utf-8")

@@ -20,7 +20,7 @@ import pytest
 from tether.core.notes import parse_note
 from tether.core.workspace import Workspace
 
-from samples import APP_PY, TETHER  # noqa: E402
+from samples import APP_PY, TETHER, git_init  # noqa: E402
 
 
 WEB_TS = '''\
@@ -62,10 +62,7 @@ def ok_json(cwd: Path, *args: str):
 
 
 def make_repo(root: Path) -> Path:
-    root.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    subprocess.run(["git", "config", "user.name", "Ada Lovelace"], cwd=root, check=True)
-    subprocess.run(["git", "config", "user.email", "ada@example.com"], cwd=root, check=True)
+    git_init(root)
     (root / "src").mkdir()
     (root / "src" / "app.py").write_text(APP_PY, encoding="utf-8")
     (root / "src" / "web.ts").write_text(WEB_TS, encoding="utf-8")
