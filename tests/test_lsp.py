@@ -741,3 +741,21 @@ async def test_utf16_columns(client: LanguageClient, tmp_path: Path):
     change(client, uri, 2, (0, 0, 0, 0, "😀"))
     h = await hover(client, uri, 0, start_col + 2)
     assert h is not None and h.range.start.character == start_col + 2
+
+
+async def test_an_edit_that_breaks_a_checked_invariant_shows_a_diagnostic(client: LanguageClient, tmp_path: Path):
+    root = tmp_path / "repo"
+    src = "import asyncio\n\n\nasync def handler(request):\n    data = await request.json()\n    return data\n"
+    ws = make_ws(root, {"loop.py": src})
+    inv = ws.record("invariant", "loop.py", 3, 4, title="Never block the event loop here",
+                    checks=[{"id": "no-sleep", "kind": "forbid-call", "pattern": "time.sleep",
+                             "message": "time.sleep blocks the event loop"}])
+    await start(client, root)
+    uri = open_doc(client, root / "loop.py", src)
+    await wait_diags(client, uri, lambda d: d == [], "no diagnostics on open")
+    change(client, uri, 2, (5, 0, 5, 0, "    time.sleep(1)\n"))
+    diags = await wait_diags(client, uri, lambda d: "invariant-violation" in codes(d), "the violation")
+    d = next(x for x in diags if x.code == "invariant-violation")
+    assert d.range.start.line == 5 and d.severity == T.DiagnosticSeverity.Error
+    assert "time.sleep blocks the event loop" in d.message and d.data["note"] == inv.id
+    assert d.data["check"] == "no-sleep"

@@ -150,7 +150,7 @@ def _full_note(kind: str) -> Note:
         remove_when="when upstream fixes it" if kind == "workaround" else "",
         task="JIRA-12" if kind == "intent" else "",
         alternatives=[Alternative("opt A", "why\nnot"), Alternative("opt B")] if kind == "decision" else [],
-        checks=[{"rule": "no-call", "target": "os.system"}] if kind == "invariant" else [],
+        checks=[{"id": "no-system", "kind": "forbid-call", "pattern": "os.system"}] if kind == "invariant" else [],
         confirmed={"by": "A", "at": "2024-01-02T03:04:05Z", "hash": "abc"} if kind == "invariant" else {},
         anchors=[A.Anchor("symbol", path="src/a.py", lang="python", node="function_definition", name="f",
                           params="(x)", hash="0123456789abcdef", sketch=[1, 0xDEADBEEF, 7], range=Range(1, 0, 4, 9)),

@@ -17,6 +17,7 @@ import orjson
 from .. import __version__
 from ..core import anchors as A
 from ..core.context import context_for, note_json, note_markdown, where
+from ..core.languages import by_name, for_path
 from ..core.notes import KINDS, NoteError
 from ..core.text import utf16_len
 from ..core.workspace import Finding, Workspace, WorkspaceError
@@ -70,6 +71,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--works-around", default="", help="the problem a workaround works around")
     c.add_argument("--remove-when", default="", help="when a workaround can go")
     c.add_argument("--tag", action="append", default=[])
+    for flag, what in (("forbid-call", "a call that must not appear (time.sleep, requests.*, *.delete)"),
+                       ("require-call", "a call that must appear at least once (audit.log)"),
+                       ("forbid-import", "a module that must not be imported (sqlalchemy.*)"),
+                       ("forbid-identifier", "a name that must not be used")):
+        c.add_argument(f"--{flag}", action="append", default=[], metavar="NAME", help=f"invariants: {what}")
+    c.add_argument("--query-forbid", action="append", default=[], metavar="FILE.scm",
+                   help="invariants: a tree-sitter query that must not match")
+    c.add_argument("--query-require", action="append", default=[], metavar="FILE.scm",
+                   help="invariants: a tree-sitter query that must match")
+    c.add_argument("--message", default="", help="invariants: what a violation says (default: the rule)")
     how = c.add_mutually_exclusive_group()
     how.add_argument("--span", action="store_true", help="anchor the statement at the position, not the definition")
     how.add_argument("--file", action="store_true", help="anchor the whole file")
@@ -115,6 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
     c = cmd("context", cmd_context, "the notes that apply at PATH[:LINE], for an agent or a person")
     c.add_argument("position", help="PATH or PATH:LINE")
     c.add_argument("--format", choices=("md", "json"), default="md")
+
+    c = cmd("check", cmd_check, "run invariant checks and drift guards; report lost anchors and broken notes")
+    c.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every file a note applies to)")
+    c.add_argument("--format", choices=("text", "json", "github"), default="text")
+    c.add_argument("--changed-since", metavar="REV", help="only files changed since this git revision")
 
     c = cmd("lsp", cmd_lsp, "run the language server on standard input/output")
     c.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead (for debugging)")
@@ -192,7 +208,7 @@ def cmd_record(args) -> int:
         rejected.append((opt, why if sep else ""))
     body = sys.stdin.read() if args.body == "-" else args.body
     common = dict(title=args.title, body=body, rationale=args.rationale, rejected=rejected, tags=args.tag,
-                  works_around=args.works_around, remove_when=args.remove_when)
+                  works_around=args.works_around, remove_when=args.remove_when, checks=checks_from_args(args))
     if args.glob:
         note = ws.record(args.kind, args.glob, how=A.GLOB, **common)
     else:
@@ -215,6 +231,35 @@ def cmd_record(args) -> int:
     else:
         print(note.id)
     return EXIT_OK
+
+
+def checks_from_args(args) -> list[dict]:
+    checks = []
+    for kind in ("forbid-call", "require-call", "forbid-import", "forbid-identifier"):
+        for pattern in getattr(args, kind.replace("-", "_")):
+            checks.append({"id": f"{kind}:{pattern}", "kind": kind, "pattern": pattern})
+    for kind, files in (("forbid", args.query_forbid), ("require", args.query_require)):
+        for f in files:
+            path = Path(f)
+            try:
+                query = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                raise UsageError(f"{f}: cannot read the query ({e})") from None
+            lang = for_path(parse_position(args.position)[0]) if args.position and not args.glob else None
+            checks.append({"id": f"{kind}:{path.stem}", "kind": kind, "query": query,
+                           "lang": lang.name if lang else _lang_from_query_name(path)})
+    if args.message:
+        for c in checks:
+            c["message"] = args.message
+    return checks
+
+
+def _lang_from_query_name(path: Path) -> str:
+    """A glob invariant's query names its language: ``no-sleep.python.scm``."""
+    parts = path.name.split(".")
+    if len(parts) >= 3 and by_name(parts[-2]):
+        return parts[-2]
+    raise UsageError(f"{path}: name the query's language in the file name (e.g. {path.stem}.python.scm)")
 
 
 def cmd_list(args) -> int:
@@ -344,6 +389,48 @@ def cmd_context(args) -> int:
     else:
         sys.stdout.write(ctx.to_markdown())
     return EXIT_OK
+
+
+def cmd_check(args) -> int:
+    ws = workspace()
+    rels = None
+    if args.paths:
+        rels = []
+        for p in args.paths:
+            rel = ws.rel(p, Path.cwd())
+            target = ws.abs(rel)
+            rels += [f for f in ws.files() if f == rel or f.startswith(rel.rstrip("/") + "/")] \
+                if target.is_dir() else [rel]
+    if args.changed_since:
+        r = subprocess.run(["git", "diff", "--name-only", "--relative", args.changed_since, "--"],
+                           cwd=ws.root, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise UsageError(f"--changed-since {args.changed_since}: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else 'git failed'}")
+        changed = set(r.stdout.split())
+        changed |= set(subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=ws.root,
+                                      capture_output=True, text=True).stdout.split())
+        rels = sorted(changed if rels is None else changed & set(rels))
+    findings = ws.check(rels)
+    if args.format == "json":
+        out_json({"findings": [finding_json(f) for f in findings]})
+    elif args.format == "github":
+        for f in findings:
+            level = {"error": "error", "warning": "warning"}.get(f.severity, "notice")
+            col = f",col={f.range.sc + 1}" if f.range else ""
+            msg = f.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            print(f"::{level} file={f.path},line={f.line}{col},title=tether {f.code}::{msg}")
+    else:
+        for f in findings:
+            col = f":{f.range.sc + 1}" if f.range else ""
+            ref = "/".join(x for x in (f.note_id, f.extra.get("check", "")) if x)
+            print(f"{f.path}:{f.line}{col}: {f.severity}: {f.message}" + (f" [{ref}]" if ref else ""))
+        print("no findings" if not findings else f"{len(findings)} finding(s)", file=sys.stderr)
+    return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def finding_json(f) -> dict:
+    return {"file": f.path, "line": f.line, "range": f.range.to_lsp() if f.range else None, "severity": f.severity,
+            "code": f.code, "message": f.message, "note": f.note_id or None, "check": f.extra.get("check")}
 
 
 def cmd_lsp(args) -> int:

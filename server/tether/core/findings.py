@@ -7,13 +7,14 @@ Codes are stable (clients key settings and quick fixes on them). Invariant *chec
 from __future__ import annotations
 
 from . import anchors as A
+from .checks import CheckError, check_from_dict, evaluate_bounded
 from .notes import NoteError
 from .text import Range
-from .workspace import Finding, Located
+from .workspace import Finding, Located, glob_match
 
-ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN = (
-    "orphaned", "ambiguous", "invariant-drift", "superseded", "broken-note")
-CODES = (ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN)
+ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN, VIOLATION = (
+    "orphaned", "ambiguous", "invariant-drift", "superseded", "broken-note", "invariant-violation")
+CODES = (ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN, VIOLATION)
 
 
 def drift(loc: Located) -> bool:
@@ -48,6 +49,39 @@ def file_findings(rel: str, located: list[Located]) -> list[Finding]:
         elif note.kind == "decision" and note.status == "superseded" and loc.resolution.attached:
             out.append(_f(rel, where, "hint", SUPERSEDED, loc,
                           f"decision \"{note.title}\" was superseded by {note.superseded_by}"))
+    return out
+
+
+def check_findings(rel: str, src, notes, located: list[Located]) -> list[Finding]:
+    """Violations of the structural checks of the active invariants that apply to ``rel``
+    (anchored in it, or covering it by a glob), each inside its invariant's scope."""
+    out = []
+    by_note: dict[str, list[Located]] = {}
+    for loc in located:
+        by_note.setdefault(loc.note.id, []).append(loc)
+    for note in notes:
+        if note.kind != "invariant" or note.status != "active" or not note.checks:
+            continue
+        scopes = []
+        for loc in by_note.get(note.id, []):
+            if loc.anchor.type == A.FILE:
+                scopes.append(None)
+            elif loc.anchor.is_code and loc.resolution.attached and loc.range is not None:
+                r = loc.range
+                scopes.append((src.pos.byte(r.sl, r.sc), src.pos.byte(r.el, r.ec)))
+        if any(a.type == A.GLOB and glob_match(a.pattern, rel) for a in note.anchors):
+            scopes.append(None)
+        for raw in note.checks:
+            try:
+                check = check_from_dict(raw)
+            except CheckError:
+                continue  # reported where the note file is read
+            for scope in scopes:
+                violations, cut = evaluate_bounded(check, src, scope)
+                for v in violations:
+                    out.append(Finding(rel, v.range.sl + 1, check.severity, VIOLATION,
+                                       f"invariant \"{note.title}\": {v.message}", note.id, v.range,
+                                       {"check": check.id, "cut": cut}))
     return out
 
 

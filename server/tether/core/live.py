@@ -214,6 +214,7 @@ class LiveFile:
         self.ws, self.rel = ws, rel
         self.doc = LiveDocument(text, for_path(rel))
         self.located = []
+        self.notes = []
         self.reload()
 
     @property
@@ -223,6 +224,7 @@ class LiveFile:
     def reload(self) -> None:
         """Resolve from the store against the current text (on open, and when notes change)."""
         self.located = self.ws.locate(self.rel, self.doc.text)
+        self.notes = self.ws.notes_on(self.rel)  # anchored here or covering it by a glob
         self._start_tracking()
 
     def _start_tracking(self) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import tomli as tomllib  # the compiled upstream of the standard library's tomllib: 3x faster
 
 from .anchors import ANCHOR_TYPES, Anchor
+from .checks import CheckError, check_from_dict
 from .text import Range
 
 KINDS = ("decision", "invariant", "boundary", "intent", "workaround")
@@ -164,6 +165,11 @@ def _note_from(data: dict, body: str, path: str, front: str) -> Note:
             raise NoteError(path, _line_of(front, "option"), "each [[alternatives]] needs an 'option' string")
         note.alternatives.append(Alternative(alt["option"], str(alt.get("rejected_because", ""))))
     note.checks = _tables(data, "checks", path, front)
+    for i, raw in enumerate(note.checks):
+        try:
+            check_from_dict(raw)
+        except CheckError as e:
+            raise NoteError(path, _nth_table_line(front, "checks", i), str(e)) from None
     confirmed = data.pop("confirmed", {})
     if not isinstance(confirmed, dict):
         raise NoteError(path, _line_of(front, "confirmed"), "'confirmed' must be a table")

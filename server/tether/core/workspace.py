@@ -19,7 +19,8 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from . import anchors as A
-from .languages import for_path
+from . import checks as C
+from .languages import GrammarError, for_path
 from .notes import (KINDS, Alternative, Note, NoteError, author_name, format_note, new_id, note_from_dict,
                     note_to_dict, now, parse_note)
 import lmdb
@@ -346,7 +347,7 @@ class Workspace:
     def record(self, kind: str, path: str, line: int | None = None, col: int = 0, *, how: str = A.SYMBOL,
                title: str, body: str = "", rationale: str = "", rejected: list[tuple[str, str]] = (),
                tags: list[str] = (), works_around: str = "", remove_when: str = "",
-               end: tuple[int, int] | None = None, text: str | None = None) -> Note:
+               end: tuple[int, int] | None = None, text: str | None = None, checks: list[dict] = ()) -> Note:
         """Create a note anchored at ``path:line:col`` (0-based; ``how`` = symbol, span or
         file), or on a glob pattern (``how`` = glob, ``path`` = the pattern)."""
         if kind not in KINDS:
@@ -375,12 +376,20 @@ class Workspace:
                     anchor = A.record(src, rel, line, col, how=how, end=end)
                 except A.AnchorError as e:
                     raise WorkspaceError(str(e)) from None
+        if checks and kind != "invariant":
+            raise WorkspaceError("only invariants carry checks")
+        lang = src.lang if src is not None else for_path(anchor.path) if anchor.type == A.FILE else None
+        for raw in checks:  # refused now, with the reason, rather than silently never matching
+            try:
+                C.validate(C.check_from_dict(raw), lang, any_language=anchor.type == A.GLOB)
+            except (C.CheckError, GrammarError) as e:
+                raise WorkspaceError(str(e)) from None
         stamp = now()
         note = Note(id=new_id(), kind=kind, title=title.strip(), author=author_name(str(self.root)),
                     created=stamp, updated=stamp, tags=list(tags), rationale=rationale.strip(),
                     works_around=works_around.strip(), remove_when=remove_when.strip(),
                     alternatives=[Alternative(o.strip(), w.strip()) for o, w in rejected],
-                    anchors=[anchor], body=body)
+                    anchors=[anchor], body=body, checks=[dict(c) for c in checks])
         if kind == "invariant" and anchor.hash:
             note.confirmed = {"by": note.author, "at": stamp, "hash": anchor.hash}
         if src is not None:
@@ -611,6 +620,47 @@ class Workspace:
             s.write(put)
         except lmdb.Error:  # a read-only or full disk must not stop anyone reading notes
             pass
+
+    # -- checks --------------------------------------------------------------------------
+    def check(self, rels: list[str] | None = None) -> list[Finding]:
+        """Everything ``tether check`` reports for the given files (default: every file a
+        note applies to): invariant check violations, invariants whose code drifted, lost
+        anchors, and broken note files."""
+        from .findings import check_findings, file_findings
+        notes = self.notes()
+        if rels is None:
+            paths = {a.path for n in notes if n.status == "active" for a in n.anchors if a.is_code or a.type == A.FILE}
+            globs = [a.pattern for n in notes if n.status == "active" and n.kind == "invariant" and n.checks
+                     for a in n.anchors if a.type == A.GLOB]
+            if globs:
+                paths |= {rel for rel in self.files() if any(glob_match(g, rel) for g in globs)}
+            rels = sorted(paths)
+        out = [Finding(e.path, e.line, "error", "broken-note", e.reason) for e in self.broken()]
+        for rel in rels:
+            if not self.abs(rel).is_file():
+                located = self.locate(rel)
+                out += [f for f in file_findings(rel, located) if f.severity in ("error", "warning")]
+                continue
+            try:
+                text = self.read_source(rel)
+            except WorkspaceError:
+                continue
+            located = self.locate(rel, text)
+            out += [f for f in file_findings(rel, located) if f.severity in ("error", "warning")]
+            file_notes = self.notes_on(rel)
+            if any(n.kind == "invariant" and n.checks for n in file_notes):
+                out += check_findings(rel, SourceFile(text, for_path(rel)), file_notes, located)
+        out.sort(key=lambda f: (f.path, f.line, f.range.sc if f.range else 0))
+        return out
+
+    def files(self) -> list[str]:
+        """Workspace files (hidden folders, .tether and dependency folders skipped)."""
+        out = []
+        for d, dirs, names in os.walk(self.root):
+            dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x not in ("node_modules", "__pycache__"))
+            base = Path(d).relative_to(self.root)
+            out += [(base / n).as_posix() for n in sorted(names)]
+        return out
 
     # -- maintenance -----------------------------------------------------------------------
     def reindex(self) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__
 from ..core import anchors as A
 from ..core.context import context_for, note_json
-from ..core.findings import DRIFT, file_findings, note_file_findings
+from ..core.findings import DRIFT, check_findings, file_findings, note_file_findings
 from ..core.live import LiveFile
 from ..core.notes import KINDS, NoteError, parse_note
 from ..core.workspace import TETHER_DIR, Workspace, WorkspaceError, glob_match
@@ -114,7 +114,11 @@ class TetherServer(LanguageServer):
         if lf is None:
             return []
         out = []
-        for f in file_findings(lf.rel, lf.resolve()):
+        located = lf.resolve()
+        findings = file_findings(lf.rel, located)
+        if any(n.kind == "invariant" and n.checks for n in lf.notes):
+            findings += check_findings(lf.rel, lf.doc.current, lf.notes, located)
+        for f in findings:
             sev = self.settings.severity.get(f.code)
             if sev == "off":
                 continue

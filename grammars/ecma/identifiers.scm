@@ -1,0 +1,1 @@
+[(identifier) (property_identifier) (shorthand_property_identifier)] @identifier

@@ -1,0 +1,1 @@
+(call function: (_) @call.name) @call

@@ -1,0 +1,24 @@
+"""The process that runs written check queries for ``checks.evaluate_bounded``: one JSON
+request a line on standard input, one answer a line on standard output. It is killed when
+a query runs past its time, so a pathological query costs a timeout, not a hang."""
+
+import sys
+
+import orjson
+
+from .checks import check_from_dict, evaluate
+from .languages import by_name
+from .syntax import SourceFile
+
+
+def main() -> None:
+    for line in sys.stdin.buffer:
+        req = orjson.loads(line)
+        found, cut = evaluate(check_from_dict(req["check"]), SourceFile(req["text"], by_name(req["lang"])),
+                              tuple(req["scope"]) if req["scope"] else None)
+        sys.stdout.buffer.write(orjson.dumps({"found": [[list(v.range), v.message] for v in found], "cut": cut}) + b"\n")
+        sys.stdout.buffer.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+"""Invariant checks: structural rules evaluated on the real grammars, the `tether check`
+command, and record-time validation."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from samples import TETHER, git_init
+
+from tether.core.checks import Check, CheckError, evaluate, evaluate_bounded, validate
+from tether.core.languages import by_name
+from tether.core.syntax import SourceFile
+from tether.core.workspace import Workspace, WorkspaceError
+
+# One handler per language: it sleeps, deletes from a repository, writes an audit record,
+# and its file imports a session store. Line numbers are 0-based.
+HANDLERS = {
+    "python": ("import redis.client\n\ndef handler(db):\n    time.sleep(1)\n    db.rows.delete()\n"
+               "    audit.log('x')\n"),
+    "javascript": ('import redis from "redis.client";\n\nfunction handler(db) {\n  time.sleep(1);\n'
+                   '  db.rows.delete();\n  audit.log("x");\n}\n'),
+    "typescript": ('import redis from "redis.client";\n\nfunction handler(db: Db): void {\n  time.sleep(1);\n'
+                   '  db.rows.delete();\n  audit.log("x");\n}\n'),
+    "tsx": ('import redis from "redis.client";\n\nfunction handler(db: Db): void {\n  time.sleep(1);\n'
+            '  db.rows.delete();\n  audit.log("x");\n}\n'),
+    "go": ('package p\nimport "redis/client"\nfunc handler(db Db) {\n\ttime.sleep(1)\n\tdb.rows.delete()\n'
+           '\taudit.log("x")\n}\n'),
+    "rust": ('use redis::client;\n\nfn handler(db: Db) {\n    time::sleep(1);\n    db.rows.delete();\n'
+             '    audit::log("x");\n}\n'),
+    "java": ('import redis.client.Pool;\nclass H {\n  void handler(Db db) {\n    time.sleep(1);\n'
+             '    db.rows.delete();\n    audit.log("x");\n  }\n}\n'),
+}
+SLEEP, DELETE = 3, 4  # the lines of the sleep and of the delete, in every language
+
+
+def src_of(lang: str) -> SourceFile:
+    return SourceFile(HANDLERS[lang], by_name(lang))
+
+
+def lines(violations) -> list[int]:
+    return sorted(v.range.sl for v in violations)
+
+
+@pytest.mark.parametrize("lang", sorted(HANDLERS))
+def test_forbid_call_reports_the_call(lang):
+    found, cut = evaluate(Check("s", "forbid-call", "time.sleep"), src_of(lang))
+    assert lines(found) == [SLEEP] and not cut
+    found, _ = evaluate(Check("d", "forbid-call", "*.delete"), src_of(lang))
+    assert lines(found) == [DELETE]
+
+
+@pytest.mark.parametrize("lang", sorted(HANDLERS))
+def test_a_clean_file_passes(lang):
+    assert evaluate(Check("r", "forbid-call", "requests.*"), src_of(lang))[0] == []
+    assert evaluate(Check("a", "require-call", "audit.log"), src_of(lang))[0] == []
+    assert evaluate(Check("i", "forbid-import", "sqlalchemy.*"), src_of(lang))[0] == []
+
+
+@pytest.mark.parametrize("lang", sorted(HANDLERS))
+def test_require_call_missing_is_reported_at_the_scope_head(lang):
+    src = src_of(lang)
+    start = src.data.index(b"handler")
+    found, _ = evaluate(Check("w", "require-call", "audit.write"), src, (start, len(src.data)))
+    assert lines(found) == [src.pos.line_of_byte(start)]
+
+
+@pytest.mark.parametrize("lang", sorted(HANDLERS))
+def test_forbid_import_reports_the_import(lang):
+    found, _ = evaluate(Check("i", "forbid-import", "redis.*"), src_of(lang))
+    assert [v.range.sl for v in found][:1] == [0 if lang != "go" else 1]
+
+
+@pytest.mark.parametrize("lang", sorted(HANDLERS))
+def test_forbid_identifier(lang):
+    found, _ = evaluate(Check("n", "forbid-identifier", "rows"), src_of(lang))
+    assert lines(found) == [DELETE]
+
+
+def test_a_forbid_query_in_two_languages():
+    py = Check("q", "forbid", query='(call function: (attribute attribute: (identifier) @m (#eq? @m "delete"))) @v',
+               lang="python")
+    js = Check("q", "forbid", query='(call_expression function: (member_expression property: (property_identifier) @m '
+                                    '(#eq? @m "delete"))) @v', lang="javascript")
+    assert lines(evaluate(py, src_of("python"))[0]) == [DELETE]
+    assert lines(evaluate(js, src_of("javascript"))[0]) == [DELETE]
+    assert evaluate(py, src_of("javascript"))[0] == []  # written for another language: not run there
+
+
+def test_bad_queries_are_refused_with_the_position():
+    py = by_name("python")
+    with pytest.raises(CheckError, match="does not compile"):
+        validate(Check("q", "forbid", query="(call function: (identifier) @x", lang="python"), py)
+    with pytest.raises(CheckError, match=r"query line 1, column 2.*Invalid node type"):
+        validate(Check("q", "forbid", query="(cal) @x", lang="python"), py)
+    with pytest.raises(CheckError, match="captures nothing"):
+        validate(Check("q", "forbid", query="(call)", lang="python"), py)
+    with pytest.raises(CheckError, match="written for python, the anchor is in go"):
+        validate(Check("q", "forbid", query="(call) @c", lang="python"), by_name("go"))
+    with pytest.raises(CheckError, match="needs a language with a grammar"):
+        validate(Check("s", "forbid-call", "time.sleep"), None)
+
+
+def test_a_pathological_query_is_stopped_and_reported_as_cut():
+    src = SourceFile("\n".join(f"x{i} = f({i}, g({i}), h(k({i})))" for i in range(3000)), by_name("python"))
+    found, cut = evaluate_bounded(Check("p", "forbid", query="((_) @a . (_)* @b . (_) @c)", lang="python"), src,
+                                  timeout=1.0)
+    assert cut and found == []
+    # the worker is back for the next query
+    found, cut = evaluate_bounded(Check("g", "forbid", query='(call function: (identifier) @f (#eq? @f "k")) @c',
+                                        lang="python"), src, (0, 400))
+    assert found and not cut
+
+
+def run(cwd: Path, *args):
+    return subprocess.run([TETHER, *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_tether_check_reports_violations_like_a_compiler(tmp_path: Path):
+    git_init(tmp_path)
+    (tmp_path / "loop.py").write_text(HANDLERS["python"])
+    (tmp_path / "auth").mkdir()
+    (tmp_path / "auth" / "session.py").write_text("from flask import session\n")
+    Workspace.init(tmp_path)
+    rec = run(tmp_path, "record", "invariant", "loop.py:3", "--title", "Never block the event loop here",
+              "--forbid-call", "time.sleep", "--forbid-call", "requests.*")
+    assert rec.returncode == 0, rec.stderr
+    assert run(tmp_path, "record", "invariant", "--glob", "auth/**", "--title", "Auth stays stateless",
+               "--forbid-import", "flask.session").returncode == 0
+
+    r = run(tmp_path, "check")
+    assert r.returncode == 1
+    out = r.stdout.splitlines()
+    assert out[0].startswith("auth/session.py:1:1: error: invariant \"Auth stays stateless\"")
+    assert out[1].startswith("loop.py:4:5: error: invariant \"Never block the event loop here\": forbid-call time.sleep")
+    assert out[1].endswith("/forbid-call:time.sleep]")
+
+    data = json.loads(run(tmp_path, "check", "--format", "json").stdout)
+    assert [(f["file"], f["line"], f["code"]) for f in data["findings"]] == [
+        ("auth/session.py", 1, "invariant-violation"), ("loop.py", 4, "invariant-violation")]
+    gh = run(tmp_path, "check", "--format", "github", "loop.py").stdout
+    assert gh.startswith("::error file=loop.py,line=4,col=5,title=tether invariant-violation::")
+
+    (tmp_path / "loop.py").write_text(HANDLERS["python"].replace("    time.sleep(1)\n", ""))
+    (tmp_path / "auth" / "session.py").write_text("def login():\n    return True\n")
+    r = run(tmp_path, "check")  # the violation is gone; the edit is the drift guard's to review
+    assert r.returncode == 1 and "invariant-drift" not in r.stdout and "changed since it was last confirmed" in r.stdout
+    assert run(tmp_path, "confirm", rec.stdout.strip()).returncode == 0
+    r = run(tmp_path, "check")
+    assert r.returncode == 0, r.stdout
+
+
+def test_record_refuses_a_bad_check(tmp_path: Path):
+    git_init(tmp_path)
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "bad.scm").write_text("(call function: (identifier) @x\n")
+    Workspace.init(tmp_path)
+    r = run(tmp_path, "record", "invariant", "a.py:1", "--title", "t", "--query-forbid", "bad.scm")
+    assert r.returncode == 2 and "does not compile" in r.stderr
+    ws = Workspace(tmp_path)
+    with pytest.raises(WorkspaceError, match="only invariants carry checks"):
+        ws.record("decision", "a.py", 0, 4, title="t", checks=[{"id": "x", "kind": "forbid-call", "pattern": "a"}])
+    assert ws.notes() == []
