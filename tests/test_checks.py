@@ -138,6 +138,13 @@ def test_tether_check_reports_violations_like_a_compiler(tmp_path: Path):
     data = json.loads(run(tmp_path, "check", "--format", "json").stdout)
     assert [(f["file"], f["line"], f["code"]) for f in data["findings"]] == [
         ("auth/session.py", 1, "invariant-violation"), ("loop.py", 4, "invariant-violation")]
+    sarif = json.loads(run(tmp_path, "check", "--format", "sarif").stdout)
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["tool"]["driver"]["name"] == "tether"
+    results = sarif["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["forbid-import:flask.session", "forbid-call:time.sleep"]
+    loc = results[1]["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "loop.py" and loc["region"]["startLine"] == 4
+    assert {r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]} == {r["ruleId"] for r in results}
     gh = run(tmp_path, "check", "--format", "github", "loop.py").stdout
     assert gh.startswith("::error file=loop.py,line=4,col=5,title=tether invariant-violation::")
 
@@ -161,3 +168,18 @@ def test_record_refuses_a_bad_check(tmp_path: Path):
     with pytest.raises(WorkspaceError, match="only invariants carry checks"):
         ws.record("decision", "a.py", 0, 4, title="t", checks=[{"id": "x", "kind": "forbid-call", "pattern": "a"}])
     assert ws.notes() == []
+
+
+def test_check_changed_since_limits_the_files(tmp_path: Path):
+    git_init(tmp_path)
+    (tmp_path / "a.py").write_text("def a():\n    time.sleep(1)\n")
+    (tmp_path / "b.py").write_text("def b():\n    time.sleep(1)\n")
+    Workspace.init(tmp_path)
+    for f in ("a.py", "b.py"):
+        assert run(tmp_path, "record", "invariant", f"{f}:1", "--title", "no sleep", "--forbid-call", "time.sleep").returncode == 0
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "commit", "-qm", "x"], cwd=tmp_path, check=True)
+    (tmp_path / "b.py").write_text("def b():\n    time.sleep(2)\n")
+    r = run(tmp_path, "check", "--changed-since", "HEAD")
+    assert [line.split(":")[0] for line in r.stdout.splitlines()] == ["b.py", "b.py"]  # the violation and the drift
+    assert run(tmp_path, "check", "--changed-since", "no-such-rev").returncode == 2

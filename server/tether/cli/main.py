@@ -129,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("check", cmd_check, "run invariant checks and drift guards; report lost anchors and broken notes")
     c.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every file a note applies to)")
-    c.add_argument("--format", choices=("text", "json", "github"), default="text")
+    c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
     c.add_argument("--changed-since", metavar="REV", help="only files changed since this git revision")
 
     c = cmd("lsp", cmd_lsp, "run the language server on standard input/output")
@@ -413,6 +413,8 @@ def cmd_check(args) -> int:
     findings = ws.check(rels)
     if args.format == "json":
         out_json({"findings": [finding_json(f) for f in findings]})
+    elif args.format == "sarif":
+        out_json(sarif(findings))
     elif args.format == "github":
         for f in findings:
             level = {"error": "error", "warning": "warning"}.get(f.severity, "notice")
@@ -426,6 +428,28 @@ def cmd_check(args) -> int:
             print(f"{f.path}:{f.line}{col}: {f.severity}: {f.message}" + (f" [{ref}]" if ref else ""))
         print("no findings" if not findings else f"{len(findings)} finding(s)", file=sys.stderr)
     return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def sarif(findings) -> dict:
+    """SARIF 2.1.0: one run, one rule per finding code (checks: per check id)."""
+    rules, results = {}, []
+    for f in findings:
+        rule = f.extra.get("check") or f.code
+        rules.setdefault(rule, {"id": rule, "name": f.code, "shortDescription": {"text": f.code.replace("-", " ")}})
+        region = {"startLine": f.line}
+        if f.range:
+            region.update(startLine=f.range.sl + 1, startColumn=f.range.sc + 1, endLine=f.range.el + 1,
+                          endColumn=f.range.ec + 1)
+        result = {"ruleId": rule, "level": {"error": "error", "warning": "warning"}.get(f.severity, "note"),
+                  "message": {"text": f.message},
+                  "locations": [{"physicalLocation": {"artifactLocation": {"uri": f.path, "uriBaseId": "SRCROOT"},
+                                                      "region": region}}]}
+        if f.note_id:
+            result["properties"] = {"note": f.note_id}
+        results.append(result)
+    return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+            "runs": [{"tool": {"driver": {"name": "tether", "version": __version__, "rules": list(rules.values())}},
+                      "results": results}]}
 
 
 def finding_json(f) -> dict:
