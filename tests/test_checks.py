@@ -183,3 +183,22 @@ def test_check_changed_since_limits_the_files(tmp_path: Path):
     r = run(tmp_path, "check", "--changed-since", "HEAD")
     assert [line.split(":")[0] for line in r.stdout.splitlines()] == ["b.py", "b.py"]  # the violation and the drift
     assert run(tmp_path, "check", "--changed-since", "no-such-rev").returncode == 2
+
+
+PURE = {
+    "python": ("def price(item, rate):\n    total = item.cost * rate\n    item.cached = total\n    return total\n",
+               "(assignment left: [(attribute) (subscript)] @write)"),
+    "javascript": ("function price(item, rate) {\n  const total = item.cost * rate;\n  item.cached = total;\n"
+                   "  return total;\n}\n", "(assignment_expression left: [(member_expression) (subscript_expression)] @write)"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(PURE))
+def test_this_function_stays_pure(lang):
+    """A forbid query on writes to attributes: the rule "this function stays pure"."""
+    text, query = PURE[lang]
+    check = Check("pure", "forbid", query=query, lang=lang, message="price() stays pure")
+    found, _ = evaluate(check, SourceFile(text, by_name(lang)))
+    assert lines(found) == [2] and found[0].message.startswith("price() stays pure: `item.cached")
+    clean = text.replace("item.cached = total", "const cached = total" if lang == "javascript" else "cached = total")
+    assert evaluate(check, SourceFile(clean, by_name(lang)))[0] == []
