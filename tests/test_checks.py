@@ -202,3 +202,20 @@ def test_this_function_stays_pure(lang):
     assert lines(found) == [2] and found[0].message.startswith("price() stays pure: `item.cached")
     clean = text.replace("item.cached = total", "const cached = total" if lang == "javascript" else "cached = total")
     assert evaluate(check, SourceFile(clean, by_name(lang)))[0] == []
+
+
+def test_an_exception_excuses_one_statement_and_follows_it(tmp_path: Path):
+    git_init(tmp_path)
+    text = "def handler():\n    time.sleep(1)\n    return 1\n"
+    (tmp_path / "h.py").write_text(text)
+    ws, _ = Workspace.init(tmp_path)
+    note = ws.record("invariant", "h.py", 0, 4, title="no sleep",
+                     checks=[{"id": "no-sleep", "kind": "forbid-call", "pattern": "time.sleep"}])
+    assert [f.line for f in ws.check(["h.py"]) if f.code == "invariant-violation"] == [2]
+    ws.ignore_once(note.id, "no-sleep", "h.py", 1, 4, reason="startup only, before the loop runs")
+    saved = (tmp_path / ws.get(note.id).path).read_text()
+    assert "[[exceptions]]" in saved and 'reason = "startup only, before the loop runs"' in saved
+    (tmp_path / "h.py").write_text("import time\n\n\n" + text)  # lines inserted above
+    assert [f for f in ws.check(["h.py"]) if f.code == "invariant-violation"] == []
+    with pytest.raises(WorkspaceError, match="no check 'nope'"):
+        ws.ignore_once(note.id, "nope", "h.py", 4, 4)

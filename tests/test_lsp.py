@@ -759,3 +759,14 @@ async def test_an_edit_that_breaks_a_checked_invariant_shows_a_diagnostic(client
     assert d.range.start.line == 5 and d.severity == T.DiagnosticSeverity.Error
     assert "time.sleep blocks the event loop" in d.message and d.data["note"] == inv.id
     assert d.data["check"] == "no-sleep"
+
+    # a reviewed exception: it stays on that statement when lines are inserted above
+    actions = await code_actions(client, uri, 5, 6, [d])
+    fix = next(a for a in actions if a.title.startswith("Ignore this once"))
+    await execute(client, fix.command)
+    await wait_diags(client, uri, lambda ds: "invariant-violation" not in codes(ds), "the exception to apply")
+    assert "[[exceptions]]" in (root / inv.path).read_text()
+    change(client, uri, 3, (0, 0, 0, 0, "# a comment\n# and another\n"))
+    change(client, uri, 4, (8, 0, 8, 0, "    time.sleep(2)\n"))  # a second sleep is not excused
+    diags = await wait_diags(client, uri, lambda ds: "invariant-violation" in codes(ds), "the new violation")
+    assert [x.range.start.line for x in diags if x.code == "invariant-violation"] == [8]

@@ -71,6 +71,12 @@ def check_findings(rel: str, src, notes, located: list[Located]) -> list[Finding
                 scopes.append((src.pos.byte(r.sl, r.sc), src.pos.byte(r.el, r.ec)))
         if any(a.type == A.GLOB and glob_match(a.pattern, rel) for a in note.anchors):
             scopes.append(None)
+        waived = {}  # check id -> ranges of the statements its reviewed exceptions excuse
+        for w in note.exceptions:
+            if w.anchor.path == rel:
+                res = A.resolve(w.anchor, src)
+                if res.attached and res.range is not None:
+                    waived.setdefault(w.check, []).append(res.range)
         for raw in note.checks:
             try:
                 check = check_from_dict(raw)
@@ -79,10 +85,16 @@ def check_findings(rel: str, src, notes, located: list[Located]) -> list[Finding
             for scope in scopes:
                 violations, cut = evaluate_bounded(check, src, scope)
                 for v in violations:
+                    if any(_within(v.range, r) for r in waived.get(check.id, ())):
+                        continue
                     out.append(Finding(rel, v.range.sl + 1, check.severity, VIOLATION,
                                        f"invariant \"{note.title}\": {v.message}", note.id, v.range,
                                        {"check": check.id, "cut": cut}))
     return out
+
+
+def _within(inner: Range, outer: Range) -> bool:
+    return (outer.sl, outer.sc) <= (inner.sl, inner.sc) and (inner.el, inner.ec) <= (outer.el, outer.ec)
 
 
 def note_file_findings(errors: list[NoteError]) -> list[Finding]:

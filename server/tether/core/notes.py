@@ -29,7 +29,6 @@ STATUSES = ("active", "superseded", "retired")
 KEY_ORDER = ("id", "kind", "title", "status", "superseded_by", "author", "created", "updated",
              "tags", "rationale", "works_around", "remove_when", "task")
 ANCHOR_KEYS = ("type", "path", "pattern", "lang", "node", "name", "params", "hash", "sketch", "range")
-TABLE_ARRAYS = ("alternatives", "checks", "anchors")
 
 FENCE = "+++"
 _CONFLICT = re.compile(r"^<{7}( |$)", re.M)  # a conflict starts with <<<<<<< (a lone ======= is a heading)
@@ -51,6 +50,18 @@ class Alternative:
 
 
 @dataclass
+class Waiver:
+    """A reviewed exception to one check of an invariant ("ignore this once"), tied to the
+    statement it excuses like any anchor, so it stays on that code through edits."""
+
+    check: str
+    anchor: Anchor
+    by: str = ""
+    at: str = ""
+    reason: str = ""
+
+
+@dataclass
 class Note:
     id: str
     kind: str
@@ -68,6 +79,7 @@ class Note:
     alternatives: list[Alternative] = field(default_factory=list)  # decision: options rejected
     checks: list[dict] = field(default_factory=list)  # invariant: structural checks (data)
     confirmed: dict = field(default_factory=dict)  # invariant: {by, at, hash} of last review
+    exceptions: list[Waiver] = field(default_factory=list)  # invariant: reviewed check exceptions
     anchors: list[Anchor] = field(default_factory=list)
     body: str = ""
     extra: dict = field(default_factory=dict)  # keys tether does not know, kept verbatim
@@ -170,6 +182,11 @@ def _note_from(data: dict, body: str, path: str, front: str) -> Note:
             check_from_dict(raw)
         except CheckError as e:
             raise NoteError(path, _nth_table_line(front, "checks", i), str(e)) from None
+    for i, e in enumerate(_tables(data, "exceptions", path, front)):
+        if not isinstance(e.get("check"), str):
+            raise NoteError(path, _nth_table_line(front, "exceptions", i), "each [[exceptions]] names its 'check'")
+        note.exceptions.append(Waiver(e["check"], _anchor_from(e, path, front, i, "exceptions"), str(e.get("by", "")),
+                                      str(e.get("at", "")), str(e.get("reason", ""))))
     confirmed = data.pop("confirmed", {})
     if not isinstance(confirmed, dict):
         raise NoteError(path, _line_of(front, "confirmed"), "'confirmed' must be a table")
@@ -187,9 +204,9 @@ def _tables(data: dict, key: str, path: str, front: str) -> list[dict]:
     return v
 
 
-def _anchor_from(a: dict, path: str, front: str, i: int) -> Anchor:
+def _anchor_from(a: dict, path: str, front: str, i: int, table: str = "anchors") -> Anchor:
     def where() -> int:  # only an error needs the line: finding it costs a regex per anchor
-        return _nth_table_line(front, "anchors", i)
+        return _nth_table_line(front, table, i)
     t = a.get("type")
     if t not in ANCHOR_TYPES:
         raise NoteError(path, where(), f"anchor type '{t}' is not one of {', '.join(ANCHOR_TYPES)}")
@@ -223,16 +240,26 @@ def _nth_table_line(front: str, key: str, i: int) -> int:
 def note_to_dict(note: Note) -> dict:
     d = {k: getattr(note, k) for k in (*KEY_ORDER, "checks", "confirmed", "body", "extra", "path")}
     d["alternatives"] = [[a.option, a.rejected_because] for a in note.alternatives]
-    d["anchors"] = [[a.type, a.path, a.pattern, a.lang, a.node, a.name, a.params, a.hash, a.sketch,
-                     list(a.range) if a.range else None] for a in note.anchors]
+    d["anchors"] = [_anchor_list(a) for a in note.anchors]
+    d["exceptions"] = [[w.check, _anchor_list(w.anchor), w.by, w.at, w.reason] for w in note.exceptions]
     return d
+
+
+def _anchor_list(a: Anchor) -> list:
+    return [a.type, a.path, a.pattern, a.lang, a.node, a.name, a.params, a.hash, a.sketch,
+            list(a.range) if a.range else None]
+
+
+def _anchor_of(x: list) -> Anchor:
+    return Anchor(*x[:9], Range(*x[9]) if x[9] else None)
 
 
 def note_from_dict(d: dict) -> Note:
     d = dict(d)
     alts = [Alternative(o, w) for o, w in d.pop("alternatives")]
-    anchors = [Anchor(*x[:9], Range(*x[9]) if x[9] else None) for x in d.pop("anchors")]
-    return Note(**d, alternatives=alts, anchors=anchors)
+    anchors = [_anchor_of(x) for x in d.pop("anchors")]
+    waivers = [Waiver(c, _anchor_of(a), by, at, why) for c, a, by, at, why in d.pop("exceptions", [])]
+    return Note(**d, alternatives=alts, anchors=anchors, exceptions=waivers)
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -256,15 +283,11 @@ def format_note(note: Note) -> str:
     for check in note.checks:
         out += ["", "[[checks]]"] + [f"{_key(k)} = {_value(v)}" for k, v in check.items()]
     for a in note.anchors:
-        out += ["", "[[anchors]]"]
-        for k in ANCHOR_KEYS:
-            v = getattr(a, k)
-            if k == "sketch":
-                v = "".join(f"{x:08x}" for x in v)
-            elif k == "range" and v is not None:
-                v = list(v)
-            if v:
-                out.append(f"{k} = {_value(v)}")
+        out += ["", "[[anchors]]"] + _anchor_lines(a)
+    for w in note.exceptions:
+        out += ["", "[[exceptions]]", f"check = {_value(w.check)}"]
+        out += [f"{k} = {_value(getattr(w, k))}" for k in ("by", "at", "reason") if getattr(w, k)]
+        out += _anchor_lines(w.anchor)
     for k, v in note.extra.items():  # unknown tables, kept
         if isinstance(v, dict):
             out += ["", f"[{_key(k)}]"] + [f"{_key(kk)} = {_value(vv)}" for kk, vv in v.items()]
@@ -279,6 +302,19 @@ def format_note(note: Note) -> str:
         if not body.endswith("\n"):
             text += "\n"
     return text
+
+
+def _anchor_lines(a: Anchor) -> list[str]:
+    out = []
+    for k in ANCHOR_KEYS:
+        v = getattr(a, k)
+        if k == "sketch":
+            v = "".join(f"{x:08x}" for x in v)
+        elif k == "range" and v is not None:
+            v = list(v)
+        if v:
+            out.append(f"{k} = {_value(v)}")
+    return out
 
 
 _ESC = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}

@@ -21,8 +21,8 @@ from pathlib import Path, PurePosixPath
 from . import anchors as A
 from . import checks as C
 from .languages import GrammarError, for_path
-from .notes import (KINDS, Alternative, Note, NoteError, author_name, format_note, new_id, note_from_dict,
-                    note_to_dict, now, parse_note)
+from .notes import (KINDS, Alternative, Note, NoteError, Waiver, author_name, format_note, new_id,
+                    note_from_dict, note_to_dict, now, parse_note)
 import lmdb
 
 from .store import Store
@@ -620,6 +620,24 @@ class Workspace:
             s.write(put)
         except lmdb.Error:  # a read-only or full disk must not stop anyone reading notes
             pass
+
+    def ignore_once(self, ref: str, check_id: str, path: str, line: int, col: int = 0, reason: str = "",
+                    text: str | None = None) -> Note:
+        """A reviewed exception: the check ``check_id`` of an invariant no longer reports the
+        statement at ``path:line:col`` (0-based), as long as that statement is there."""
+        note = self.get(ref)
+        if not any(c.get("id") == check_id for c in note.checks):
+            raise WorkspaceError(f"{note.id} has no check '{check_id}'")
+        rel = self.rel(path)
+        src = SourceFile(text if text is not None else self.read_source(rel), for_path(rel))
+        try:
+            anchor = A.record(src, rel, line, col, how=A.SPAN)
+        except A.AnchorError as e:
+            raise WorkspaceError(str(e)) from None
+
+        def change(n: Note):
+            n.exceptions.append(Waiver(check_id, anchor, author_name(str(self.root)), now(), reason))
+        return self.update(note.id, change)
 
     # -- checks --------------------------------------------------------------------------
     def check(self, rels: list[str] | None = None) -> list[Finding]:

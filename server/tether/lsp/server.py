@@ -20,7 +20,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__
 from ..core import anchors as A
 from ..core.context import context_for, note_json
-from ..core.findings import DRIFT, check_findings, file_findings, note_file_findings
+from ..core.findings import DRIFT, VIOLATION, check_findings, file_findings, note_file_findings
 from ..core.live import LiveFile
 from ..core.notes import KINDS, NoteError, parse_note
 from ..core.workspace import TETHER_DIR, Workspace, WorkspaceError, glob_match
@@ -162,8 +162,9 @@ class TetherServer(LanguageServer):
             if lf is not None and lf.ws is ws:
                 lf.reload()
 
-    async def notes_changed(self, ws: Workspace) -> None:
-        await self.run(self.reload, ws)
+    async def notes_changed(self, ws: Workspace, reloaded: bool = False) -> None:
+        if not reloaded:
+            await self.run(self.reload, ws)
         await self.refresh_all(ws)
         await self.publish_note_errors()
         if self._client_can("workspace", "code_lens", "refresh_support"):
@@ -330,13 +331,15 @@ async def did_change_watched_files(ls: TetherServer, params: T.DidChangeWatchedF
         elif ev.uri not in ls.files and ev.type != T.FileChangeType.Created:
             sources.append((ws, rel))  # changed outside the editor: the replace path
 
-    def locate_sources():
+    def work():  # queued at once, so a request sent after this event sees the new notes
+        for ws in notes_touched:
+            ls.reload(ws)
         for ws, rel in sources:
             if ws.notes_on(rel):
                 ws.locate(rel)
-    await ls.run(locate_sources)
+    await ls.run(work)
     for ws in notes_touched:
-        await ls.notes_changed(ws)
+        await ls.notes_changed(ws, reloaded=True)
 
 
 # -- what the user sees -------------------------------------------------------------------
@@ -401,6 +404,10 @@ def code_action(ls: TetherServer, params: T.CodeActionParams):
         fixes = []
         if d.code == DRIFT:
             fixes.append(("Still holds (confirm invariant)", "tether.confirm", {"id": nid}))
+        if d.code == VIOLATION and d.data.get("check"):
+            fixes.append(("Ignore this once (a reviewed exception)", "tether.ignoreOnce",
+                          {"id": nid, "check": d.data["check"], "uri": uri,
+                           "range": ls.protocol._converter.unstructure(d.range)}))
         if d.code in ("orphaned", "ambiguous"):
             fixes.append(("Re-anchor note here", "tether.reanchor",
                           {"id": nid, "anchor": d.data.get("anchor", 0), **where}))
@@ -521,6 +528,21 @@ async def reanchor(ls: TetherServer, arg: dict):
     def work():
         lf = ls.live(arg["uri"])
         return ws.reanchor(arg["id"], int(arg.get("anchor", 0)), rel, line, col, text=lf.text if lf else None)
+    note = await ls.run(work)
+    await ls.notes_changed(ws)
+    return note_json(note)
+
+
+@server.command("tether.ignoreOnce")
+@_command
+async def ignore_once(ls: TetherServer, arg: dict):
+    ws, rel = _located_ws(ls, arg["uri"])
+    line, col, _ = _position(arg)
+
+    def work():
+        lf = ls.live(arg["uri"])
+        return ws.ignore_once(arg["id"], arg["check"], rel, line, col, arg.get("reason", ""),
+                              text=lf.text if lf else None)
     note = await ls.run(work)
     await ls.notes_changed(ws)
     return note_json(note)
