@@ -770,3 +770,35 @@ async def test_an_edit_that_breaks_a_checked_invariant_shows_a_diagnostic(client
     change(client, uri, 4, (8, 0, 8, 0, "    time.sleep(2)\n"))  # a second sleep is not excused
     diags = await wait_diags(client, uri, lambda ds: "invariant-violation" in codes(ds), "the new violation")
     assert [x.range.start.line for x in diags if x.code == "invariant-violation"] == [8]
+
+
+LIVE = {  # a function per language, and the line to type inside it
+    "python": ("app.py", "python", "def handler(db):\n    rows = db.load()\n    return rows\n", 2, "    time.sleep(1)\n"),
+    "javascript": ("app.js", "javascript", "function handler(db) {\n  const rows = db.load();\n  return rows;\n}\n", 2,
+                   "  time.sleep(1);\n"),
+    "typescript": ("app.ts", "typescript", "function handler(db: Db): Rows {\n  const rows = db.load();\n  return rows;\n}\n",
+                   2, "  time.sleep(1);\n"),
+    "go": ("app.go", "go", "package app\n\nfunc handler(db Db) Rows {\n\trows := db.load()\n\treturn rows\n}\n", 4,
+           "\ttime.sleep(1)\n"),
+    "rust": ("app.rs", "rust", "fn handler(db: Db) -> Rows {\n    let rows = db.load();\n    rows\n}\n", 2,
+             "    time::sleep(1);\n"),
+    "java": ("App.java", "java", "class App {\n  Rows handler(Db db) {\n    Rows rows = db.load();\n    return rows;\n  }\n}\n",
+             3, "    time.sleep(1);\n"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(LIVE))
+async def test_typing_a_forbidden_call_shows_a_violation_in_every_language(client: LanguageClient, tmp_path: Path,
+                                                                           lang: str):
+    name, lang_id, text, line, typed = LIVE[lang]
+    root = tmp_path / "repo"
+    ws = make_ws(root, {name: text})
+    fn_line = next(i for i, s in enumerate(text.split("\n")) if "handler" in s)
+    ws.record("invariant", name, fn_line, text.split("\n")[fn_line].index("handler"), title="No sleeping here",
+              checks=[{"id": "no-sleep", "kind": "forbid-call", "pattern": "time.sleep"}])
+    await start(client, root)
+    uri = open_doc(client, root / name, text, lang_id)
+    await wait_diags(client, uri, lambda d: d == [], "no diagnostics on open")
+    change(client, uri, 2, (line, 0, line, 0, typed))
+    diags = await wait_diags(client, uri, lambda d: "invariant-violation" in codes(d), f"the violation in {lang}")
+    assert [d.range.start.line for d in diags if d.code == "invariant-violation"] == [line]
