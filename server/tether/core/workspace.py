@@ -644,7 +644,6 @@ class Workspace:
         """Everything ``tether check`` reports for the given files (default: every file a
         note applies to): invariant check violations, invariants whose code drifted, lost
         anchors, and broken note files."""
-        from .findings import check_findings, file_findings
         notes = self.notes()
         if rels is None:
             paths = {a.path for n in notes if n.status == "active" for a in n.anchors if a.is_code or a.type == A.FILE}
@@ -654,6 +653,16 @@ class Workspace:
                 paths |= {rel for rel in self.files() if any(glob_match(g, rel) for g in globs)}
             rels = sorted(paths)
         out = [Finding(e.path, e.line, "error", "broken-note", e.reason) for e in self.broken()]
+        auto, self.auto_refresh = self.auto_refresh, False  # the notes folder was just read: once is enough
+        try:
+            self._check_files(rels, out)
+        finally:
+            self.auto_refresh = auto
+        out.sort(key=lambda f: (f.path, f.line, f.range.sc if f.range else 0))
+        return out
+
+    def _check_files(self, rels: list[str], out: list[Finding]) -> None:
+        from .findings import check_findings, file_findings
         for rel in rels:
             if not self.abs(rel).is_file():
                 located = self.locate(rel)
@@ -668,8 +677,6 @@ class Workspace:
             file_notes = self.notes_on(rel)
             if any(n.kind == "invariant" and n.checks for n in file_notes):
                 out += check_findings(rel, SourceFile(text, for_path(rel)), file_notes, located)
-        out.sort(key=lambda f: (f.path, f.line, f.range.sc if f.range else 0))
-        return out
 
     def files(self) -> list[str]:
         """Workspace files (hidden folders, .tether and dependency folders skipped)."""
