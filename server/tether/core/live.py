@@ -242,11 +242,11 @@ class LiveFile:
     def resolve(self):
         """The anchors now, after the changes applied so far."""
         if self._stale:
-            from .workspace import Located, _against_note
+            from .workspace import Located, against_note
             results = self.doc.resolve(self._probes, self._previous)
             self._previous = results
             self.located = [
-                Located(loc.note, loc.index, loc.anchor, _against_note(loc.anchor, res), loc.place, res.params)
+                Located(loc.note, loc.index, loc.anchor, against_note(loc.anchor, res), loc.place, res.params)
                 for loc, res in zip(self.located, results)]
             self._stale = False
         return self.located

@@ -44,10 +44,9 @@ def digest(s: str) -> str:
     return hashlib.blake2b(s.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
-def dice(a: Counter, b: Counter, na: int | None = None, nb: int | None = None) -> float:
+def dice(a: Counter, b: Counter) -> float:
     """Dice coefficient of two token multisets (1.0 = same tokens)."""
-    na = sum(a.values()) if na is None else na
-    nb = sum(b.values()) if nb is None else nb
+    na, nb = sum(a.values()), sum(b.values())
     if not na or not nb:
         return 0.0
     if 2.0 * min(na, nb) / (na + nb) < 0.3:  # cannot reach any threshold we use

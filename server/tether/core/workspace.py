@@ -265,10 +265,7 @@ class Workspace:
         for i, a in enumerate(note.anchors):
             for db, key in (("globs", f"{nid}\0{i}"), ("by_path", f"{a.path}\0{nid}"),
                             ("by_name", f"{a.name}\0{nid}")):
-                try:
-                    s.delete(txn, db, key)
-                except Exception:
-                    pass
+                s.delete(txn, db, key)  # a key that is not there is no error in LMDB
 
     def _load(self) -> None:
         s = self.store
@@ -537,11 +534,11 @@ class Workspace:
                     for n, i, a in todo]
         h = digest(text)
         s = self.store
+        last = {}
         with s.read() as txn:
-            last = {(n.id, i): s.get(txn, "anchors", f"{n.id}\0{i}") for n, i, _ in todo}
-        for (nid, i), st in list(last.items()):  # a note file edited since: start from it again
-            if st is not None and st.get("for") != _anchor_key(next(a for n, j, a in todo if n.id == nid and j == i)):
-                last[(nid, i)] = None
+            for n, i, a in todo:  # a record of another anchor (the note file was edited since) is void
+                st = s.get(txn, "anchors", f"{n.id}\0{i}")
+                last[(n.id, i)] = st if st is not None and st.get("for") == _anchor_key(a) else None
         out: list[Located] = []
         new_src = None
         olds: dict[str, SourceFile | None] = {}
@@ -571,7 +568,7 @@ class Workspace:
                 probe = A.Anchor(a.type, a.path, a.pattern, a.lang, a.node, st["name"], st["params"], st["hash"],
                                  a.sketch, Range(*st["range"]) if st.get("range") else a.range)
             res = resolvers[old_hash].resolve(probe)
-            res = _against_note(a, res)
+            res = against_note(a, res)
             params = res.params if res.attached else ""
             seen_at = Range(*st["range"]) if st and st.get("range") else a.range
             out.append(Located(n, i, a, res, seen_at, params))
@@ -827,7 +824,7 @@ def atomic_write(target: Path, text: str) -> None:
         os.close(dfd)
 
 
-def _against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:
+def against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:
     """State relative to what the note file records (not to the last resolution)."""
     if not res.attached or res.range is None:
         return res

@@ -514,9 +514,7 @@ async def confirm(ls: TetherServer, arg: dict):
     def work():  # the code as the user sees it: open buffers, not the files on disk
         texts = {lf.rel: lf.text for lf in map(ls.live, list(ls.files)) if lf is not None and lf.ws is ws}
         return ws.confirm(arg["id"], texts)
-    note = await ls.run(work)
-    await ls.notes_changed(ws)
-    return note_json(note)
+    return await _change_notes(ls, ws, work)
 
 
 @server.command("tether.reanchor")
@@ -528,9 +526,7 @@ async def reanchor(ls: TetherServer, arg: dict):
     def work():
         lf = ls.live(arg["uri"])
         return ws.reanchor(arg["id"], int(arg.get("anchor", 0)), rel, line, col, text=lf.text if lf else None)
-    note = await ls.run(work)
-    await ls.notes_changed(ws)
-    return note_json(note)
+    return await _change_notes(ls, ws, work)
 
 
 @server.command("tether.ignoreOnce")
@@ -543,18 +539,14 @@ async def ignore_once(ls: TetherServer, arg: dict):
         lf = ls.live(arg["uri"])
         return ws.ignore_once(arg["id"], arg["check"], rel, line, col, arg.get("reason", ""),
                               text=lf.text if lf else None)
-    note = await ls.run(work)
-    await ls.notes_changed(ws)
-    return note_json(note)
+    return await _change_notes(ls, ws, work)
 
 
 @server.command("tether.retire")
 @_command
 async def retire(ls: TetherServer, arg: dict):
     ws = await ls.run(_ws_of_note, ls, arg["id"])
-    note = await ls.run(ws.retire, arg["id"])
-    await ls.notes_changed(ws)
-    return note_json(note)
+    return await _change_notes(ls, ws, lambda: ws.retire(arg["id"]))
 
 
 @server.command("tether.showNote")
@@ -564,6 +556,13 @@ async def show_note(ls: TetherServer, arg: dict):
     ws = await ls.run(_ws_of_note, ls, nid)
     note = await ls.run(ws.get, nid)
     await ls.window_show_document_async(T.ShowDocumentParams(uri=ls.note_uri(ws, note.path), take_focus=True))
+    return note_json(note)
+
+
+async def _change_notes(ls: TetherServer, ws: Workspace, work):
+    """Run a note-changing core call, then refresh what the editor shows."""
+    note = await ls.run(work)
+    await ls.notes_changed(ws)
     return note_json(note)
 
 
