@@ -270,7 +270,7 @@ def test_context_json(shared):
     assert d["path"] == "src/app.py" and d["line"] == 3
     notes = d["notes"]
     assert notes[0]["id"] == shared.rec["decision"]["id"] and notes[0]["tier"] == 1
-    assert notes[-1]["id"] == shared.rec["workaround"]["id"] and notes[-1]["tier"] == 4
+    assert notes[-1]["id"] == shared.rec["workaround"]["id"] and notes[-1]["tier"] == 5
     assert [n["tier"] for n in notes] == sorted(n["tier"] for n in notes)
     for n in notes:
         assert NOTE_KEYS <= set(n) and isinstance(n["reason"], str) and n["reason"]

@@ -16,7 +16,7 @@ import orjson
 
 from .. import __version__
 from ..core import anchors as A
-from ..core.context import context_for, note_json, note_markdown, where
+from ..core.context import DEFAULT_BUDGET, context_for, note_json, note_markdown, where
 from ..core.languages import by_name, for_path
 from ..core.notes import KINDS, NoteError
 from ..core.text import utf16_len
@@ -58,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("init", cmd_init, "create .tether/ at the top of this git repository (or in this folder)")
     c.add_argument("path", nargs="?", help="create it exactly here instead")
+    c.add_argument("--agents", action="store_true",
+                   help="also set agents up: MCP configs, Claude Code hooks and the exported rule files")
     c.add_argument("--json", action="store_true")
 
     c = cmd("record", cmd_record, "record a note anchored to code")
@@ -125,7 +127,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("context", cmd_context, "the notes that apply at PATH[:LINE], for an agent or a person")
     c.add_argument("position", help="PATH or PATH:LINE")
+    c.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="TOKENS",
+                   help=f"fit the answer in this many tokens (default {DEFAULT_BUDGET})")
     c.add_argument("--format", choices=("md", "json"), default="md")
+
+    c = cmd("mcp", cmd_mcp, "run the MCP server (tools and note resources for agents) on standard input/output")
+
+    c = cmd("hook", cmd_hook, "answer an agent's hook event (JSON on standard input); never fails the agent")
+    c.add_argument("agent", choices=("claude-code", "copilot"))
+
+    c = cmd("export", cmd_export, "write the notes as rule files for agents that only read files")
+    c.add_argument("target", nargs="?", choices=("agents", "claude", "cursor", "copilot", "all"), default="all")
+    how = c.add_mutually_exclusive_group()
+    how.add_argument("--write", action="store_true", help="write the files (the default)")
+    how.add_argument("--check", action="store_true", help="change nothing; exit 1 when a file is stale")
 
     c = cmd("check", cmd_check, "run invariant checks and drift guards; report lost anchors and broken notes")
     c.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every file a note applies to)")
@@ -191,10 +206,16 @@ def lsp_col(ws: Workspace, rel: str, line0: int, col1: int | None) -> int:
 def cmd_init(args) -> int:
     ws, created = Workspace.init(Path(args.path) if args.path else Path.cwd(), exact=bool(args.path))
     ws.refresh()
+    changed = []
+    if args.agents:
+        from ..agents.setup import set_up_agents
+        changed = set_up_agents(ws)
     if args.json:
-        out_json({"root": str(ws.root), "created": created})
+        out_json({"root": str(ws.root), "created": created, "agent_files": changed})
     else:
         print(f"{'created' if created else 'already set up:'} {ws.dir}")
+        for rel in changed:
+            print(f"wrote {rel}")
     return EXIT_OK
 
 
@@ -383,7 +404,9 @@ def cmd_context(args) -> int:
     rel = ws.rel(path, Path.cwd())
     if not ws.abs(rel).exists():
         raise WorkspaceError(f"{rel}: no such file")
-    ctx = context_for(ws, rel, line - 1 if line else None)
+    if args.budget < 1:
+        raise UsageError("--budget: give a positive number of tokens")
+    ctx = context_for(ws, rel, line - 1 if line else None, budget=args.budget)
     if args.format == "json":
         out_json(ctx.to_json())
     else:
@@ -455,6 +478,26 @@ def sarif(findings) -> dict:
 def finding_json(f) -> dict:
     return {"file": f.path, "line": f.line, "range": f.range.to_lsp() if f.range else None, "severity": f.severity,
             "code": f.code, "message": f.message, "note": f.note_id or None, "check": f.extra.get("check")}
+
+
+def cmd_mcp(args) -> int:
+    from ..mcp.server import main as serve
+    serve(workspace().root)
+    return EXIT_OK
+
+
+def cmd_hook(args) -> int:
+    from ..agents.hooks import run
+    return run(args.agent, sys.stdin, sys.stdout)
+
+
+def cmd_export(args) -> int:
+    from ..agents.export import export
+    ws = workspace()
+    stale = export(ws, args.target, check=args.check)
+    for rel in stale:
+        print(f"{'stale' if args.check else 'wrote'} {rel}")
+    return EXIT_FINDINGS if args.check and stale else EXIT_OK
 
 
 def cmd_lsp(args) -> int:

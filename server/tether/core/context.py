@@ -11,7 +11,16 @@ from .notes import Note
 from .workspace import Located, Workspace, glob_match
 
 # tiers, best first
-ON_SYMBOL, ENCLOSING, ON_FILE, ON_PATTERN = 1, 2, 3, 4
+ON_SYMBOL, ENCLOSING, ON_FILE, CALLEE, ON_PATTERN = 1, 2, 3, 4, 5
+DEFAULT_BUDGET = 2000
+_STATUS_ORDER = {"active": 0, "superseded": 1}
+
+
+def estimate_tokens(text: str) -> int:
+    """A documented estimate, not a tokenizer (no tokenizer installs offline with its
+    vocabulary): the larger of one token per 4 characters and 1.3 per word, which
+    over-counts code-heavy text a little rather than under-counting it."""
+    return max((len(text) + 3) // 4, (len(text.split()) * 13 + 9) // 10)
 
 
 @dataclass
@@ -19,54 +28,142 @@ class Item:
     note: Note
     tier: int
     reason: str
-    located: list[Located]  # the note's anchors in this file (empty for glob notes)
+    located: list[Located]  # the note's anchors in the touched file (empty for other notes)
+    text: str = ""  # as handed over (Markdown)
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.text)
 
 
 @dataclass
 class Context:
-    path: str
+    path: str  # "" for the repository as a whole
     line: int | None  # 0-based
-    items: list[Item]
+    items: list[Item]  # handed over, best first
+    left_out: list[Item]  # over the budget, best first
+    budget: int
 
-    def to_json(self) -> dict:
-        return {"path": self.path, "line": self.line, "notes": [item_json(i) for i in self.items]}
+    @property
+    def where(self) -> str:
+        return self.path if self.line is None else f"{self.path}:{self.line + 1}"
 
     def to_markdown(self) -> str:
-        where = self.path if self.line is None else f"{self.path}:{self.line + 1}"
-        if not self.items:
-            return f"No tether notes apply to {where}.\n"
-        out = [f"# tether notes for {where}", ""]
-        for item in self.items:
-            out += note_markdown(item.note, item.reason, item.located)
+        return self._markdown(self.items, self.left_out)
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.to_markdown())
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "line": self.line, "budget": self.budget, "tokens": self.tokens,
+                "notes": [item_json(i) for i in self.items],
+                "left_out": [{"id": i.note.id, "kind": i.note.kind, "title": i.note.title, "tier": i.tier,
+                              "reason": i.reason} for i in self.left_out]}
+
+    def _markdown(self, items: list[Item], left_out: list[Item]) -> str:
+        what = self.where or "this repository"
+        if not items and not left_out:
+            return f"No tether notes apply to {what}.\n"
+        out = [f"# tether notes for {what}", ""]
+        out += [i.text for i in items]
+        if left_out:
+            ids = ", ".join(f"{i.note.id} ({i.note.kind}: {i.note.title})" for i in left_out[:10])
+            more = f" and {len(left_out) - 10} more" if len(left_out) > 10 else ""
+            cmd = f"`tether context {self.where} --budget N`" if self.path else "`tether list`"
+            out += [f"Left out to fit {self.budget} tokens: {ids}{more}. "
+                    f"{cmd} shows more; `tether show ID` shows one note.", ""]
         return "\n".join(out).rstrip() + "\n"
 
+    def fit(self, ranked: list[Item]) -> None:
+        """Hand over the best-ranked notes that fit the budget, in rank order; a note too
+        big for what is left is skipped (and listed as left out) so smaller ones after it
+        still get in."""
+        self.items, self.left_out = [], []
+        for item in ranked:
+            item.text = "\n".join(item_markdown(item)).rstrip() + "\n"
+        used = estimate_tokens(self._markdown([], ranked))  # the frame: heading and a full left-out list
+        for item in ranked:
+            if used + item.tokens + 1 <= self.budget:
+                self.items.append(item)
+                used += item.tokens + 1
+            else:
+                self.left_out.append(item)
 
-def context_for(ws: Workspace, rel: str, line: int | None = None, text: str | None = None) -> Context:
-    """Notes on the innermost anchored code at ``line`` and what encloses it, then notes on
-    the file, then path-pattern notes. Without a line: every note on the file."""
+
+def context_for(ws: Workspace, rel: str, line: int | None = None, budget: int = DEFAULT_BUDGET,
+                text: str | None = None) -> Context:
+    """The notes an agent (or a person) needs at ``line`` of ``rel`` (0-based), best first,
+    within ``budget`` tokens: notes on the code at the line and on the definitions around
+    it; notes on the file; notes on what that code calls or imports from elsewhere in the
+    workspace; path-pattern and repository-wide notes. Without a line: every note on the
+    file. Active notes before superseded ones; retired notes never."""
     located = ws.locate(rel, text)
     by_note: dict[str, list[Located]] = {}
     for loc in located:
         by_note.setdefault(loc.note.id, []).append(loc)
     items: list[Item] = []
-    for nid, locs in by_note.items():
-        note = locs[0].note
+    for locs in by_note.values():
         tier, reason = _rank(locs, line)
         if tier is not None:
-            items.append(Item(note, tier, reason, locs))
-    seen = set(by_note)
+            items.append(Item(locs[0].note, tier, reason, locs))
+    seen = {i.note.id for i in items}
+    if line is not None:
+        from .calls import callee_notes  # the call graph is only needed at a line
+        for note, reason in callee_notes(ws, rel, line, text):
+            if note.id not in seen:
+                seen.add(note.id)
+                items.append(Item(note, CALLEE, reason, []))
     for note in ws.notes_on(rel):
         if note.id in seen:
             continue
         pats = [a.pattern for a in note.anchors if a.type == A.GLOB and glob_match(a.pattern, rel)]
         if pats:
-            items.append(Item(note, ON_PATTERN, f"the pattern `{pats[0]}` covers {rel}", []))
-    active = {"active": 0, "superseded": 1, "retired": 2}
-    items.sort(key=lambda i: (active.get(i.note.status, 3), i.tier, _span(i), i.note.id))
-    return Context(rel, line, [i for i in items if i.note.status != "retired"])
+            items.append(Item(note, ON_PATTERN, _pattern_reason(pats[0], rel), []))
+    ranked = sorted((i for i in items if i.note.status in _STATUS_ORDER),
+                    key=lambda i: (_STATUS_ORDER[i.note.status], i.tier, _span(i), i.note.id))
+    ctx = Context(rel, line, [], [], budget)
+    ctx.fit(ranked)
+    return ctx
+
+
+def repo_context(ws: Workspace, budget: int = DEFAULT_BUDGET, recent: int = 5) -> Context:
+    """What a new agent session starts with: repository-wide notes (invariants and
+    boundaries first), then the most recent decisions anywhere."""
+    ranked: list[Item] = []
+    wide = [n for n in ws.notes() if n.status == "active"
+            and any(a.type == A.GLOB and is_repo_wide(a.pattern) for a in n.anchors)]
+    first = {"invariant": 0, "boundary": 1}
+    for n in sorted(wide, key=lambda n: (first.get(n.kind, 2), n.id)):
+        ranked.append(Item(n, ON_PATTERN, "it covers the whole repository", []))
+    seen = {i.note.id for i in ranked}
+    decisions = [n for n in ws.notes() if n.kind == "decision" and n.status == "active" and n.id not in seen]
+    for n in sorted(decisions, key=lambda n: (n.updated or n.created, n.id), reverse=True)[:recent]:
+        ranked.append(Item(n, ON_FILE, f"a recent decision ({(n.updated or n.created)[:10]}) on "
+                                       f"{', '.join(_anchor_words(a) for a in n.anchors) or 'no code'}", []))
+    ctx = Context("", None, [], [], budget)
+    ctx.fit(ranked)
+    return ctx
+
+
+def is_repo_wide(pattern: str) -> bool:
+    return pattern.strip("/") in ("**", "**/*", "*")
+
+
+def _pattern_reason(pattern: str, rel: str) -> str:
+    return "it covers the whole repository" if is_repo_wide(pattern) else f"the pattern `{pattern}` covers {rel}"
+
+
+def _anchor_words(a: A.Anchor) -> str:
+    if a.type == A.GLOB:
+        return f"`{a.pattern}`"
+    return f"`{a.name}` in {a.path}" if a.name else a.path
 
 
 def _rank(locs: list[Located], line: int | None) -> tuple[int | None, str]:
+    """The best tier of a note's anchors in the touched file. At a line, notes on other
+    definitions of the file are not about the touched code and are left out (unless
+    the touched code calls them: the callee tier)."""
     best = (None, "")
     for loc in locs:
         a, r = loc.anchor, loc.range
@@ -84,7 +181,7 @@ def _rank(locs: list[Located], line: int | None) -> tuple[int | None, str]:
         elif r.sl <= line <= r.el:
             cand = (ENCLOSING, f"anchored on {label}, which encloses line {line + 1}")
         else:
-            cand = (ON_FILE, f"anchored on {label} elsewhere in this file")
+            continue
         if best[0] is None or cand[0] < best[0]:
             best = cand
     return best
@@ -94,6 +191,16 @@ def _span(item: Item) -> int:
     """Smaller anchored ranges (inner code) before larger ones within a tier."""
     sizes = [loc.range.el - loc.range.sl for loc in item.located if loc.range is not None]
     return min(sizes) if sizes else 1 << 30
+
+
+def item_markdown(item: Item) -> list[str]:
+    """A note as context: the full note, or one line for a superseded one (its
+    successor, when it applies, is shown in full)."""
+    note = item.note
+    if note.status == "superseded":
+        return [f"- Superseded {note.kind} (by {note.superseded_by}): {note.title}. Applies here: {item.reason}. "
+                f"(note {note.id})", ""]
+    return note_markdown(note, item.reason, item.located, brief=True)
 
 
 def where(loc: Located) -> str:
@@ -116,7 +223,9 @@ STATE_WORDS = {
 }
 
 
-def note_markdown(note: Note, reason: str = "", located: list[Located] = ()) -> list[str]:
+def note_markdown(note: Note, reason: str = "", located: list[Located] = (), brief: bool = False) -> list[str]:
+    """A note as Markdown, written as plain facts. ``brief`` (context for agents): an
+    anchor is described only when it is not simply where it was."""
     head = f"## {note.kind}: {note.title}"
     out = [head]
     facts = []
@@ -128,7 +237,8 @@ def note_markdown(note: Note, reason: str = "", located: list[Located] = ()) -> 
         facts.append("Status: retired.")
     for loc in located:
         state = STATE_WORDS.get(loc.state, loc.state)
-        facts.append(f"Anchor: {where(loc)}" + (f" ({state})." if state else "."))
+        if state or not brief:
+            facts.append(f"Anchor: {where(loc)}" + (f" ({state})." if state else "."))
     if facts:
         out.append(" ".join(facts))
     if note.rationale:

@@ -1,0 +1,1 @@
+"""The MCP server: the tools and note resources tether offers agents."""
