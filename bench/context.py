@@ -1,0 +1,137 @@
+"""Context-relevance harness (../shared/bench/context/SPEC.md) and context_for latency.
+
+    python bench/context.py SCENARIO_DIR... --out RESULTS.jsonl [--budget N]
+    python bench/context.py SCENARIO_DIR... --out RESULTS.jsonl --scale 10000
+
+For each scenario: copy ``workspace/`` to a fresh folder, ``tether init`` there, record every
+note through the core (``Workspace.record``: a ``path``+``line`` anchor becomes the symbol
+anchor of the innermost definition at that line, ``path`` a file anchor, ``glob`` a glob
+anchor), then for each touch call ``context_for(ws, path, line - 1, budget)`` and write
+``{"scenario", "touch", "keys", "tokens"}``: the scenario keys of the notes handed over, in
+rank order, and tether's own token count of the Markdown it hands over. The harness never
+reads ``relevant``, ``irrelevant``, ``reasons`` or ``symbol``.
+
+It prints, per scenario, the p50/p99 of ``context_for`` over the touches (warm: the first
+call builds the symbol index). ``--scale N`` then adds filler notes until the workspace holds
+N notes (decisions on every definition in turn, plus file notes; written directly as note
+files, then indexed once) and times every touch again: the ``context_for`` p99 ≤ 20 ms
+target is for 10,000 notes. Score the results with ../shared/bench/context/score.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+
+from tether.core import anchors as A  # noqa: E402
+from tether.core.context import context_for  # noqa: E402
+from tether.core.languages import for_path  # noqa: E402
+from tether.core.notes import Note, format_note, new_id, now  # noqa: E402
+from tether.core.syntax import SourceFile  # noqa: E402
+from tether.core.workspace import Workspace  # noqa: E402
+
+
+def scenarios(dirs: list[str]) -> list[Path]:
+    out = []
+    for d in map(Path, dirs):
+        out += [d] if (d / "scenario.json").is_file() else sorted(p.parent for p in d.glob("*/scenario.json"))
+    return out
+
+
+def record_all(ws: Workspace, notes: list[dict]) -> dict[str, str]:
+    ids = {}
+    for n in notes:
+        a = n["anchor"]
+        if "glob" in a:
+            note = ws.record(n["kind"], a["glob"], how=A.GLOB, title=n["title"], body=n["body"])
+        elif "line" in a:
+            note = ws.record(n["kind"], a["path"], a["line"] - 1, how=A.SYMBOL, title=n["title"], body=n["body"])
+        else:
+            note = ws.record(n["kind"], a["path"], how=A.FILE, title=n["title"], body=n["body"])
+        ids[note.id] = n["key"]
+    return ids
+
+
+def run_touches(ws: Workspace, touches: list[dict], ids: dict[str, str], budget: int, name: str, out) -> list[float]:
+    times = []
+    for t in touches:
+        t0 = time.perf_counter()
+        ctx = context_for(ws, t["path"], t["line"] - 1, budget=budget)
+        times.append((time.perf_counter() - t0) * 1000)
+        if out is not None:
+            keys = [ids.get(i.note.id, "?" + i.note.id) for i in ctx.items]
+            out.write(json.dumps({"scenario": name, "touch": t["id"], "keys": keys, "tokens": ctx.tokens}) + "\n")
+    return times
+
+
+def fill(ws: Workspace, target: int) -> int:
+    """Filler decisions on every definition of every source file in turn, and file notes,
+    written as note files directly (recording 10,000 notes one by one measures the writer,
+    not context_for), then indexed once."""
+    have = len(ws.notes())
+    sources = [rel for rel in ws.files() if for_path(rel) is not None]
+    anchors = []
+    for rel in sources:
+        src = SourceFile(ws.read_source(rel), for_path(rel))
+        anchors.append(A.Anchor(A.FILE, path=rel))
+        anchors += [A.record(src, rel, src.def_range(d).sl, 0) for d in src.defs]
+    stamp, k = now(), 0
+    notes_dir = ws.dir / "notes"
+    while have + k < target:
+        a = anchors[k % len(anchors)]
+        note = Note(id=new_id(), kind="decision", title=f"filler decision {k}", author="bench", created=stamp,
+                    updated=stamp, anchors=[a], body=f"Filler note {k} so the workspace holds {target} notes.")
+        (notes_dir / f"{note.id.lower()}.md").write_text(format_note(note))
+        k += 1
+    ws.refresh(force=True)
+    return len(ws.notes())
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("dirs", nargs="+", metavar="SCENARIO_DIR")
+    p.add_argument("--out", required=True, metavar="RESULTS.jsonl")
+    p.add_argument("--budget", type=int, default=None, help="default: the scenario's budget, else 2000")
+    p.add_argument("--scale", type=int, default=0, metavar="N", help="also time context_for with N notes")
+    args = p.parse_args()
+    with open(args.out, "w") as out:
+        for sc in scenarios(args.dirs):
+            spec = json.loads((sc / "scenario.json").read_text())
+            budget = args.budget or spec.get("budget") or 2000
+            with tempfile.TemporaryDirectory(prefix="tether-ctx-") as tmp:
+                root = Path(tmp) / "ws"
+                shutil.copytree(sc / "workspace", root)
+                ws, _ = Workspace.init(root, exact=True)
+                t0 = time.perf_counter()
+                ids = record_all(ws, spec["notes"])
+                rec_s = time.perf_counter() - t0
+                cold = run_touches(ws, spec["touches"][:1], ids, budget, spec["name"], None)
+                warm = run_touches(ws, spec["touches"], ids, budget, spec["name"], out)
+                print(f"{spec['name']:<14} notes {len(ids):>5}  recorded in {rec_s:5.2f} s  "
+                      f"first context_for {cold[0]:6.1f} ms  p50 {statistics.median(warm):5.1f} ms  "
+                      f"p99 {pct(warm, 0.99):5.1f} ms", flush=True)
+                if args.scale:
+                    n = fill(ws, args.scale)
+                    run_touches(ws, spec["touches"][:1], ids, budget, spec["name"], None)
+                    big = run_touches(ws, spec["touches"], ids, budget, spec["name"], None)
+                    print(f"{'':<14} notes {n:>5}  context_for p50 {statistics.median(big):5.1f} ms  "
+                          f"p99 {pct(big, 0.99):5.1f} ms  (target p99 <= 20 ms)", flush=True)
+                ws.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
