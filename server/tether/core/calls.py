@@ -1,7 +1,491 @@
-"""What the code at a line calls, resolved to definitions in the workspace."""
+"""What the code at a line calls, resolved to definitions elsewhere in the workspace, and
+the notes on those definitions: the callee tier of context.
+
+A call is resolved only when the code says where it goes; a note on the wrong function is
+worse than none. In order:
+
+- ``self.m()`` / ``cls.m()`` / ``this.m()``: the method ``m`` of the enclosing class or, in
+  order, of its bases (found through imports, the file, or a unique class name); else a
+  unique ``m`` defined in a class derived from it; never a same-named method elsewhere;
+- a name bound by an import of a workspace module (aliases, ``mod.f()``, re-exports);
+  a name or module object imported from outside the workspace resolves to nothing;
+- a bare name: the one top-level definition of that name in the file, else the one
+  definition of that name in the workspace; parameters and locals shadow it;
+- ``x.m()`` otherwise: the one method of that name in the workspace, if there is one.
+
+The symbol table (what every source file defines, imports and re-exports) is kept per file
+in the store, keyed by the file's stamp, so a new process re-parses only changed files.
+Per process it is re-checked against the files at most once a second; the touched file
+itself is always read as it is now.
+"""
 
 from __future__ import annotations
 
+import os
+import time
+import weakref
+from dataclasses import dataclass
+from posixpath import dirname, join, normpath
 
-def callee_notes(ws, rel: str, line: int, text: str | None = None) -> list:
-    return []
+import tree_sitter as ts
+
+from . import anchors as A
+from .languages import Language, for_path
+from .notes import Note
+from .syntax import Definition, SourceFile
+from .text import digest
+from .workspace import Workspace, WorkspaceError
+
+_RECHECK_S = 1.0
+_SELF = {"self", "cls", "this"}
+_ECMA = {"javascript", "typescript", "tsx"}
+_ECMA_EXTS = (".ts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".mts", ".cts", ".d.ts")
+_MEMBER_FIELDS = (("object", "attribute"), ("object", "property"), ("operand", "field"), ("value", "field"),
+                  ("path", "name"))
+
+
+def family(lang: Language) -> str:
+    """Languages whose files call each other."""
+    return "ecma" if lang.name in _ECMA else lang.name
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    path: str
+    qualname: str
+    name: str  # simple name
+    kind: str
+    parent: str | None  # qualname of the enclosing definition
+    method: bool  # reached as x.name (defined in a class, an object literal, or assigned to a member)
+
+
+def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) -> list[tuple[Note, str]]:
+    """Notes anchored on what the definition at ``line`` (0-based) calls, each with why."""
+    lang = for_path(rel)
+    if lang is None:
+        return []
+    index = _index_of(ws)
+    try:
+        src, syms = index.touched(rel, text)
+    except WorkspaceError:
+        return []
+    if src.tree is None or not 0 <= line < len(src.pos.byte_starts):
+        return []
+    row = src.text.split("\n", line + 1)[line] if line < src.text.count("\n") + 1 else ""
+    byte = src.pos.byte_starts[line] + (len(row.encode("utf-8", "surrogatepass")) - len(row.lstrip().encode("utf-8", "surrogatepass")))
+    touched = _innermost(src, byte)
+    if touched is None:
+        return []
+    index.refresh()
+    out: list[tuple[Note, str]] = []
+    seen: set[str] = set()
+    by_file: dict[str, list] = {}
+    for target, spelled in Resolver(index, rel, src, syms).callees(touched):
+        if target.path not in by_file:
+            by_file[target.path] = ws.locate(target.path)
+        for loc in by_file[target.path]:
+            a = loc.anchor
+            if a.type != A.SYMBOL or not loc.resolution.attached or loc.note.id in seen:
+                continue
+            if (loc.resolution.name or a.name) == target.qualname:
+                seen.add(loc.note.id)
+                where = "" if target.path == rel else f" in {target.path}"
+                via = f"`{spelled}`, which is " if spelled != target.qualname else ""
+                out.append((loc.note, f"`{touched.qualname}` calls {via}`{target.qualname}`{where}"))
+    return out
+
+
+def _innermost(src: SourceFile, byte: int) -> Definition | None:
+    """The innermost definition at ``byte`` from the full list (its node is needed)."""
+    best = None
+    for d in src.defs:
+        if d.node.start_byte <= byte < d.node.end_byte and (best is None or d.node.start_byte >= best.node.start_byte):
+            best = d
+    return best
+
+
+class Resolver:
+    def __init__(self, index: SymbolIndex, rel: str, src: SourceFile, syms: FileSymbols):
+        self.index, self.rel, self.src, self.syms = index, rel, src, syms
+        self.lang = src.lang
+        self.fam = family(src.lang)
+
+    def _syms(self, rel: str) -> FileSymbols:
+        return self.syms if rel == self.rel else self.index.symbols(rel)
+
+    def callees(self, d: Definition) -> list[tuple[Target, str]]:
+        """Definitions ``d`` calls directly (not from definitions nested in it), in call order."""
+        nested = [(x.node.start_byte, x.node.end_byte) for x in self.src.defs
+                  if x is not d and d.node.start_byte <= x.node.start_byte and x.node.end_byte <= d.node.end_byte]
+        shadowed = self._locals(d)
+        out, seen = [], set()
+        cursor = ts.QueryCursor(self.lang.query("calls"))
+        cursor.set_byte_range(d.node.start_byte, d.node.end_byte)
+        for _, caps in cursor.matches(self.src.tree.root_node):
+            fn = (caps.get("call.name") or caps.get("call.method") or [None])[0]
+            if fn is None or any(a <= fn.start_byte < b for a, b in nested):
+                continue
+            name, recv = self._split(fn, caps)
+            if not name or (name.startswith("__") and name.endswith("__")):
+                continue
+            if recv == "this" and self._this_rebound(fn, d):
+                recv = None
+            target = self.resolve(name, recv, d, shadowed)
+            if target is not None and target.qualname != d.qualname and target not in seen:
+                seen.add(target)
+                out.append((target, f"{recv}.{name}" if recv and recv not in _SELF else name))
+        return out
+
+    def _split(self, fn: ts.Node, caps: dict) -> tuple[str, str | None | bool]:
+        """-> (called name, receiver): receiver True for a bare call, a name, or None
+        when the receiver is an expression."""
+        text = self.src.slice_node
+        if "call.method" in caps:  # Java: object.method(...)
+            obj = (caps.get("call.object") or [None])[0]
+            return text(fn), True if obj is None else (text(obj) if obj.type in ("identifier", "this") else None)
+        if fn.type in ("identifier", "type_identifier"):
+            return text(fn), True
+        for obj_f, prop_f in _MEMBER_FIELDS:
+            obj, prop = fn.child_by_field_name(obj_f), fn.child_by_field_name(prop_f)
+            if obj is not None and prop is not None:
+                recv = text(obj) if obj.type in ("identifier", "this", "self") else None
+                return text(prop), recv
+        return "", None
+
+    def _this_rebound(self, node: ts.Node, d: Definition) -> bool:
+        """``this`` inside a plain function expression is not the class instance."""
+        n = node.parent
+        while n is not None and n.id != d.node.id:
+            if n.type in ("function_expression", "function", "generator_function"):
+                return True
+            n = n.parent
+        return False
+
+    def _locals(self, d: Definition) -> set[str]:
+        """Names bound by ``d`` and the definitions around it (not by ones nested in it)."""
+        chain, x = [], d
+        while x is not None:
+            chain.append(x)
+            x = self.src.defs[x.parent] if x.parent is not None else None
+        top = chain[-1]
+        inner = sorted(self.src.defs, key=lambda x: x.node.start_byte)
+        cursor = ts.QueryCursor(self.lang.query("locals"))
+        cursor.set_byte_range(top.node.start_byte, top.node.end_byte)
+        names = set()
+        for _, caps in cursor.matches(self.src.tree.root_node):
+            for node in caps.get("local", ()):
+                owner = None
+                for y in inner:  # the innermost definition holding the name
+                    if y.node.start_byte <= node.start_byte < y.node.end_byte:
+                        owner = y
+                if owner in chain and (owner.node.child_by_field_name("name") or node).id != node.id:
+                    names.add(self.src.slice_node(node))
+        return names
+
+    # -- resolution ----------------------------------------------------------------------
+    def resolve(self, name: str, recv, d: Definition, shadowed: set[str]) -> Target | None:
+        ix, syms = self.index, self.syms
+        if recv is True:
+            if name in shadowed:
+                return None
+            bound = syms.bindings.get(name)
+            here = [t for t in syms.defs if t.parent is None and t.name == name]
+            if bound is not None:
+                return None if here else self._through(self.rel, bound)
+            if len(here) == 1:
+                return here[0]
+            return self._unique(name, method=False)
+        if recv in _SELF:
+            cls = self._class_of(d)
+            if cls is None:
+                return None
+            for k in self._mro(cls):
+                found = [t for t in self._syms(k.path).defs if t.parent == k.qualname and t.name == name]
+                if found:
+                    return found[0] if len(found) == 1 else None
+            t = self._unique(name, method=True)
+            return t if t is not None and self._derives(t, cls) else None
+        if recv is not None:
+            bound = syms.bindings.get(recv)
+            if bound is not None:
+                target = ix.bound(self.rel, bound)
+                if target is None or target[0] == "sym" and ix.module(self.rel, bound[1]) is None:
+                    return None  # an object imported from outside the workspace
+                if target[0] == "mod":
+                    return self._top(target[1], name)
+        return self._unique(name, method=True)
+
+    def _unique(self, name: str, method: bool) -> Target | None:
+        cands = self.index.by_name.get(name, ())
+        if len(cands) != 1:
+            return None
+        t = cands[0]
+        if t.method != method or family(for_path(t.path)) != self.fam:
+            return None
+        return t
+
+    def _through(self, rel: str, bound: tuple) -> Target | None:
+        """A name bound by an import in ``rel`` -> the definition it names."""
+        target = self.index.bound(rel, bound)
+        return self._top(target[1], target[2]) if target is not None and target[0] == "sym" else None
+
+    def _top(self, rel: str, name: str, seen: frozenset = frozenset()) -> Target | None:
+        """The top-level definition ``name`` of module ``rel``, through re-exports and imports."""
+        if (rel, name) in seen or len(seen) > 8:
+            return None
+        seen = seen | {(rel, name)}
+        syms = self._syms(rel)
+        here = [t for t in syms.defs if t.parent is None and (t.name == name or t.qualname in (
+            f"exports.{name}", f"module.exports.{name}"))]
+        if len(here) == 1:
+            return here[0]
+        if here:
+            return None
+        bound = syms.bindings.get(name)
+        if bound is not None:  # imported into that module (a package's __init__ re-exporting)
+            target = self.index.bound(rel, bound)
+            return self._top(target[1], target[2], seen) if target is not None and target[0] == "sym" else None
+        for ename, spec, orig in syms.exports:
+            if ename == name or ename == "*":
+                sub = self.index.module(rel, spec)
+                t = self._top(sub, orig if ename == name else name, seen) if sub else None
+                if t is not None:
+                    return t
+        return None
+
+    def _class_of(self, d: Definition) -> Target | None:
+        x = d
+        while x is not None and x.kind != "class":
+            x = self.src.defs[x.parent] if x.parent is not None else None
+        if x is None:
+            return None
+        return next((t for t in self.syms.defs if t.qualname == x.qualname and t.kind == "class"), None)
+
+    def _mro(self, cls: Target) -> list[Target]:
+        out, todo = [], [cls]
+        while todo and len(out) < 32:
+            k = todo.pop(0)
+            if k in out:
+                continue
+            out.append(k)
+            todo += [b for b in (self._base(k, spelled) for spelled in self._syms(k.path).bases.get(k.qualname, ()))
+                     if b is not None]
+        return out
+
+    def _base(self, k: Target, spelled: str) -> Target | None:
+        syms = self._syms(k.path)
+        if "." in spelled:
+            mod, _, name = spelled.rpartition(".")
+            bound = syms.bindings.get(mod)
+            target = self.index.bound(k.path, bound) if bound is not None else None
+            return self._top(target[1], name) if target is not None and target[0] == "mod" else None
+        bound = syms.bindings.get(spelled)
+        if bound is not None:
+            return self._through(k.path, bound)
+        here = [t for t in syms.defs if t.parent is None and t.name == spelled and t.kind == "class"]
+        if len(here) == 1:
+            return here[0]
+        cands = [t for t in self.index.by_name.get(spelled, ()) if t.kind == "class"]
+        return cands[0] if len(cands) == 1 else None
+
+    def _derives(self, t: Target, cls: Target) -> bool:
+        """``t`` is a method of a class that derives from ``cls``."""
+        owner = next((x for x in self._syms(t.path).defs if x.qualname == t.parent and x.kind == "class"), None)
+        return owner is not None and owner != cls and cls in self._mro(owner)
+
+
+# -- the symbol table ----------------------------------------------------------------------
+
+@dataclass
+class FileSymbols:
+    defs: list[Target]
+    bindings: dict[str, tuple]  # name -> ("mod", spec) | ("sym", spec, name)
+    exports: list[tuple[str, str, str]]  # (name or "*", spec, name there)
+    bases: dict[str, list[str]]  # class qualname -> bases as written
+
+    def to_json(self) -> dict:
+        return {"defs": [[t.qualname, t.name, t.kind, t.parent, t.method] for t in self.defs],
+                "bindings": self.bindings, "exports": self.exports, "bases": self.bases}
+
+    @classmethod
+    def from_json(cls, rel: str, d: dict) -> FileSymbols:
+        return cls([Target(rel, *t) for t in d["defs"]], {k: tuple(v) for k, v in d["bindings"].items()},
+                   [tuple(e) for e in d["exports"]], d["bases"])
+
+
+def file_symbols(rel: str, src: SourceFile) -> FileSymbols:
+    if src.tree is None:
+        return FileSymbols([], {}, [], {})
+    defs = src.defs
+    defs_out = []
+    for d in defs:
+        parent = defs[d.parent] if d.parent is not None else None
+        name = d.name.rsplit(".", 1)[-1]
+        method = d.kind == "method" or (parent is not None and parent.kind == "class") or "." in d.name \
+            or (parent is None and d.qualname != d.name)
+        defs_out.append(Target(rel, d.qualname, name, d.kind, parent.qualname if parent else None, method))
+    bindings: dict[str, tuple] = {}
+    exports: list[tuple[str, str, str]] = []
+    text = src.slice_node
+    cursor = ts.QueryCursor(src.lang.query("bindings"))
+    for _, caps in cursor.matches(src.tree.root_node):
+        one = {k: text(v[0]) for k, v in caps.items() if not k.startswith("_")}
+        if "export.star" in one:
+            exports.append(("*", one["from"], "*"))
+        elif "export.name" in one:
+            exports.append((one.get("export.alias", one["export.name"]), one["from"], one["export.name"]))
+        elif "module" in one:  # import a.b [as c]
+            local = one.get("alias") or one["module"].split(".")[0]
+            bindings[local] = ("mod", one["module"] if "alias" in one else one["module"].split(".")[0])
+        elif "name" in one:
+            bindings[one.get("alias") or one["name"]] = ("sym", one["from"], one["name"])
+        elif "default" in one:
+            bindings[one["default"]] = ("sym", one["from"], "default")
+        elif "alias" in one:
+            bindings[one["alias"]] = ("mod", one["from"])
+    bases: dict[str, list[str]] = {}
+    cursor = ts.QueryCursor(src.lang.query("bases"))
+    by_node = {d.node.id: d for d in defs}
+    for _, caps in cursor.matches(src.tree.root_node):
+        for node in caps.get("base", ()):
+            n = node.parent
+            while n is not None and n.id not in by_node:
+                n = n.parent
+            if n is not None:
+                bases.setdefault(by_node[n.id].qualname, []).append(text(node))
+    return FileSymbols(defs_out, bindings, exports, bases)
+
+
+class SymbolIndex:
+    """Every source file's symbols, and the workspace-wide name table built from them."""
+
+    def __init__(self, ws: Workspace):
+        self.ws = ws
+        self.files: dict[str, tuple[list, FileSymbols]] = {}  # rel -> (stamp, symbols)
+        self.by_name: dict[str, list[Target]] = {}
+        self.py_modules: dict[str, str] = {}  # dotted name -> rel
+        self.checked = 0.0
+        self._touched: dict[str, tuple[str, SourceFile, FileSymbols]] = {}  # a few recently touched files
+
+    def touched(self, rel: str, text: str | None) -> tuple[SourceFile, FileSymbols]:
+        """The touched file parsed as it is now (maybe unsaved), kept while its text is the same."""
+        if text is None:
+            text = self.ws.read_source(rel)
+        h = digest(text)
+        hit = self._touched.get(rel)
+        if hit is None or hit[0] != h:
+            src = SourceFile(text, for_path(rel))
+            if len(self._touched) >= 8:
+                self._touched.pop(next(iter(self._touched)))
+            hit = self._touched[rel] = (h, src, file_symbols(rel, src))
+        return hit[1], hit[2]
+
+    def symbols(self, rel: str) -> FileSymbols:
+        hit = self.files.get(rel)
+        return hit[1] if hit is not None else FileSymbols([], {}, [], {})
+
+    def refresh(self) -> None:
+        now = time.monotonic()
+        if self.files and now - self.checked < _RECHECK_S:
+            return
+        self.checked = now
+        store = self.ws.store
+        stamps = {}
+        for rel in self.ws.files():
+            if for_path(rel) is not None:
+                stamps[rel] = _stamp(self.ws.abs(rel))
+        stale = [rel for rel, st in stamps.items() if rel not in self.files or self.files[rel][0] != st]
+        gone = [rel for rel in self.files if rel not in stamps]
+        if not stale and not gone:
+            return
+        for rel in gone:
+            del self.files[rel]
+        if stale:
+            with store.read() as txn:
+                cached = {rel: store.get(txn, "symbols", rel) for rel in stale}
+            fresh = {}
+            for rel in stale:
+                rec = cached.get(rel)
+                if rec is not None and rec.get("stamp") == stamps[rel]:
+                    self.files[rel] = (stamps[rel], FileSymbols.from_json(rel, rec["symbols"]))
+                    continue
+                try:
+                    syms = file_symbols(rel, SourceFile(self.ws.read_source(rel), for_path(rel)))
+                except WorkspaceError:  # unreadable (binary, huge): defines nothing we can see
+                    syms = FileSymbols([], {}, [], {})
+                self.files[rel] = (stamps[rel], syms)
+                fresh[rel] = {"stamp": stamps[rel], "symbols": syms.to_json()}
+            if fresh:
+                def put(txn):
+                    for rel, rec in fresh.items():
+                        store.put(txn, "symbols", rel, rec)
+                store.write(put)
+        if gone:
+            store.write(lambda txn: [store.delete(txn, "symbols", rel) for rel in gone])
+        self.by_name = {}
+        self.py_modules = {}
+        for rel, (_, syms) in sorted(self.files.items()):
+            for t in syms.defs:
+                self.by_name.setdefault(t.name, []).append(t)
+            if rel.endswith(".py"):
+                mod = rel[:-3].replace("/", ".")
+                self.py_modules[mod[:-len(".__init__")] if mod.endswith(".__init__") else mod] = rel
+
+    def bound(self, rel: str, binding: tuple) -> tuple | None:
+        """What an import binding in ``rel`` names: ("mod", file), ("sym", file, name), or
+        None when it comes from outside the workspace. ``from pkg import mod`` names a module."""
+        target = self.module(rel, binding[1])
+        if binding[0] == "sym" and rel.endswith((".py", ".pyi")):
+            spec = binding[1] + ("" if binding[1].endswith(".") else ".") + binding[2]
+            sub = self.module(rel, spec)
+            if sub is not None:
+                return ("mod", sub)
+        if target is None:
+            return None
+        return ("mod", target) if binding[0] == "mod" else ("sym", target, binding[2])
+
+    def module(self, rel: str, spec: str) -> str | None:
+        """The workspace file an import in ``rel`` names, or None (outside the workspace)."""
+        if rel.endswith((".py", ".pyi")):
+            return self._py_module(rel, spec)
+        if not spec.startswith("."):
+            return None  # a package from node_modules
+        base = normpath(join(dirname(rel), spec))
+        for cand in [base] + [base + e for e in _ECMA_EXTS] + [f"{base}/index{e}" for e in _ECMA_EXTS]:
+            if cand in self.files:
+                return cand
+        if base.endswith(".js"):  # TypeScript imports name the compiled file
+            return self.module(rel, spec[:-3])
+        return None
+
+    def _py_module(self, rel: str, spec: str) -> str | None:
+        if spec.startswith("."):
+            dots = len(spec) - len(spec.lstrip("."))
+            pkg = rel.rsplit("/", 1)[0].split("/") if "/" in rel else []
+            pkg = pkg[:len(pkg) - (dots - 1)] if dots > 1 else pkg
+            rest = spec[dots:]
+            dotted = ".".join(pkg + ([rest] if rest else []))
+            return self.py_modules.get(dotted)
+        hit = self.py_modules.get(spec)
+        if hit is not None:
+            return hit
+        tails = [m for m in self.py_modules if m.endswith("." + spec)]  # src/ layouts
+        return self.py_modules[tails[0]] if len(tails) == 1 else None
+
+
+def _stamp(path) -> list:
+    try:
+        st = os.stat(path)
+        return [st.st_mtime_ns, st.st_size]
+    except OSError:
+        return [0, -1]
+
+
+_INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _index_of(ws: Workspace) -> SymbolIndex:
+    index = _INDEXES.get(ws)
+    if index is None:
+        index = _INDEXES[ws] = SymbolIndex(ws)
+    return index

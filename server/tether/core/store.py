@@ -19,7 +19,7 @@ import lmdb
 import orjson
 
 SCHEMA = 5  # bump when a record's shape changes: the cache is then rebuilt from the files
-_DBS = (b"meta", b"files", b"notes", b"by_path", b"by_name", b"globs", b"anchors", b"texts", b"state")
+_DBS = (b"meta", b"files", b"notes", b"by_path", b"by_name", b"globs", b"anchors", b"texts", b"state", b"symbols")
 _INITIAL_MAP = 64 << 20
 
 
