@@ -1,0 +1,457 @@
+"""``tether hook claude-code`` and ``tether hook copilot``: answer one agent hook event (JSON
+on standard input) with the notes for what the agent is about to touch.
+
+- ``SessionStart``: the repository-wide notes and the most recent decisions
+  (``repo_context``). After a compaction (``source: "compact"``) also the notes of the files
+  this session touched, since the conversation that held them is gone.
+- ``PreToolUse`` of a tool that reads or edits a file: the notes at the touched place
+  (``context_for``), each note at most once per file per session unless it changed.
+- ``PostToolUse`` of a tool that edits a file: what ``tether check`` finds in it now.
+- ``PreCompact``: forget what this session was given, so it is given again when touched.
+
+Both agents answer in the same shape: ``{"hookSpecificOutput": {"hookEventName",
+"additionalContext"}}`` (Claude Code's hook contract, which VS Code's agent hooks adopt). Both
+commands accept both vocabularies (``session_id``/``sessionId``, Claude's ``Read``/``Edit``…
+and VS Code's ``read_file``/``replace_string_in_file``… tools): VS Code also runs the
+Claude-format hooks of ``.claude/settings.json``, with its own tool names and camelCase
+inputs, and applies no matchers. The per-session state is shared, so when both commands are
+configured only the first to answer an event hands anything over.
+
+Nothing here may break an agent's session: any failure prints nothing, exits 0 and is
+written to ``.tether/cache/hooks.log``. The text is plain facts, never instructions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import re
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import orjson
+
+from ..core.context import DEFAULT_BUDGET, Context, Item, context_for, estimate_tokens, note_markdown, repo_context
+from ..core.workspace import Finding, Workspace, WorkspaceError
+
+AGENTS = ("claude-code", "copilot")
+MAX_CHARS = 9_500  # Claude Code moves additionalContext over 10,000 characters into a file
+ALL = 1 << 30  # a budget nothing reaches: the whole ranking, fitted here after the once-per-session filter
+MAX_FILES = 6  # files handed over for one event (a multi-file edit, or after a compaction)
+MIN_SHARE = 150  # tokens: below this a file's share of the budget is not worth an answer
+KEEP_FILES = 50  # touched files remembered per session
+STALE = 14 * 86400  # seconds after which a session's state is dropped
+MAX_FINDINGS = 30
+
+
+# -- what a tool touches -------------------------------------------------------------------
+
+@dataclass
+class Touch:
+    path: str  # as the tool names it (absolute, relative to cwd, or a file:// URI)
+    edit: bool = False  # the tool changes (or creates) the file
+    olds: list[str] = field(default_factory=list)  # text an edit replaces: its lines are the place
+    lines: tuple[int, int] | None = None  # 0-based first and last line of a read window
+
+
+def _str(v) -> str:
+    return v if isinstance(v, str) else ""
+
+
+def _num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _window(offset, limit) -> tuple[int, int] | None:
+    """A read of ``limit`` lines from 1-based line ``offset``, as 0-based first/last lines."""
+    if not _num(offset) and not _num(limit):
+        return None
+    first = max(int(offset) if _num(offset) else 1, 1) - 1
+    return first, first + int(limit) - 1 if _num(limit) and limit >= 1 else ALL
+
+
+def _between(start, end) -> tuple[int, int] | None:
+    """1-based inclusive ``start``..``end`` (VS Code's first read_file parameters)."""
+    if not _num(start):
+        return None
+    first = max(int(start), 1) - 1
+    last = max(int(end), 1) - 1 if _num(end) else ALL
+    return min(first, last), max(first, last)
+
+
+def _one(path, **kw) -> list[Touch]:
+    return [Touch(path, **kw)] if _str(path) else []
+
+
+def _claude_read(ti: dict) -> list[Touch]:
+    return _one(ti.get("file_path"), lines=_window(ti.get("offset"), ti.get("limit")))
+
+
+def _claude_multi(ti: dict) -> list[Touch]:
+    edits = ti.get("edits") if isinstance(ti.get("edits"), list) else []
+    return _one(ti.get("file_path"), edit=True, olds=[_str(e.get("old_string")) for e in edits if isinstance(e, dict)])
+
+
+CLAUDE_TOOLS: dict[str, Callable[[dict], list[Touch]]] = {
+    "Read": _claude_read,
+    "Edit": lambda ti: _one(ti.get("file_path"), edit=True, olds=[_str(ti.get("old_string"))]),
+    "MultiEdit": _claude_multi,
+    "Write": lambda ti: _one(ti.get("file_path"), edit=True),
+    "NotebookEdit": lambda ti: _one(ti.get("notebook_path"), edit=True),
+}
+
+
+def _vscode_read(ti: dict) -> list[Touch]:
+    lines = _window(ti.get("offset"), ti.get("limit")) or _between(ti.get("startLine"), ti.get("endLine"))
+    return _one(ti.get("filePath"), lines=lines)
+
+
+def _vscode_multi(ti: dict) -> list[Touch]:
+    by_path: dict[str, Touch] = {}
+    for r in ti.get("replacements") if isinstance(ti.get("replacements"), list) else []:
+        if isinstance(r, dict) and _str(r.get("filePath")):
+            by_path.setdefault(r["filePath"], Touch(r["filePath"], edit=True)).olds.append(_str(r.get("oldString")))
+    return list(by_path.values())
+
+
+_PATCH_FILE = re.compile(r"^\*\*\* (?:(?:Add|Update|Delete) File|Move to): *(.+?)\s*$", re.MULTILINE)
+
+
+def _vscode_patch(ti: dict) -> list[Touch]:
+    """apply_patch names its files in the patch text: ``*** Update File: PATH`` (Add, Delete, Move to)."""
+    paths = dict.fromkeys(_PATCH_FILE.findall(_str(ti.get("input")) or _str(ti.get("patch"))))
+    return [Touch(p, edit=True) for p in paths]
+
+
+def _vscode_files(ti: dict) -> list[Touch]:
+    files = ti.get("files") if isinstance(ti.get("files"), list) else []
+    paths = [f if isinstance(f, str) else _str(f.get("filePath")) if isinstance(f, dict) else "" for f in files]
+    return [Touch(p, edit=True) for p in dict.fromkeys(p for p in paths if p)]
+
+
+# VS Code reports a tool by its name or its contributed id (copilot_…); inputs are camelCase
+VSCODE_TOOLS: dict[str, Callable[[dict], list[Touch]]] = {name: fn for names, fn in (
+    (("read_file", "copilot_readFile"), _vscode_read),
+    (("replace_string_in_file", "copilot_replaceString"),
+     lambda ti: _one(ti.get("filePath"), edit=True, olds=[_str(ti.get("oldString"))])),
+    (("multi_replace_string_in_file", "copilot_multiReplaceString"), _vscode_multi),
+    (("create_file", "copilot_createFile", "insert_edit_into_file", "copilot_insertEdit",
+      "edit_notebook_file", "copilot_editNotebook"), lambda ti: _one(ti.get("filePath"), edit=True)),
+    (("apply_patch", "copilot_applyPatch"), _vscode_patch),
+    (("editFiles", "edit_files", "copilot_editFiles"), _vscode_files),
+) for name in names}
+
+TOOLS = {**CLAUDE_TOOLS, **VSCODE_TOOLS}
+
+
+def touches(tool: str, tool_input) -> list[Touch]:
+    """The files a tool call reads or edits (empty for any other tool)."""
+    fn = TOOLS.get(tool)
+    return fn(tool_input) if fn is not None and isinstance(tool_input, dict) else []
+
+
+# -- the place in a file ---------------------------------------------------------------------
+
+def lines_of(text: str, olds: list[str]) -> list[tuple[int, int]]:
+    """The 0-based first/last lines of each replaced text in the file as it is now (texts
+    not found, e.g. made by an earlier edit of the same call, are skipped)."""
+    out = []
+    for old in olds:
+        i = text.find(old) if old.strip() else -1
+        if i >= 0:
+            first = text.count("\n", 0, i + len(old) - len(old.lstrip("\n")))  # from its first non-empty line
+            out.append((first, first + old.strip("\n").count("\n")))
+    return sorted(out)
+
+
+def ranked_for(ws: Workspace, rel: str, touch: Touch) -> tuple[list[Item], int | None]:
+    """Every note that applies where ``touch`` reads or edits ``rel``, best first, and the
+    line the answer is about (None: the file, or several lines).
+
+    A single line is asked of the core as is. For a range (a read window, an edit of several
+    lines, several edits) the core is asked at its first line — that brings the enclosing
+    definitions and what that code calls — and for the whole file, keeping the notes anchored
+    on code inside the range: one ``context_for`` per line would repeat the same call graph
+    work for every line, and the first line alone would miss every note further down."""
+    text, ranges = None, None
+    if touch.olds:
+        with contextlib.suppress(WorkspaceError):
+            text = ws.read_source(rel)
+        ranges = lines_of(text, touch.olds) if text is not None else None
+    elif touch.lines is not None:
+        ranges = [touch.lines]
+    if not ranges:
+        return context_for(ws, rel, None, ALL, text).items, None
+    first = ranges[0][0]
+    at_first = context_for(ws, rel, first, ALL, text).items
+    if len(ranges) == 1 and ranges[0][1] == first:
+        return at_first, first
+    have = {i.note.id for i in at_first}
+    inside = [i for i in context_for(ws, rel, None, ALL, text).items
+              if i.note.id not in have and _overlaps(i, ranges)]
+    return sorted(at_first + inside, key=lambda i: (i.note.status != "active", i.tier)), None
+
+
+def _overlaps(item: Item, ranges: list[tuple[int, int]]) -> bool:
+    return any(loc.range is not None and loc.range.sl <= hi and lo <= loc.range.el
+               for loc in item.located for lo, hi in ranges)
+
+
+# -- once per file per session (LMDB "state") ------------------------------------------------
+
+def _key(sid: str, *parts: str) -> str:
+    return "\0".join(("hook", sid, *parts))
+
+
+def fingerprint(item: Item) -> str:
+    """Changes when the note does (text, status, rejected options …), not with the line asked."""
+    return hashlib.sha1("\n".join(note_markdown(item.note)).encode()).hexdigest()[:16]
+
+
+def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[Item], budget: int) -> str:
+    """The Markdown of the notes in ``ranked`` this session has not been given yet for
+    ``rel`` ("" = the repository as a whole; what that was given counts for every file),
+    fitted to ``budget``; they are remembered as given. Checked and remembered in one write
+    transaction, so two hooks answering the same event hand a note over once."""
+    s = ws.store
+    prints = {i.note.id: fingerprint(i) for i in ranked}
+
+    def txn_fn(txn) -> str:
+        _remember_touch(s, txn, sid, rel)
+        seen = (s.get(txn, "state", _key(sid, "seen", rel)) or {}) if sid else {}
+        wide = (s.get(txn, "state", _key(sid, "seen", "")) or {}) if sid and rel else {}
+        fresh = [i for i in ranked if prints[i.note.id] not in (seen.get(i.note.id), wide.get(i.note.id))]
+        if not fresh:
+            return ""
+        ctx = Context(rel, line, [], [], budget)
+        ctx.fit(fresh)
+        given = ctx.items or ctx.left_out  # nothing fits: the list of what was left out, once
+        seen.update({i.note.id: prints[i.note.id] for i in given})
+        if sid:
+            s.put(txn, "state", _key(sid, "seen", rel), seen)
+        out = ctx.to_markdown()
+        new_ids = {i.note.id for i in fresh}
+        again = [i for i in ranked if i.note.id not in new_ids and seen.get(i.note.id) == prints[i.note.id]]
+        if again and rel:
+            out += ("\nAlso applies here, given earlier in this session: " +
+                    "; ".join(f"{i.note.kind} \"{i.note.title}\" ({i.note.id})" for i in again[:8]) +
+                    (f" and {len(again) - 8} more" if len(again) > 8 else "") + ".\n")
+        return out
+    return s.write(txn_fn)
+
+
+def _remember_touch(s, txn, sid: str, rel: str) -> None:
+    if not sid:
+        return
+    rec = s.get(txn, "state", _key(sid, "session")) or {"files": []}
+    if rel:
+        rec["files"] = ([f for f in rec["files"] if f != rel] + [rel])[-KEEP_FILES:]
+    rec["at"] = int(time.time())
+    s.put(txn, "state", _key(sid, "session"), rec)
+
+
+def forget_given(ws: Workspace, sid: str) -> None:
+    """The conversation that held this session's notes is gone (compaction, /clear)."""
+    s = ws.store
+
+    def txn_fn(txn):
+        for k in s.keys(txn, "state", _key(sid, "seen", "")):
+            s.delete(txn, "state", k)
+    if sid:
+        s.write(txn_fn)
+
+
+def _first_answer(ws: Workspace, sid: str, event: str, tool_use_id: str) -> bool:
+    """True for the first hook to answer this tool call (both commands may be configured)."""
+    if not sid or not tool_use_id:
+        return True
+    s, key = ws.store, _key(sid, "answered", event, tool_use_id)
+
+    def txn_fn(txn) -> bool:
+        if s.get(txn, "state", key) is not None:
+            return False
+        s.put(txn, "state", key, 1)
+        return True
+    return s.write(txn_fn)
+
+
+def _drop_stale_sessions(ws: Workspace) -> None:
+    s, cutoff = ws.store, time.time() - STALE
+
+    def txn_fn(txn):
+        for k, rec in list(s.items(txn, "state", "hook\0")):
+            if k.endswith("\0session") and isinstance(rec, dict) and rec.get("at", 0) < cutoff:
+                for kk in s.keys(txn, "state", k[: -len("session")]):
+                    s.delete(txn, "state", kk)
+    s.write(txn_fn)
+
+
+# -- events ----------------------------------------------------------------------------------
+
+def session_start(ws: Workspace, sid: str, source: str, budget: int = DEFAULT_BUDGET) -> str:
+    """The repository-wide notes and recent decisions; after a compaction also the notes of
+    the files this session touched (most recent first), within one budget."""
+    _drop_stale_sessions(ws)
+    if source in ("compact", "clear"):
+        forget_given(ws, sid)
+    files = _touched(ws, sid) if source == "compact" else []
+    parts = [hand_over(ws, sid, "", None, repo_context(ws, ALL).items, budget // 2 if files else budget)]
+    left = budget - estimate_tokens(parts[0])
+    for n, rel in enumerate(files):
+        share = left // (len(files) - n)
+        if share < MIN_SHARE:
+            break
+        with contextlib.suppress(WorkspaceError):
+            if ws.abs(rel).exists():
+                parts.append(hand_over(ws, sid, rel, None, context_for(ws, rel, None, ALL).items, share))
+                left -= estimate_tokens(parts[-1])
+    return "\n".join(p for p in parts if p)
+
+
+def _touched(ws: Workspace, sid: str) -> list[str]:
+    if not sid:
+        return []
+    with ws.store.read() as txn:
+        rec = ws.store.get(txn, "state", _key(sid, "session")) or {}
+    return list(reversed(rec.get("files", [])))[:MAX_FILES]
+
+
+def before_tool(ws: Workspace, sid: str, cwd: Path, found: list[Touch], budget: int = DEFAULT_BUDGET) -> str:
+    """The notes where each touched file is read or edited, the budget shared among them."""
+    places = []
+    for t in found[:MAX_FILES]:
+        rel = _rel(ws, t.path, cwd)
+        if rel is None or not (t.edit or ws.abs(rel).is_file()):
+            continue  # outside the workspace, or a read of nothing (a file that will be created has pattern notes)
+        places.append((rel, t))
+    parts = []
+    for rel, t in places:
+        ranked, line = ranked_for(ws, rel, t)
+        parts.append(hand_over(ws, sid, rel, line, ranked, budget // len(places)))
+    return "\n".join(p for p in parts if p)
+
+
+def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:
+    """What ``tether check`` finds in the edited files now, one finding a line."""
+    rels = list(dict.fromkeys(r for r in (_rel(ws, t.path, cwd) for t in found if t.edit) if r))
+    if not rels:
+        return ""
+    findings = [f for f in ws.check(rels) if f.path in rels]
+    if not findings:
+        return ""
+    head = (f"tether check after this edit: {len(findings)} finding{'s' if len(findings) > 1 else ''} "
+            f"in {', '.join(dict.fromkeys(f.path for f in findings))}.")
+    lines = [finding_text(f) for f in findings[:MAX_FINDINGS]]
+    if len(findings) > MAX_FINDINGS:
+        lines.append(f"… and {len(findings) - MAX_FINDINGS} more (`tether check PATH` lists them all).")
+    if any(f.note_id for f in findings):
+        lines.append("`tether show ID` prints a note in full.")
+    return "\n".join([head, *lines]) + "\n"
+
+
+def finding_text(f: Finding) -> str:
+    """``path:line:col: severity: message [note/check]``, as ``tether check`` prints it."""
+    col = f":{f.range.sc + 1}" if f.range else ""
+    ref = "/".join(x for x in (f.note_id, f.extra.get("check", "")) if x)
+    return f"{f.path}:{f.line}{col}: {f.severity}: {f.message}" + (f" [{ref}]" if ref else "")
+
+
+def answer(ws: Workspace, event: dict) -> dict | None:
+    """The hook's answer to one event, or None to say nothing."""
+    name = _field(event, "hook_event_name", "hookEventName")
+    sid = _field(event, "session_id", "sessionId").replace("\0", "")
+    cwd = Path(_field(event, "cwd") or os.getcwd())
+    text = ""
+    if name == "SessionStart":
+        text = session_start(ws, sid, _field(event, "source") or "startup")
+    elif name == "PreCompact":
+        forget_given(ws, sid)
+    elif name == "PreToolUse":
+        text = before_tool(ws, sid, cwd, touches(_field(event, "tool_name"), event.get("tool_input")))
+    elif name == "PostToolUse":
+        found = touches(_field(event, "tool_name"), event.get("tool_input"))
+        if any(t.edit for t in found) and _first_answer(ws, sid, name, _field(event, "tool_use_id")):
+            text = after_edit(ws, cwd, found)
+    if not text.strip():
+        return None
+    return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": _cap(text)}}
+
+
+def _field(event: dict, *names: str) -> str:
+    for n in names:
+        v = event.get(n)
+        if isinstance(v, str) and v:
+            return v
+    return ""
+
+
+def _rel(ws: Workspace, path: str, cwd: Path) -> str | None:
+    """Workspace-relative path, or None for a path outside the workspace."""
+    if path.startswith("file://"):
+        path = unquote(urlparse(path).path)
+    try:
+        return ws.rel(path, cwd)
+    except WorkspaceError:
+        return None
+
+
+def _cap(text: str) -> str:
+    if len(text) <= MAX_CHARS:
+        return text
+    cut = text.rfind("\n", 0, MAX_CHARS - 200)
+    return text[: cut if cut > 0 else MAX_CHARS - 200] + \
+        f"\n\n(Cut at {MAX_CHARS:,} characters; `tether context PATH` prints the notes of one file.)\n"
+
+
+# -- the command -------------------------------------------------------------------------------
+
+def run(agent: str, stdin, stdout) -> int:
+    """Answer one hook event for ``agent``. Always exits 0; prints an answer or nothing."""
+    ws: Workspace | None = None
+    event: dict = {}
+    stray = io.StringIO()  # warnings and the like: never on the agent's screen
+    try:
+        with contextlib.redirect_stderr(stray):
+            if agent not in AGENTS:
+                raise ValueError(f"unknown agent {agent!r}")
+            event = orjson.loads(stdin.read())
+            if not isinstance(event, dict):
+                raise ValueError("the event is not a JSON object")
+            try:
+                ws = Workspace.find(_field(event, "cwd") or os.getcwd())
+            except WorkspaceError:
+                return 0  # not a tether repository: nothing to say
+            out = answer(ws, event)
+        if out is not None:
+            stdout.write(orjson.dumps(out).decode() + "\n")
+            stdout.flush()
+        if stray.getvalue():
+            _log(ws, agent, event, stray.getvalue())
+    except Exception:  # noqa: BLE001 — a hook never breaks the agent's session
+        _log(ws, agent, event, traceback.format_exc() + stray.getvalue())
+    finally:
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                ws.close()
+    return 0
+
+
+def _log(ws: Workspace | None, agent: str, event: dict, message: str) -> None:
+    """Append to ``.tether/cache/hooks.log`` of the workspace (found from the current
+    folder when the event did not say); nowhere when there is none."""
+    with contextlib.suppress(Exception):
+        if ws is None:
+            ws = Workspace.find(os.getcwd())
+        log = ws.dir / "cache" / "hooks.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        if log.exists() and log.stat().st_size > 1 << 20:
+            os.replace(log, log.with_name("hooks.log.1"))
+        what = " ".join(x for x in (_field(event, "hook_event_name", "hookEventName"), _field(event, "tool_name")) if x)
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {agent} {what or 'event'}\n{message.rstrip()}\n")

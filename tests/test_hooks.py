@@ -1,0 +1,291 @@
+"""`tether hook claude-code` and `tether hook copilot`, run as the agents run them: a
+subprocess fed one event as JSON on standard input, answering on standard output."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tether.core.workspace import Workspace
+
+from samples import APP_PY, git_init
+
+LOOP_PY = "import time\n\n\ndef tick():\n    return 1\n"
+NOTEBOOK = json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+class Repo:
+    root: Path
+    ids: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Repo:
+    r = Repo()
+    r.root = root = tmp_path_factory.mktemp("hooks") / "repo"
+    git_init(root)
+    for rel, text in {"src/app.py": APP_PY, "src/loop.py": LOOP_PY, "tools/build.py": "def build():\n    return 1\n",
+                      "nb/analysis.ipynb": NOTEBOOK}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    ws, _ = Workspace.init(root)
+    r.ids = {
+        "decision": ws.record("decision", "src/app.py", 3, title="Load config eagerly",
+                              rationale="Startup must fail fast.", rejected=[("lazy loading", "errors show up late")]).id,
+        "invariant": ws.record("invariant", "src/app.py", 11, title="start only records the port").id,
+        "loop": ws.record("invariant", "src/loop.py", 3, title="tick never blocks",
+                          checks=[{"id": "no-sleep", "kind": "forbid-call", "pattern": "time.sleep"}]).id,
+        "intent": ws.record("intent", "tools/build.py", how="file", title="build stays one function").id,
+        "workaround": ws.record("workaround", "nb/analysis.ipynb", how="file", title="cells run top to bottom",
+                                works_around="the kernel keeps state").id,
+        "wide": ws.record("boundary", "**", how="glob", title="No network calls at import time").id,
+    }
+    ws.close()
+    return r
+
+
+def run_hook(cwd: Path, stdin: str, agent: str = "claude-code") -> dict | None:
+    r = subprocess.run([sys.executable, "-m", "tether", "hook", agent], input=stdin, cwd=cwd, capture_output=True,
+                       text=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert r.returncode == 0 and r.stderr == "", (stdin, r.returncode, r.stderr)
+    return json.loads(r.stdout) if r.stdout.strip() else None
+
+
+def hook(repo: Repo, event: dict, agent: str = "claude-code") -> dict | None:
+    return run_hook(repo.root, json.dumps(event), agent)
+
+
+def hooks(repo: Repo, events: list[dict], agent: str = "claude-code") -> list[dict | None]:
+    """Events of different sessions, run side by side to keep the suite quick."""
+    with ThreadPoolExecutor(6) as ex:
+        return list(ex.map(lambda e: hook(repo, e, agent), events))
+
+
+def event(repo: Repo, sid: str, name: str, **kw) -> dict:
+    return {"session_id": sid, "transcript_path": f"/tmp/{sid}.jsonl", "cwd": str(repo.root),
+            "hook_event_name": name, "permission_mode": "default", **kw}
+
+
+def tool(repo: Repo, sid: str, name: str, tool_name: str, **tool_input) -> dict:
+    return event(repo, sid, name, tool_name=tool_name, tool_input=tool_input, tool_use_id=f"toolu_{sid}_{tool_name}")
+
+
+def pre(repo: Repo, sid: str, tool_name: str, **tool_input) -> dict:
+    return tool(repo, sid, "PreToolUse", tool_name, **tool_input)
+
+
+def context(out: dict | None, name: str) -> str:
+    """The additionalContext of an answer, after checking the answer's exact shape."""
+    assert out is not None, f"no answer to {name}"
+    assert set(out) == {"hookSpecificOutput"}
+    spec = out["hookSpecificOutput"]
+    assert set(spec) == {"hookEventName", "additionalContext"}  # never a permission decision or new input
+    assert spec["hookEventName"] == name
+    text = spec["additionalContext"]
+    assert 0 < len(text) < 10_000
+    assert "you must" not in text.lower() and "system" not in text.lower()
+    return text
+
+
+def titles(repo: Repo, text: str) -> set[str]:
+    """The labels of the notes handed over in full (each note ends with its id line)."""
+    return {label for label, nid in repo.ids.items() if f"(note {nid}," in text}
+
+
+def path(repo: Repo, rel: str) -> str:
+    return str(repo.root / rel)
+
+
+def test_session_start_gives_the_repository_wide_notes_and_recent_decisions(repo):
+    text = context(hook(repo, event(repo, "start", "SessionStart", source="startup")), "SessionStart")
+    assert text.startswith("# tether notes for this repository")
+    assert titles(repo, text) == {"wide", "decision"}
+    assert "No network calls at import time" in text and "Startup must fail fast." in text
+
+
+def test_pre_tool_use_names_the_notes_at_the_touched_place_for_every_tool(repo):
+    app = path(repo, "src/app.py")
+    cases = {
+        # lines 11-14: class Service and its start()
+        "read-window": pre(repo, "p1", "Read", file_path=app, offset=11, limit=4),
+        "read-top": pre(repo, "p2", "Read", file_path=app, offset=4, limit=2),
+        "read-all": pre(repo, "p3", "Read", file_path=app),
+        "edit": pre(repo, "p4", "Edit", file_path=app, old_string="        self.port = port",
+                    new_string="        self.port = int(port)"),
+        "edit-not-found": pre(repo, "p5", "Edit", file_path=app, old_string="no such text", new_string="x"),
+        "multi": pre(repo, "p6", "MultiEdit", file_path=app, edits=[
+            {"old_string": "    return data", "new_string": "    return data.strip()"},
+            {"old_string": "        return True", "new_string": "        return self.port > 0"}]),
+        "write": pre(repo, "p7", "Write", file_path=path(repo, "tools/build.py"), content="def build():\n    return 2\n"),
+        "write-new": pre(repo, "p8", "Write", file_path=path(repo, "src/new.py"), content="x = 1\n"),
+        "notebook": pre(repo, "p9", "NotebookEdit", notebook_path=path(repo, "nb/analysis.ipynb"), cell_id="c1",
+                        new_source="print(1)", edit_mode="replace"),
+    }
+    got = dict(zip(cases, (context(o, "PreToolUse") for o in hooks(repo, list(cases.values())))))
+    assert titles(repo, got["read-window"]) == {"invariant", "wide"}
+    assert titles(repo, got["read-top"]) == {"decision", "wide"}
+    assert titles(repo, got["read-all"]) == {"decision", "invariant", "wide"}
+    assert titles(repo, got["edit"]) == {"invariant", "wide"}
+    assert got["edit"].startswith("# tether notes for src/app.py:13")
+    assert "which encloses line 13" in got["edit"]
+    assert titles(repo, got["edit-not-found"]) == {"decision", "invariant", "wide"}  # the whole file
+    assert titles(repo, got["multi"]) == {"decision", "invariant", "wide"}
+    assert "Rejected options:\n- lazy loading: errors show up late" in got["multi"]
+    assert titles(repo, got["write"]) == {"intent", "wide"}
+    assert titles(repo, got["write-new"]) == {"wide"}  # a new file: the path-pattern notes
+    assert titles(repo, got["notebook"]) == {"workaround", "wide"}
+    assert "Works around: the kernel keeps state" in got["notebook"]
+
+
+def test_a_file_is_given_once_per_session_unless_its_notes_change(repo):
+    app = path(repo, "src/app.py")
+    read = pre(repo, "once", "Read", file_path=app)
+    first = context(hook(repo, read), "PreToolUse")
+    assert titles(repo, first) == {"decision", "invariant", "wide"}
+    again = hooks(repo, [read, pre(repo, "once", "Edit", file_path=app, old_string="    return data", new_string="")])
+    assert again == [None, None]
+    assert titles(repo, context(hook(repo, {**read, "session_id": "other"}), "PreToolUse")) == \
+        {"decision", "invariant", "wide"}
+
+    ws = Workspace(repo.root)
+    ws.update(repo.ids["decision"], lambda n: setattr(n, "rationale", "Startup must fail fast; measured twice."))
+    ws.close()
+    changed = context(hook(repo, read), "PreToolUse")
+    assert titles(repo, changed) == {"decision"}
+    assert "measured twice" in changed
+    assert "given earlier in this session" in changed and "start only records the port" in changed
+    assert hook(repo, read) is None
+
+
+def test_session_start_after_compaction_gives_the_touched_files_again(repo):
+    sid = "compacted"
+    assert context(hook(repo, event(repo, sid, "SessionStart", source="startup")), "SessionStart")
+    for t in (pre(repo, sid, "Read", file_path=path(repo, "src/app.py")),
+              pre(repo, sid, "Edit", file_path=path(repo, "tools/build.py"), old_string="    return 1", new_string="")):
+        assert context(hook(repo, t), "PreToolUse")
+    assert hook(repo, event(repo, sid, "PreCompact", trigger="auto", custom_instructions="")) is None
+    text = context(hook(repo, event(repo, sid, "SessionStart", source="compact")), "SessionStart")
+    assert text.startswith("# tether notes for this repository")
+    assert "# tether notes for src/app.py" in text and "# tether notes for tools/build.py" in text
+    assert titles(repo, text) == {"wide", "decision", "invariant", "intent"}
+    assert text.count(f"(note {repo.ids['wide']},") == 1  # repository-wide notes once, not once per file
+    assert len(text) < 10_000
+    # given again just now: the next touch adds nothing
+    assert hook(repo, pre(repo, sid, "Read", file_path=path(repo, "src/app.py"))) is None
+
+
+def test_post_tool_use_states_the_findings_of_an_edit_and_nothing_when_clean(repo):
+    loop = repo.root / "src" / "loop.py"
+    post = tool(repo, "post", "PostToolUse", "Edit", file_path=str(loop), old_string="    return 1",
+                new_string="    return 2")
+    post["tool_response"] = {"filePath": str(loop), "success": True}
+    assert hooks(repo, [post, tool(repo, "post", "PostToolUse", "Read", file_path=str(loop))]) == [None, None]
+    try:
+        loop.write_text("import time\n\n\ndef tick():\n    time.sleep(1)\n    return 1\n", encoding="utf-8")
+        post["tool_use_id"] = "toolu_post_2"
+        text = context(hook(repo, post), "PostToolUse")
+        assert text.startswith("tether check after this edit:")
+        nid = repo.ids["loop"]
+        assert "src/loop.py:5:5: error: invariant \"tick never blocks\"" in text
+        assert f"[{nid}/no-sleep]" in text
+        assert "src/app.py" not in text
+    finally:
+        loop.write_text(LOOP_PY, encoding="utf-8")
+
+
+def test_a_failure_or_anything_outside_prints_nothing(repo, tmp_path):
+    app = path(repo, "src/app.py")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.py").write_text("x = 1\n", encoding="utf-8")
+    stdins = ["garbage {", "", "[1, 2]", json.dumps({})]
+    events = [
+        {**pre(repo, "e1", "Read", file_path=str(outside / "x.py")), "cwd": str(outside)},  # no .tether/ there
+        pre(repo, "e2", "Read", file_path=str(outside / "x.py")),  # a path outside the workspace
+        pre(repo, "e3", "Read", file_path=path(repo, "src/missing.py")),
+        pre(repo, "e4", "Bash", command="ls"),
+        pre(repo, "e5", "Read", file_path=12),
+        pre(repo, "e6", "Edit", file_path=app),  # no old_string: still fine
+        event(repo, "e7", "UserPromptSubmit", prompt="hi"),
+    ]
+    with ThreadPoolExecutor(6) as ex:
+        outs = list(ex.map(lambda s: run_hook(repo.root, s), stdins + [json.dumps(e) for e in events]))
+    assert outs[:-2] == [None] * (len(outs) - 2)
+    assert titles(repo, context(outs[-2], "PreToolUse")) == {"decision", "invariant", "wide"}
+    assert outs[-1] is None
+    log = (repo.root / ".tether" / "cache" / "hooks.log").read_text(encoding="utf-8")
+    assert "JSONDecodeError" in log and "Traceback" in log
+
+
+def test_copilot_tools_and_events(repo):
+    app = path(repo, "src/app.py")
+
+    def vs(sid: str, name: str, **kw) -> dict:
+        return {"timestamp": "2026-02-09T10:30:00.000Z", "cwd": str(repo.root), "sessionId": sid,
+                "hookEventName": name, "transcript_path": f"/tmp/{sid}.json", **kw}
+
+    def vs_pre(sid: str, tool_name: str, **tool_input) -> dict:
+        return vs(sid, "PreToolUse", tool_name=tool_name, tool_input=tool_input, tool_use_id=f"tool-{sid}")
+
+    cases = {
+        "start": vs("c0", "SessionStart", source="new"),
+        "read": vs_pre("c1", "read_file", filePath=app, startLine=11, endLine=14),
+        "read-v2": vs_pre("c2", "copilot_readFile", filePath=app, offset=4, limit=2),
+        "replace": vs_pre("c3", "replace_string_in_file", filePath=app, oldString="        self.port = port",
+                          newString="        self.port = 1"),
+        "multi": vs_pre("c4", "multi_replace_string_in_file", explanation="x", replacements=[
+            {"filePath": app, "oldString": "    return data", "newString": "    return 1"},
+            {"filePath": path(repo, "tools/build.py"), "oldString": "    return 1", "newString": "    return 2"}]),
+        "create": vs_pre("c5", "create_file", filePath=path(repo, "src/new.py"), content="x = 1\n"),
+        "patch": vs_pre("c6", "apply_patch", input="*** Begin Patch\n*** Update File: " + path(repo, "tools/build.py") +
+                        "\n@@\n-    return 1\n+    return 2\n*** End Patch"),
+        "notebook": vs_pre("c7", "edit_notebook_file", filePath=path(repo, "nb/analysis.ipynb"), cellId="c1",
+                           newCode="print(1)", editType="edit"),
+        "files": vs_pre("c8", "editFiles", files=["tools/build.py"]),
+        "terminal": vs_pre("c9", "run_in_terminal", command="ls"),
+    }
+    outs = dict(zip(cases, hooks(repo, list(cases.values()), agent="copilot")))
+    assert titles(repo, context(outs.pop("start"), "SessionStart")) == {"wide", "decision"}
+    assert outs.pop("terminal") is None
+    got = {k: context(o, "PreToolUse") for k, o in outs.items()}
+    assert titles(repo, got["read"]) == {"invariant", "wide"}
+    assert titles(repo, got["read-v2"]) == {"decision", "wide"}
+    assert titles(repo, got["replace"]) == {"invariant", "wide"}
+    assert titles(repo, got["multi"]) == {"decision", "intent", "wide"}
+    assert "# tether notes for src/app.py" in got["multi"] and "# tether notes for tools/build.py" in got["multi"]
+    assert titles(repo, got["create"]) == {"wide"}
+    assert titles(repo, got["patch"]) == {"intent", "wide"}
+    assert titles(repo, got["notebook"]) == {"workaround", "wide"}
+    assert titles(repo, got["files"]) == {"intent", "wide"}
+
+    # once per file per session; PreCompact (VS Code has no SessionStart after it) forgets
+    assert hook(repo, cases["read"], "copilot") is None
+    assert hook(repo, vs("c1", "PreCompact", trigger="auto"), "copilot") is None
+    assert titles(repo, context(hook(repo, cases["read"], "copilot"), "PreToolUse")) == {"invariant", "wide"}
+
+    loop = repo.root / "src" / "loop.py"
+    post = vs("c10", "PostToolUse", tool_name="copilot_replaceString", tool_use_id="tool-post",
+              tool_input={"filePath": str(loop), "oldString": "    return 1", "newString": "    x"},
+              tool_response="File edited successfully")
+    try:
+        loop.write_text("import time\n\n\ndef tick():\n    time.sleep(1)\n    return 1\n", encoding="utf-8")
+        text = context(hook(repo, post, "copilot"), "PostToolUse")
+        assert f"[{repo.ids['loop']}/no-sleep]" in text
+        # the same tool call answered by the Claude-format hook too (VS Code runs .claude/settings.json): once
+        assert hook(repo, post, "claude-code") is None
+    finally:
+        loop.write_text(LOOP_PY, encoding="utf-8")
+
+
+def test_vscode_events_reach_the_claude_code_command(repo):
+    """VS Code runs the hooks of .claude/settings.json with its own tool names and inputs."""
+    out = hook(repo, {"timestamp": "2026-02-09T10:30:00.000Z", "cwd": str(repo.root), "sessionId": "vc",
+                      "hookEventName": "PreToolUse", "tool_name": "read_file",
+                      "tool_input": {"filePath": path(repo, "tools/build.py")}, "tool_use_id": "tool-1"})
+    assert titles(repo, context(out, "PreToolUse")) == {"intent", "wide"}
