@@ -1,0 +1,313 @@
+"""``tether mcp``: the MCP server face, on standard input/output.
+
+A flat list of tools, each a short function that makes the core calls the CLI makes and
+returns the same JSON shapes (``tether list --json``, ``check --format json``, …). A
+refused request (an unknown kind or note, a path outside the workspace, a line past the
+end of the file) comes back as a tool error that says why; the server keeps serving.
+
+One workspace per process. Tools run on the SDK's worker threads, so one lock keeps the
+core to one call at a time here; note files written by other processes are seen on the
+next call (the core reconciles with the notes folder every time), and writes from
+several processes are serialized by the core's file lock."""
+
+from __future__ import annotations
+
+import threading
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field
+
+from .. import __version__
+from ..core import anchors as A
+from ..core.checks import CHECK_KINDS, SEVERITIES, CheckError
+from ..core.context import DEFAULT_BUDGET, Context, context_for, note_json, note_markdown
+from ..core.languages import GrammarError
+from ..core.notes import KINDS, NoteError
+from ..core.search import search_notes as find_notes
+from ..core.text import split_lines
+from ..core.workspace import Workspace, WorkspaceError
+
+REFUSED = (WorkspaceError, NoteError, CheckError, GrammarError)
+
+server = MCPServer(
+    "tether", version=__version__, log_level="WARNING",
+    instructions="tether keeps the why of this codebase next to the code: decisions (and the options "
+                 "rejected), invariants, boundaries, intents and deliberate workarounds, each anchored to "
+                 "code. Call get_context for a file and line before changing code there; record_note when "
+                 "a decision is made or a rule is found; check after editing. Paths are relative to the "
+                 "workspace root; lines are 1-based.")
+
+
+class Served:
+    """The workspace this process serves. Until it has a ``.tether/`` folder, reads answer
+    "no notes" (nothing is created by reading) and the first write creates it."""
+
+    def __init__(self):
+        self.ws: Workspace | None = None
+        self.lock = threading.Lock()
+
+    def open(self, root: Path) -> None:
+        try:
+            self.ws = Workspace.find(root)
+        except WorkspaceError:
+            self.ws = Workspace(Path(root))
+
+    @property
+    def ready(self) -> bool:
+        return self.ws.notes_dir.is_dir()
+
+    def for_writing(self) -> Workspace:
+        if not self.ready:
+            Workspace.init(self.ws.root, exact=True)
+        return self.ws
+
+
+STATE = Served()
+
+
+def tool(*, reads: bool):
+    """Register a tool that runs alone and turns a refusal into a tool error. ``reads``:
+    it changes nothing (hosts may run such tools without asking)."""
+    hints = ToolAnnotations(read_only_hint=True, open_world_hint=False) if reads else \
+        ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+    def register(fn):
+        @wraps(fn)
+        def run(**kwargs):
+            with STATE.lock:
+                try:
+                    return fn(**kwargs)
+                except REFUSED as e:
+                    raise ToolError(str(e)) from None
+        server.tool(annotations=hints)(run)
+        return fn
+    return register
+
+
+# -- parameter types (their JSON schema is what an agent sees) ----------------------------
+
+Line = Annotated[int, Field(ge=1, description="1-based line number")]
+NoteId = Annotated[str, Field(min_length=1, description="a note id, or a unique prefix of it (4+ characters)")]
+
+
+class Rejected(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    option: str = Field(min_length=1, description="an option that was considered")
+    rejected_because: str = Field("", description="why it was not chosen")
+
+
+class CheckSpec(BaseModel):
+    """A structural check of an invariant, as in the note file's [[checks]]."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal[CHECK_KINDS]
+    pattern: str = Field("", description="for forbid-call, require-call, forbid-import, forbid-identifier: "
+                                         "a dotted name with * wildcards (time.sleep, requests.*, *.delete)")
+    query: str = Field("", description="for forbid / require: a tree-sitter query with at least one capture")
+    lang: str = Field("", description="for forbid / require: the language the query is written for")
+    message: str = Field("", description="what a violation says (default: the rule)")
+    severity: Literal[SEVERITIES] = "error"
+    id: str = Field("", description="default: KIND:PATTERN")
+
+    def to_dict(self) -> dict:
+        d = {k: v for k, v in self.model_dump().items() if v and k != "severity"}
+        d["id"] = self.id or (f"{self.kind}:{self.pattern}" if self.pattern else self.kind)
+        if self.severity != "error":
+            d["severity"] = self.severity
+        return d
+
+
+# -- tools --------------------------------------------------------------------------------
+
+@tool(reads=True)
+def get_context(path: Annotated[str, Field(description="a file, relative to the workspace root")],
+                line: Line | None = None,
+                budget: Annotated[int, Field(ge=1, description="answer within this many tokens")] = DEFAULT_BUDGET,
+                ) -> CallToolResult:
+    """The tether notes that apply at a place in the code, ranked: notes on the code at the
+    line and on the definitions around it, on the file, on what that code calls, and
+    path-pattern notes. Without a line: every note on the file. Markdown, cut to the token
+    budget (what was left out is named)."""
+    ws = STATE.ws
+    rel = existing_file(ws, path)
+    line0 = None if line is None else line_in(ws, rel, line) - 1
+    ctx = context_for(ws, rel, line0, budget=budget) if STATE.ready else Context(rel, line0, [], [], budget)
+    return CallToolResult(content=[TextContent(type="text", text=ctx.to_markdown())],
+                          structured_content=ctx.to_json())
+
+
+@tool(reads=True)
+def list_notes(path: Annotated[str | None, Field(description="only the notes that apply to this file or folder")]
+               = None) -> dict[str, Any]:
+    """Every note (or those that apply to a file or folder), each with its kind, title, id,
+    status and its anchors' states (ok, moved, changed, renamed, orphaned, ambiguous) and
+    current ranges (0-based)."""
+    ws = STATE.ws
+    rel = known_path(ws, path) if path is not None else None
+    if not STATE.ready:
+        return {"notes": [], "broken": []}
+    notes = ws.notes()
+    if rel is not None and rel != ".":
+        scope = [n for n in notes if any(a.type != A.GLOB and under(rel, a.path) for a in n.anchors)]
+        scope += [n for n in ws.notes_on(rel) if n not in scope]
+        notes = sorted(scope, key=lambda n: n.id)
+    return {"notes": [note_json(n, ws.locate_note(n)) for n in notes],
+            "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]}
+
+
+@tool(reads=True)
+def search_notes(query: Annotated[str, Field(min_length=1)]) -> dict[str, Any]:
+    """Notes whose title, tags, rationale, rejected options or body contain the query's
+    words, best first (title and tags weigh most). Each note as in list_notes, with its
+    score and the fields that matched."""
+    ws = STATE.ws
+    hits = find_notes(ws, query) if STATE.ready else []
+    return {"query": query, "notes": [{**note_json(h.note, ws.locate_note(h.note)), "score": h.score,
+                                       "matched": h.matched} for h in hits]}
+
+
+@tool(reads=False)
+def record_note(kind: Literal[KINDS],
+                path: Annotated[str, Field(description="a file relative to the workspace root, or a path "
+                                                       "pattern such as src/auth/**")],
+                line: Line | None = None, *, title: Annotated[str, Field(min_length=1)],
+                rationale: Annotated[str | None, Field(description="why (a decision's reason)")] = None,
+                body: Annotated[str | None, Field(description="Markdown: what must stay true, what is left out, "
+                                                              "what the code is for, what it works around")] = None,
+                alternatives: Annotated[list[Rejected] | None, Field(description="options rejected, and why")] = None,
+                checks: Annotated[list[CheckSpec] | None, Field(description="invariants only: rules `check` "
+                                                                            "enforces in the anchored code")] = None,
+                ) -> dict[str, Any]:
+    """Record a note anchored to code. With a line: the innermost definition at that line
+    (the statement or lines there when no definition encloses it); without: the whole
+    file; a path with * or ? is a path pattern (such as src/auth/**). Decisions carry a
+    rationale and the alternatives rejected; invariants may carry checks that `check`
+    then enforces. Returns the note."""
+    ws = STATE.ws
+    if "*" in path or "?" in path:
+        if line is not None:
+            raise WorkspaceError(f"{path}: a path pattern is anchored as a whole; give no line")
+        target, how = path, A.GLOB
+    else:
+        target = ws.rel(path)
+        if ws.abs(target).is_dir():
+            raise WorkspaceError(f"{target}: a folder; anchor a pattern such as '{target.rstrip('/')}/**', or a file")
+        how = A.FILE if line is None else A.SYMBOL
+        if line is not None:
+            line_in(ws, target, line)
+    line0 = None if line is None else line - 1
+    common = dict(title=title, rationale=rationale or "", body=body or "",
+                  rejected=[(a.option, a.rejected_because) for a in alternatives or ()],
+                  checks=[c.to_dict() for c in checks or ()])
+    ws = STATE.for_writing()
+    try:
+        note = ws.record(kind, target, line0, how=how, **common)
+    except WorkspaceError:
+        if how != A.SYMBOL:
+            raise
+        note = ws.record(kind, target, line0, how=A.SPAN, **common)  # no definition there: the statement or line
+    return note_json(note, ws.locate_note(note))
+
+
+@tool(reads=False)
+def confirm_invariant(id: NoteId) -> dict[str, Any]:
+    """An invariant still holds after its code changed: record the code's current
+    fingerprint (clears its invariant-drift finding). Returns the note."""
+    ws = STATE.ws
+    if not STATE.ready:
+        raise WorkspaceError(f"no note '{id}': this workspace has no notes yet")
+    note = ws.confirm(id)
+    return note_json(note, ws.locate_note(note))
+
+
+@tool(reads=True)
+def check(paths: Annotated[list[str] | None, Field(description="files or folders (default: every file "
+                                                                  "a note applies to)")] = None) -> dict[str, Any]:
+    """Run invariant checks and drift guards (default: every file a note applies to) and
+    report violations, drifted invariants, lost anchors and broken note files. Lines are
+    1-based; ranges 0-based."""
+    ws = STATE.ws
+    rels = None
+    if paths:
+        rels = []
+        for p in paths:
+            rel = known_path(ws, p)
+            rels += [f for f in ws.files() if under(rel, f)] if ws.abs(rel).is_dir() else [rel]
+    if not STATE.ready:
+        return {"findings": []}
+    return {"findings": [finding_json(f) for f in ws.check(rels)]}
+
+
+# -- the note resource --------------------------------------------------------------------
+
+@server.resource("tether://note/{id}", name="note", mime_type="text/markdown",
+                 description="One tether note, as `tether show` prints it")
+def note_resource(id: str) -> str:
+    """The note rendered (what `tether show` prints) rather than its file's text: the
+    rendering says where each anchor's code is now and in what state, where the file keeps
+    fingerprints and the ranges recorded when it was last written. The file's path is at
+    the end for an agent that means to edit it."""
+    with STATE.lock:
+        try:
+            if not STATE.ready:
+                raise WorkspaceError(f"no note '{id}': this workspace has no notes yet")
+            ws = STATE.ws
+            note = ws.get(id)
+            text = "\n".join(note_markdown(note, "", ws.locate_note(note))).rstrip()
+        except REFUSED as e:
+            raise ResourceNotFoundError(str(e)) from None
+    return f"{text}\n\nfile: {note.path}\n"
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+def under(rel: str, path: str) -> bool:
+    """``path`` is ``rel`` or inside the folder ``rel`` ("." is the whole workspace)."""
+    return rel == "." or path == rel or path.startswith(rel.rstrip("/") + "/")
+
+
+def existing_file(ws: Workspace, path: str) -> str:
+    rel = ws.rel(path)
+    target = ws.abs(rel)
+    if target.is_dir():
+        raise WorkspaceError(f"{rel}: a folder; give a file")
+    if not target.exists():
+        raise WorkspaceError(f"{rel}: no such file")
+    return rel
+
+
+def known_path(ws: Workspace, path: str) -> str:
+    """A file or folder that exists, or a path notes are still anchored on (a deleted file
+    whose notes are now orphaned)."""
+    rel = ws.rel(path)
+    if ws.abs(rel).exists() or (STATE.ready and any(
+            a.type != A.GLOB and under(rel, a.path) for n in ws.notes() for a in n.anchors)):
+        return rel
+    raise WorkspaceError(f"{rel}: no such file or folder")
+
+
+def line_in(ws: Workspace, rel: str, line: int) -> int:
+    count = len(split_lines(ws.read_source(rel)))
+    if line > count:
+        raise WorkspaceError(f"{rel}:{line}: line out of range (the file has {count} lines)")
+    return line
+
+
+def finding_json(f) -> dict:
+    """The shape of ``tether check --format json``."""
+    return {"file": f.path, "line": f.line, "range": f.range.to_lsp() if f.range else None, "severity": f.severity,
+            "code": f.code, "message": f.message, "note": f.note_id or None, "check": f.extra.get("check")}
+
+
+def main(root: Path) -> None:
+    STATE.open(root)
+    try:
+        server.run()
+    finally:
+        if STATE.ws is not None:
+            STATE.ws.close()
