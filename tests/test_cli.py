@@ -381,7 +381,7 @@ def test_init(tmp_path):
     assert subprocess.run(["git", "check-ignore", "-q", ".tether/cache/index/data.mdb"], cwd=root).returncode == 0
     assert subprocess.run(["git", "check-ignore", "-q", ".tether/notes/x.md"], cwd=root).returncode == 1
     # idempotent
-    assert ok_json(root, "init", "--json") == {"root": str(root.resolve()), "created": False}
+    assert ok_json(root, "init", "--json") == {"root": str(root.resolve()), "created": False, "agent_files": []}
     assert "already set up" in ok(root, "init").stdout
     assert (root / ".tether" / ".gitignore").read_text(encoding="utf-8") == gi
 

@@ -38,7 +38,7 @@ from urllib.parse import unquote, urlparse
 import orjson
 
 from ..core.context import DEFAULT_BUDGET, Context, Item, context_for, estimate_tokens, note_markdown, repo_context
-from ..core.workspace import Finding, Workspace, WorkspaceError
+from ..core.workspace import Workspace, WorkspaceError
 
 AGENTS = ("claude-code", "copilot")
 MAX_CHARS = 9_500  # Claude Code moves additionalContext over 10,000 characters into a file
@@ -347,19 +347,12 @@ def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:
         return ""
     head = (f"tether check after this edit: {len(findings)} finding{'s' if len(findings) > 1 else ''} "
             f"in {', '.join(dict.fromkeys(f.path for f in findings))}.")
-    lines = [finding_text(f) for f in findings[:MAX_FINDINGS]]
+    lines = [f.to_text() for f in findings[:MAX_FINDINGS]]
     if len(findings) > MAX_FINDINGS:
         lines.append(f"… and {len(findings) - MAX_FINDINGS} more (`tether check PATH` lists them all).")
     if any(f.note_id for f in findings):
         lines.append("`tether show ID` prints a note in full.")
     return "\n".join([head, *lines]) + "\n"
-
-
-def finding_text(f: Finding) -> str:
-    """``path:line:col: severity: message [note/check]``, as ``tether check`` prints it."""
-    col = f":{f.range.sc + 1}" if f.range else ""
-    ref = "/".join(x for x in (f.note_id, f.extra.get("check", "")) if x)
-    return f"{f.path}:{f.line}{col}: {f.severity}: {f.message}" + (f" [{ref}]" if ref else "")
 
 
 def answer(ws: Workspace, event: dict) -> dict | None:

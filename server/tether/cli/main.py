@@ -20,7 +20,7 @@ from ..core.context import DEFAULT_BUDGET, context_for, note_json, note_markdown
 from ..core.languages import by_name, for_path
 from ..core.notes import KINDS, NoteError
 from ..core.text import utf16_len
-from ..core.workspace import Finding, Workspace, WorkspaceError
+from ..core.workspace import Finding, Workspace, WorkspaceError, git_toplevel, is_under
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -288,7 +288,7 @@ def cmd_list(args) -> int:
     notes = ws.notes()
     if args.path:
         rel = ws.rel(args.path, Path.cwd())
-        scope = [n for n in notes if any(a.path == rel or a.path.startswith(rel.rstrip("/") + "/")
+        scope = [n for n in notes if any(is_under(a.path, rel)
                                          for a in n.anchors if a.type != A.GLOB)]
         scope += [n for n in ws.notes_on(rel) if n not in scope]
         notes = sorted(scope, key=lambda n: n.id)
@@ -422,7 +422,7 @@ def cmd_check(args) -> int:
         for p in args.paths:
             rel = ws.rel(p, Path.cwd())
             target = ws.abs(rel)
-            rels += [f for f in ws.files() if f == rel or f.startswith(rel.rstrip("/") + "/")] \
+            rels += [f for f in ws.files() if is_under(f, rel)] \
                 if target.is_dir() else [rel]
     if args.changed_since:
         r = subprocess.run(["git", "diff", "--name-only", "--relative", args.changed_since, "--"],
@@ -435,7 +435,7 @@ def cmd_check(args) -> int:
         rels = sorted(changed if rels is None else changed & set(rels))
     findings = ws.check(rels)
     if args.format == "json":
-        out_json({"findings": [finding_json(f) for f in findings]})
+        out_json({"findings": [f.to_json() for f in findings]})
     elif args.format == "sarif":
         out_json(sarif(findings))
     elif args.format == "github":
@@ -446,9 +446,7 @@ def cmd_check(args) -> int:
             print(f"::{level} file={f.path},line={f.line}{col},title=tether {f.code}::{msg}")
     else:
         for f in findings:
-            col = f":{f.range.sc + 1}" if f.range else ""
-            ref = "/".join(x for x in (f.note_id, f.extra.get("check", "")) if x)
-            print(f"{f.path}:{f.line}{col}: {f.severity}: {f.message}" + (f" [{ref}]" if ref else ""))
+            print(f.to_text())
         print("no findings" if not findings else f"{len(findings)} finding(s)", file=sys.stderr)
     return EXIT_FINDINGS if findings else EXIT_OK
 
@@ -475,14 +473,13 @@ def sarif(findings) -> dict:
                       "results": results}]}
 
 
-def finding_json(f) -> dict:
-    return {"file": f.path, "line": f.line, "range": f.range.to_lsp() if f.range else None, "severity": f.severity,
-            "code": f.code, "message": f.message, "note": f.note_id or None, "check": f.extra.get("check")}
-
-
 def cmd_mcp(args) -> int:
     from ..mcp.server import main as serve
-    serve(workspace().root)
+    try:
+        root = workspace().root
+    except WorkspaceError:  # not set up yet: reads answer "no notes", the first record creates .tether/
+        root = git_toplevel(Path.cwd()) or Path.cwd()
+    serve(root)
     return EXIT_OK
 
 

@@ -133,7 +133,7 @@ class Resolver:
             target = self.resolve(name, recv, d, shadowed)
             if target is not None and target.qualname != d.qualname and target not in seen:
                 seen.add(target)
-                out.append((target, f"{recv}.{name}" if recv and recv not in _SELF else name))
+                out.append((target, f"{recv}.{name}" if isinstance(recv, str) and recv not in _SELF else name))
         return out
 
     def _split(self, fn: ts.Node, caps: dict) -> tuple[str, str | None | bool]:
@@ -162,23 +162,24 @@ class Resolver:
         return False
 
     def _locals(self, d: Definition) -> set[str]:
-        """Names bound by ``d`` and the definitions around it (not by ones nested in it)."""
+        """Names bound by ``d`` and the functions around it (not by ones nested in it; a
+        class body's names are not visible in its methods)."""
         chain, x = [], d
-        while x is not None:
+        while x is not None and (x is d or x.kind not in ("class", "impl")):
             chain.append(x)
             x = self.src.defs[x.parent] if x.parent is not None else None
         top = chain[-1]
-        inner = sorted(self.src.defs, key=lambda x: x.node.start_byte)
+        ids = {x.index for x in chain}
+        # a name bound inside a definition nested in the chain (not on it) is that one's
+        others = [(x.node.start_byte, x.node.end_byte) for x in self.src.defs if x.index not in ids
+                  and top.node.start_byte <= x.node.start_byte and x.node.end_byte <= top.node.end_byte]
+        own_names = {x.node.child_by_field_name("name").id for x in chain if x.node.child_by_field_name("name")}
         cursor = ts.QueryCursor(self.lang.query("locals"))
         cursor.set_byte_range(top.node.start_byte, top.node.end_byte)
-        names = set()
+        names = {x.name for x in self.src.defs if x.parent in ids and x.index not in ids}  # nested definitions
         for _, caps in cursor.matches(self.src.tree.root_node):
             for node in caps.get("local", ()):
-                owner = None
-                for y in inner:  # the innermost definition holding the name
-                    if y.node.start_byte <= node.start_byte < y.node.end_byte:
-                        owner = y
-                if owner in chain and (owner.node.child_by_field_name("name") or node).id != node.id:
+                if node.id not in own_names and not any(a <= node.start_byte < b for a, b in others):
                     names.add(self.src.slice_node(node))
         return names
 
@@ -365,7 +366,7 @@ class SymbolIndex:
         self.by_name: dict[str, list[Target]] = {}
         self.py_modules: dict[str, str] = {}  # dotted name -> rel
         self.checked = 0.0
-        self._touched: dict[str, tuple[str, SourceFile, FileSymbols]] = {}  # a few recently touched files
+        self._touched: dict[str, tuple[str, SourceFile, FileSymbols]] = {}  # recently touched files
 
     def touched(self, rel: str, text: str | None) -> tuple[SourceFile, FileSymbols]:
         """The touched file parsed as it is now (maybe unsaved), kept while its text is the same."""
@@ -375,7 +376,7 @@ class SymbolIndex:
         hit = self._touched.get(rel)
         if hit is None or hit[0] != h:
             src = SourceFile(text, for_path(rel))
-            if len(self._touched) >= 8:
+            if len(self._touched) >= 32:
                 self._touched.pop(next(iter(self._touched)))
             hit = self._touched[rel] = (h, src, file_symbols(rel, src))
         return hit[1], hit[2]

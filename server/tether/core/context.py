@@ -68,11 +68,10 @@ class Context:
         out = [f"# tether notes for {what}", ""]
         out += [i.text for i in items]
         if left_out:
-            ids = ", ".join(f"{i.note.id} ({i.note.kind}: {i.note.title})" for i in left_out[:10])
-            more = f" and {len(left_out) - 10} more" if len(left_out) > 10 else ""
+            ids = ", ".join(f"{i.note.id} ({i.note.kind})" for i in left_out[:5])
+            more = f" and {len(left_out) - 5} more" if len(left_out) > 5 else ""
             cmd = f"`tether context {self.where} --budget N`" if self.path else "`tether list`"
-            out += [f"Left out to fit {self.budget} tokens: {ids}{more}. "
-                    f"{cmd} shows more; `tether show ID` shows one note.", ""]
+            out += [f"Left out to fit {self.budget} tokens: {ids}{more}. {cmd} shows more.", ""]
         return "\n".join(out).rstrip() + "\n"
 
     def fit(self, ranked: list[Item]) -> None:
@@ -89,6 +88,9 @@ class Context:
                 used += item.tokens + 1
             else:
                 self.left_out.append(item)
+        while self.items and self.tokens > self.budget:  # the estimate is not additive: make sure
+            self.left_out.insert(0, self.items.pop())
+        self.left_out.sort(key=ranked.index)
 
 
 def context_for(ws: Workspace, rel: str, line: int | None = None, budget: int = DEFAULT_BUDGET,
@@ -98,6 +100,11 @@ def context_for(ws: Workspace, rel: str, line: int | None = None, budget: int = 
     it; notes on the file; notes on what that code calls or imports from elsewhere in the
     workspace; path-pattern and repository-wide notes. Without a line: every note on the
     file. Active notes before superseded ones; retired notes never."""
+    with ws.snapshot():
+        return _context_for(ws, rel, line, budget, text)
+
+
+def _context_for(ws: Workspace, rel: str, line: int | None, budget: int, text: str | None) -> Context:
     located = ws.locate(rel, text)
     by_note: dict[str, list[Located]] = {}
     for loc in located:
@@ -252,7 +259,8 @@ def note_markdown(note: Note, reason: str = "", located: list[Located] = (), bri
         out += ["", f"Can go when: {note.remove_when}"]
     if note.body.strip():
         out += ["", note.body.strip()]
-    out += ["", f"(note {note.id}, {note.author or 'unknown author'}, {note.created[:10]})", ""]
+    author = (note.author.split("<")[0].strip() if brief else note.author) or "unknown author"
+    out += ["", f"(note {note.id}, {author}, {note.created[:10]})", ""]
     return out
 
 

@@ -84,6 +84,18 @@ class Finding:
     range: Range | None = None  # 0-based, when known
     extra: dict = field(default_factory=dict)
 
+    def to_text(self) -> str:
+        """Like a compiler: ``path:line:col: severity: message [note/check]``."""
+        col = f":{self.range.sc + 1}" if self.range else ""
+        ref = "/".join(x for x in (self.note_id, self.extra.get("check", "")) if x)
+        return f"{self.path}:{self.line}{col}: {self.severity}: {self.message}" + (f" [{ref}]" if ref else "")
+
+    def to_json(self) -> dict:
+        """The documented shape of ``tether check --format json``."""
+        return {"file": self.path, "line": self.line, "range": self.range.to_lsp() if self.range else None,
+                "severity": self.severity, "code": self.code, "message": self.message, "note": self.note_id or None,
+                "check": self.extra.get("check")}
+
 
 class Workspace:
     def __init__(self, root: Path, auto_refresh: bool = True):
@@ -97,6 +109,10 @@ class Workspace:
         self._notes: _Notes | dict[str, Note] = {}
         self._errors: dict[str, NoteError] = {}
         self._stamp: dict | None = None
+        # the last resolution of each file: (text digest, notes generation, result); the
+        # generation moves whenever a note file is added, changed or removed
+        self._generation = 0
+        self._located: dict[str, tuple[str, int, list[Located]]] = {}
 
     # -- finding and creating ------------------------------------------------------------
     @classmethod
@@ -114,7 +130,7 @@ class Workspace:
         start = Path(start).resolve()
         if not start.is_dir():
             raise WorkspaceError(f"{start}: not a folder")
-        root = start if exact else (_git_toplevel(start) or start)
+        root = start if exact else (git_toplevel(start) or start)
         ws = cls(root)
         created = not ws.notes_dir.is_dir()
         ws.notes_dir.mkdir(parents=True, exist_ok=True)
@@ -152,7 +168,7 @@ class Workspace:
 
     def abs(self, rel: str) -> Path:
         p = (self.root / rel).resolve()
-        if p != self.root and self.root not in p.parents:
+        if not _inside(p, self.root):
             raise WorkspaceError(f"{rel}: outside the workspace {self.root}")
         return p
 
@@ -215,8 +231,21 @@ class Workspace:
                 changed.append((rel, mtime, size, h, None, e))
         if changed or removed:
             store.write(self._apply_index, changed, removed)
+            self._generation += 1
+            self._located.clear()
         self._load()
         self._stamp = files
+
+    @contextmanager
+    def snapshot(self):
+        """One consistent view for a compound read: the notes folder is checked once on
+        entry, not on every call inside (each is a scan of the folder)."""
+        self.refresh()
+        keep, self.auto_refresh = self.auto_refresh, False
+        try:
+            yield self
+        finally:
+            self.auto_refresh = keep
 
     def _apply_index(self, txn, changed, removed) -> None:
         s = self.store
@@ -533,6 +562,9 @@ class Workspace:
                     A.ORPHANED if gone else (A.AMBIGUOUS if a.is_code else A.OK), None, a.name))
                     for n, i, a in todo]
         h = digest(text)
+        hit = self._located.get(rel)
+        if hit is not None and hit[0] == h and hit[1] == self._generation:
+            return list(hit[2])
         s = self.store
         last = {}
         with s.read() as txn:
@@ -581,6 +613,7 @@ class Workspace:
                            hash=res.hash or a.hash)
             updates[f"{n.id}\0{i}"] = rec
         self._keep(text, h, updates)
+        self._located[rel] = (h, self._generation, list(out))
         return out
 
     def keep_located(self, text: str, located: list[Located]) -> None:
@@ -602,6 +635,7 @@ class Workspace:
     def _keep(self, text: str, h: str, updates: dict) -> None:
         if not updates:
             return
+        self._located.clear()  # resolutions made elsewhere (the editor) replace what was kept
         s = self.store
 
         def put(txn):
@@ -681,7 +715,10 @@ class Workspace:
         for d, dirs, names in os.walk(self.root):
             dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x not in ("node_modules", "__pycache__"))
             base = Path(d).relative_to(self.root)
-            out += [(base / n).as_posix() for n in sorted(names)]
+            for n in sorted(names):
+                if os.path.islink(os.path.join(d, n)) and not _inside(Path(d, n).resolve(), self.root):
+                    continue  # a link out of the workspace is not the workspace's
+                out.append((base / n).as_posix())
         return out
 
     # -- maintenance -----------------------------------------------------------------------
@@ -839,6 +876,15 @@ def against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:
     return A.Resolution(state, res.range, res.name, res.candidates, res.hash, res.params)
 
 
+def is_under(path: str, rel: str) -> bool:
+    """``path`` is ``rel`` or inside the folder ``rel`` ("" or "." is the whole workspace)."""
+    return rel in ("", ".") or path == rel or path.startswith(rel.rstrip("/") + "/")
+
+
+def _inside(p: Path, root: Path) -> bool:
+    return p == root or root in p.parents
+
+
 def _anchor_key(a: A.Anchor) -> str:
     """What the note file says of an anchor: a cached resolution of another one is void."""
     return digest(f"{a.type}|{a.path}|{a.name}|{a.params}|{a.hash}|{tuple(a.range) if a.range else ''}")
@@ -854,7 +900,7 @@ def _res_from(d: dict) -> A.Resolution:
                         [Range(*c) for c in d["candidates"]], d["hash"], d.get("params", ""))
 
 
-def _git_toplevel(start: Path) -> Path | None:
+def git_toplevel(start: Path) -> Path | None:
     try:
         r = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True,
                            text=True, timeout=10)

@@ -30,7 +30,7 @@ from ..core.languages import GrammarError
 from ..core.notes import KINDS, NoteError
 from ..core.search import search_notes as find_notes
 from ..core.text import split_lines
-from ..core.workspace import Workspace, WorkspaceError
+from ..core.workspace import Workspace, WorkspaceError, is_under
 
 REFUSED = (WorkspaceError, NoteError, CheckError, GrammarError)
 
@@ -153,7 +153,7 @@ def list_notes(path: Annotated[str | None, Field(description="only the notes tha
         return {"notes": [], "broken": []}
     notes = ws.notes()
     if rel is not None and rel != ".":
-        scope = [n for n in notes if any(a.type != A.GLOB and under(rel, a.path) for a in n.anchors)]
+        scope = [n for n in notes if any(a.type != A.GLOB and is_under(a.path, rel) for a in n.anchors)]
         scope += [n for n in ws.notes_on(rel) if n not in scope]
         notes = sorted(scope, key=lambda n: n.id)
     return {"notes": [note_json(n, ws.locate_note(n)) for n in notes],
@@ -237,10 +237,10 @@ def check(paths: Annotated[list[str] | None, Field(description="files or folders
         rels = []
         for p in paths:
             rel = known_path(ws, p)
-            rels += [f for f in ws.files() if under(rel, f)] if ws.abs(rel).is_dir() else [rel]
+            rels += [f for f in ws.files() if is_under(f, rel)] if ws.abs(rel).is_dir() else [rel]
     if not STATE.ready:
         return {"findings": []}
-    return {"findings": [finding_json(f) for f in ws.check(rels)]}
+    return {"findings": [f.to_json() for f in ws.check(rels)]}
 
 
 # -- the note resource --------------------------------------------------------------------
@@ -266,11 +266,6 @@ def note_resource(id: str) -> str:
 
 # -- helpers ------------------------------------------------------------------------------
 
-def under(rel: str, path: str) -> bool:
-    """``path`` is ``rel`` or inside the folder ``rel`` ("." is the whole workspace)."""
-    return rel == "." or path == rel or path.startswith(rel.rstrip("/") + "/")
-
-
 def existing_file(ws: Workspace, path: str) -> str:
     rel = ws.rel(path)
     target = ws.abs(rel)
@@ -286,7 +281,7 @@ def known_path(ws: Workspace, path: str) -> str:
     whose notes are now orphaned)."""
     rel = ws.rel(path)
     if ws.abs(rel).exists() or (STATE.ready and any(
-            a.type != A.GLOB and under(rel, a.path) for n in ws.notes() for a in n.anchors)):
+            a.type != A.GLOB and is_under(a.path, rel) for n in ws.notes() for a in n.anchors)):
         return rel
     raise WorkspaceError(f"{rel}: no such file or folder")
 
@@ -296,12 +291,6 @@ def line_in(ws: Workspace, rel: str, line: int) -> int:
     if line > count:
         raise WorkspaceError(f"{rel}:{line}: line out of range (the file has {count} lines)")
     return line
-
-
-def finding_json(f) -> dict:
-    """The shape of ``tether check --format json``."""
-    return {"file": f.path, "line": f.line, "range": f.range.to_lsp() if f.range else None, "severity": f.severity,
-            "code": f.code, "message": f.message, "note": f.note_id or None, "check": f.extra.get("check")}
 
 
 def main(root: Path) -> None:

@@ -1,0 +1,239 @@
+"""Ranked context: each tier, the calls that are resolved (and the ones that must not be),
+superseded notes, and the token budget — on a real workspace, real grammars, real LMDB."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tether.core import anchors as A
+from tether.core.context import CALLEE, ENCLOSING, ON_FILE, ON_PATTERN, ON_SYMBOL, context_for, estimate_tokens
+from tether.core.workspace import Workspace
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/ledger.py": '''\
+class Ledger:
+    def append(self, entry):
+        self.entries.append(entry)
+
+    def total(self):
+        return sum(self.entries)
+
+
+def join(a, b):
+    return a + b
+''',
+    "pkg/billing.py": '''\
+import os
+from .ledger import Ledger as Book
+from . import ledger
+
+
+class Base:
+    def audit(self, what):
+        return what
+
+
+class Charger(Base):
+    def charge(self, amount):
+        book = Book()
+        self.audit(amount)
+        helper(amount)
+        ledger.join(1, 2)
+        os.path.join("a", "b")
+        return round(amount)
+
+    def refund(self, amount):
+        def helper(x):
+            return x
+        return helper(amount)
+
+
+class Other:
+    def audit(self, what):
+        return None
+
+
+def helper(x):
+    return x * 2
+''',
+    "web/app.ts": '''\
+import { render as draw } from "./view";
+
+export class App {
+  start(): void {
+    this.boot();
+    draw(1);
+  }
+
+  boot(): void {}
+}
+''',
+    "web/view.ts": '''\
+export function render(n: number): number {
+  return n;
+}
+''',
+}
+
+
+def line_of(rel: str, needle: str) -> int:
+    return next(i for i, row in enumerate(FILES[rel].split("\n")) if needle in row)
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory) -> Workspace:
+    root = tmp_path_factory.mktemp("ctx") / "repo"
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    ws, _ = Workspace.init(root, exact=True)
+    rec = lambda kind, rel, needle, title, **kw: ws.record(kind, rel, line_of(rel, needle), title=title, **kw)  # noqa: E731
+    ws.n = {
+        "charge": rec("decision", "pkg/billing.py", "def charge", "charge rounds to cents"),
+        "charger": rec("invariant", "pkg/billing.py", "class Charger", "Charger never stores cards"),
+        "refund": rec("decision", "pkg/billing.py", "def refund", "refunds are whole"),
+        "file": ws.record("boundary", "pkg/billing.py", how=A.FILE, title="billing talks to no network"),
+        "append": rec("invariant", "pkg/ledger.py", "def append", "the ledger is append-only"),
+        "ledger": rec("intent", "pkg/ledger.py", "class Ledger", "Ledger is the book of record"),
+        "join": rec("decision", "pkg/ledger.py", "def join", "join adds"),
+        "audit": rec("decision", "pkg/billing.py", "def audit(self, what):\n        return what".split("\n")[0],
+                     "audit echoes"),
+        "other_audit": ws.record("decision", "pkg/billing.py", line_of("pkg/billing.py", "class Other") + 1,
+                                 title="Other.audit is a no-op"),
+        "helper": ws.record("workaround", "pkg/billing.py", line_of("pkg/billing.py", "return x * 2") - 1,
+                            title="helper doubles"),
+        "pkg_glob": ws.record("intent", "pkg/**", how=A.GLOB, title="pkg is pure Python"),
+        "repo": ws.record("boundary", "**", how=A.GLOB, title="no new runtime dependency"),
+        "web_glob": ws.record("intent", "web/*.ts", how=A.GLOB, title="web is TypeScript"),
+        "render": rec("decision", "web/view.ts", "export function render", "render is pure"),
+        "boot": rec("decision", "web/app.ts", "boot(): void", "boot is idempotent"),
+    }
+    # `helper` has two definitions: the module one (noted) and the one nested in refund
+    yield ws
+    ws.close()
+
+
+def ids_tiers(ctx) -> list[tuple[str, int]]:
+    return [(i.note.id, i.tier) for i in ctx.items]
+
+
+def test_each_tier_in_order(ws):
+    n = ws.n
+    ctx = context_for(ws, "pkg/billing.py", line_of("pkg/billing.py", "self.audit(amount)"))
+    got = dict(ids_tiers(ctx))
+    assert got[n["charge"].id] == ON_SYMBOL or got[n["charge"].id] == ENCLOSING
+    assert got[n["charger"].id] == ENCLOSING
+    assert got[n["file"].id] == ON_FILE
+    assert got[n["audit"].id] == CALLEE  # self.audit -> Base.audit through the base class
+    assert got[n["helper"].id] == CALLEE  # the module-level helper of this file
+    assert got[n["join"].id] == CALLEE  # ledger.join through `from . import ledger`
+    assert got[n["ledger"].id] == CALLEE  # Book() is Ledger imported under another name
+    assert got[n["pkg_glob"].id] == ON_PATTERN and got[n["repo"].id] == ON_PATTERN
+    tiers = [t for _, t in ids_tiers(ctx)]
+    assert tiers == sorted(tiers)
+    md = ctx.to_markdown()
+    assert "`Charger.charge` calls `audit`, which is `Base.audit`." in md
+    assert "`Charger.charge` calls `Book`, which is `Ledger` in pkg/ledger.py" in md
+    assert "it covers the whole repository" in md
+
+
+def test_what_is_not_resolved_is_not_handed_over(ws):
+    n = ws.n
+    ctx = context_for(ws, "pkg/billing.py", line_of("pkg/billing.py", "self.audit(amount)"))
+    got = {i.note.id for i in ctx.items}
+    assert n["other_audit"].id not in got  # a same-named method of an unrelated class
+    assert n["refund"].id not in got  # another definition of the file that charge does not call
+    assert n["append"].id not in got  # Ledger.append is not called here
+    assert n["web_glob"].id not in got and n["render"].id not in got
+    # os.path.join goes outside the workspace: the workspace's `join` is not its note... but
+    # ledger.join is called too, so look at a function that only calls os.path.join
+    refund = context_for(ws, "pkg/billing.py", line_of("pkg/billing.py", "return helper(amount)"))
+    got = {i.note.id for i in refund.items}
+    assert n["helper"].id not in got  # the nested helper shadows the module one
+    assert n["refund"].id in got
+
+
+def test_typescript_this_and_aliased_import(ws):
+    n = ws.n
+    ctx = context_for(ws, "web/app.ts", line_of("web/app.ts", "this.boot()"))
+    got = dict(ids_tiers(ctx))
+    assert got[n["boot"].id] == CALLEE and got[n["render"].id] == CALLEE
+    assert got[n["web_glob"].id] == ON_PATTERN
+    assert n["pkg_glob"].id not in got
+
+
+def test_superseded_after_active_and_brief(ws):
+    n = ws.n
+    newer = ws.record("decision", "pkg/billing.py", line_of("pkg/billing.py", "def charge"),
+                      title="charge rounds half-even")
+    ws.supersede(n["charge"].id, newer.id)
+    try:
+        ctx = context_for(ws, "pkg/billing.py", line_of("pkg/billing.py", "def charge"))
+        order = [i.note.id for i in ctx.items]
+        assert order.index(newer.id) < order.index(n["charge"].id)
+        assert order[-1] == n["charge"].id  # every active note first
+        md = ctx.to_markdown()
+        assert f"- Superseded decision (by {newer.id}): charge rounds to cents." in md
+        assert md.count("charge rounds to cents") == 1
+    finally:
+        ws.retire(newer.id)
+        ws.update(n["charge"].id, lambda note: setattr(note, "status", "active") or setattr(note, "superseded_by", ""))
+
+
+def test_budget_cut_keeps_rank_and_says_what_was_left_out(ws):
+    line = line_of("pkg/billing.py", "self.audit(amount)")
+    full = context_for(ws, "pkg/billing.py", line, budget=100_000)
+    assert not full.left_out
+    small = context_for(ws, "pkg/billing.py", line, budget=200)
+    assert small.left_out and small.items
+    assert estimate_tokens(small.to_markdown()) <= 200
+    assert small.tokens == estimate_tokens(small.to_markdown())
+    kept = [i.note.id for i in small.items]
+    ranked = [i.note.id for i in full.items]
+    assert kept == [x for x in ranked if x in kept]  # rank order kept
+    assert kept[0] == ranked[0]  # the best note is always in
+    md = small.to_markdown()
+    assert "Left out to fit 200 tokens:" in md
+    for i in small.left_out[:5]:
+        assert i.note.id in md
+    assert "tether context pkg/billing.py:" in md
+    j = small.to_json()
+    assert j["budget"] == 200 and j["tokens"] <= 200 and {x["id"] for x in j["left_out"]} == {i.note.id for i in small.left_out}
+
+
+def test_cli_budget_and_json(ws):
+    line = line_of("pkg/billing.py", "self.audit(amount)") + 1
+    run = lambda *a: subprocess.run([sys.executable, "-m", "tether", *a], cwd=ws.root, capture_output=True, text=True)  # noqa: E731
+    r = run("context", f"pkg/billing.py:{line}", "--budget", "150", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    import json
+    d = json.loads(r.stdout)
+    assert d["tokens"] <= 150 and d["left_out"]
+    assert run("context", "pkg/billing.py:3", "--budget", "0").returncode == 2
+
+
+def test_unsaved_text_is_what_counts(ws):
+    """An editor's buffer (text=) is read, not the file on disk."""
+    rel = "pkg/billing.py"
+    text = FILES[rel].replace("        self.audit(amount)\n", "")
+    ctx = context_for(ws, rel, line_of(rel, "helper(amount)"), text=text)
+    assert ws.n["audit"].id not in {i.note.id for i in ctx.items}
+    assert ws.n["helper"].id in {i.note.id for i in ctx.items}
+
+
+def test_symlink_out_of_the_workspace_is_ignored(ws, tmp_path: Path):
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text("def join(a, b):\n    return a\n")
+    link = ws.root / "pkg" / "link.py"
+    link.symlink_to(outside)
+    try:
+        ctx = context_for(ws, "pkg/billing.py", line_of("pkg/billing.py", "self.audit(amount)"))
+        assert ws.n["join"].id in {i.note.id for i in ctx.items}
+        assert "pkg/link.py" not in ws.files()
+    finally:
+        link.unlink()
