@@ -843,6 +843,13 @@ def decode_source(data: bytes, rel: str) -> str:
 def atomic_write(target: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        try:  # mkstemp makes the file 0600; a note file is shared like any file of the repository
+            mode = os.stat(target).st_mode & 0o777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
