@@ -3,6 +3,7 @@ superseded notes, and the token budget — on a real workspace, real grammars, r
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -211,7 +212,6 @@ def test_cli_budget_and_json(ws):
     run = lambda *a: subprocess.run([sys.executable, "-m", "tether", *a], cwd=ws.root, capture_output=True, text=True)  # noqa: E731
     r = run("context", f"pkg/billing.py:{line}", "--budget", "150", "--format", "json")
     assert r.returncode == 0, r.stderr
-    import json
     d = json.loads(r.stdout)
     assert d["tokens"] <= 150 and d["left_out"]
     assert run("context", "pkg/billing.py:3", "--budget", "0").returncode == 2
