@@ -237,3 +237,15 @@ def test_symlink_out_of_the_workspace_is_ignored(ws, tmp_path: Path):
         assert "pkg/link.py" not in ws.files()
     finally:
         link.unlink()
+
+
+def test_an_invariants_checks_are_part_of_its_context(ws):
+    rel = "pkg/billing.py"
+    inv = ws.record("invariant", rel, line_of(rel, "def charge"), title="charge never sleeps",
+                    checks=[{"id": "no-sleep", "kind": "forbid-call", "pattern": "time.sleep",
+                             "message": "charge runs on the request path"}])
+    try:
+        md = context_for(ws, rel, line_of(rel, "def charge")).to_markdown()
+        assert "Checked automatically:\n- forbid-call time.sleep: charge runs on the request path" in md
+    finally:
+        ws.retire(inv.id)

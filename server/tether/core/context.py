@@ -257,6 +257,10 @@ def note_markdown(note: Note, reason: str = "", located: list[Located] = (), bri
         out += ["", f"Works around: {note.works_around}"]
     if note.remove_when:
         out += ["", f"Can go when: {note.remove_when}"]
+    if note.checks:  # an agent about to edit should know what will be flagged
+        out += ["", "Checked automatically:"]
+        out += [f"- {c.get('kind', '?')} {c.get('pattern') or 'query'}" + (f": {c['message']}" if c.get("message") else "")
+                for c in note.checks]
     if note.body.strip():
         out += ["", note.body.strip()]
     author = (note.author.split("<")[0].strip() if brief else note.author) or "unknown author"
