@@ -14,8 +14,9 @@ reads ``relevant``, ``irrelevant``, ``reasons`` or ``symbol``.
 It prints, per scenario, the p50/p99 of ``context_for`` over the touches: the first pass
 (which builds the symbol table and parses each touched file once) and a second, warm one. ``--scale N`` then adds filler notes until the workspace holds
 N notes (filler modules with a decision on each function, about ten notes a file) and times every touch again, warm, three times over: once with the
-notes folder scanned for changes on every call (the CLI, MCP and hooks), once with it
-watched (the language server, told of note changes by the editor, scans only then). The
+notes folder scanned for changes on every call (the CLI and hooks: one process per call),
+once with it watched (the language server, told of note changes by the editor, and the MCP
+server, by its own watcher, scan only then). The
 ``context_for`` p99 ≤ 20 ms target is for 10,000 notes. Score the results with ../shared/bench/context/score.py.
 """
 
@@ -135,7 +136,7 @@ def main() -> int:
                     for watched in (False, True):
                         ws.auto_refresh = not watched
                         big = run_touches(ws, spec["touches"] * 3, ids, budget, spec["name"], None)
-                        how = "notes folder watched (LSP)" if watched else "notes folder scanned each call"
+                        how = "notes folder watched (LSP, MCP)" if watched else "notes folder scanned each call"
                         print(f"{'':<14} notes {n:>5}  {how:<31} context_for p50 {statistics.median(big):5.1f} ms"
                               f"  p99 {pct(big, 0.99):5.1f} ms  (target p99 <= 20 ms)", flush=True)
                 ws.close()

@@ -366,3 +366,27 @@ async def test_a_tree_without_tether_reads_empty_and_sets_up_on_first_write(tmp_
     assert (root / note["file"]).is_file()
     assert [n["id"] for n in after["notes"]] == [note["id"]]
     assert "cache/" in (root / ".tether" / ".gitignore").read_text(encoding="utf-8")
+
+
+async def test_note_files_changed_by_hand_show_in_the_next_answer(repo):
+    """The server watches the notes folder instead of scanning it on every call: a note
+    edited in place, added or deleted by someone else is in the next answer."""
+    async with connect(repo) as s:
+        mine = await call(s, "record_note", kind="decision", path="src/app.py", line=4, title="first title")
+        path = repo / mine["file"]
+        path.write_text(path.read_text(encoding="utf-8").replace("first title", "edited by hand"), encoding="utf-8")
+        other = subprocess.run([sys.executable, "-m", "tether", "record", "invariant", "src/app.py:4",
+                                "--title", "recorded from the terminal", "--json"],
+                               cwd=repo, capture_output=True, text=True)
+        assert other.returncode == 0, other.stderr
+
+        async def titles() -> set[str]:
+            return {n["title"] for n in (await call(s, "list_notes"))["notes"]}
+        deadline = asyncio.get_running_loop().time() + 5
+        while (seen := await titles()) != {"edited by hand", "recorded from the terminal"}:
+            assert asyncio.get_running_loop().time() < deadline, seen
+            await asyncio.sleep(0.05)
+        path.unlink()
+        while "edited by hand" in (seen := await titles()):
+            assert asyncio.get_running_loop().time() < deadline + 5, seen
+            await asyncio.sleep(0.05)

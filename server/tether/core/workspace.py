@@ -109,6 +109,7 @@ class Workspace:
         self._notes: _Notes | dict[str, Note] = {}
         self._errors: dict[str, NoteError] = {}
         self._stamp: dict | None = None
+        self._notes_changed = False  # set by a watcher of the notes folder (see watcher.py)
         # the last resolution of each file: (text digest, notes generation, result); the
         # generation moves whenever a note file is added, changed or removed
         self._generation = 0
@@ -191,8 +192,9 @@ class Workspace:
     # -- notes, reconciled with their files -------------------------------------------------
     def refresh(self, force: bool = False) -> None:
         """Bring the index up to date with ``.tether/notes/`` (cheap when nothing changed)."""
-        if not (self.auto_refresh or force) and self._stamp is not None:
+        if not (self.auto_refresh or force or self._notes_changed) and self._stamp is not None:
             return
+        self._notes_changed = False  # before the scan: a change during it is seen next time
         files = {}
         if self.notes_dir.is_dir():
             with os.scandir(self.notes_dir) as it:
@@ -235,6 +237,10 @@ class Workspace:
             self._located.clear()
         self._load()
         self._stamp = files
+
+    def notes_changed(self) -> None:
+        """Someone watching the notes folder says it changed: the next read rescans it."""
+        self._notes_changed = True
 
     @contextmanager
     def snapshot(self):

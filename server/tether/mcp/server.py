@@ -30,6 +30,7 @@ from ..core.languages import GrammarError
 from ..core.notes import KINDS, NoteError
 from ..core.search import search_notes as find_notes
 from ..core.text import split_lines
+from ..core.watcher import watch_notes
 from ..core.workspace import Workspace, WorkspaceError, is_under
 
 REFUSED = (WorkspaceError, NoteError, CheckError, GrammarError)
@@ -49,6 +50,7 @@ class Served:
 
     def __init__(self):
         self.ws: Workspace | None = None
+        self.unwatch = None
         self.lock = threading.Lock()
 
     def open(self, root: Path) -> None:
@@ -56,6 +58,12 @@ class Served:
             self.ws = Workspace.find(root)
         except WorkspaceError:
             self.ws = Workspace(Path(root))
+        self.unwatch = watch_notes(self.ws)  # else every call scans the notes folder
+
+    def close(self) -> None:
+        if self.unwatch is not None:
+            self.unwatch()
+        self.ws.close()
 
     @property
     def ready(self) -> bool:
@@ -64,6 +72,7 @@ class Served:
     def for_writing(self) -> Workspace:
         if not self.ready:
             Workspace.init(self.ws.root, exact=True)
+            self.unwatch = watch_notes(self.ws)
         return self.ws
 
 
@@ -299,4 +308,4 @@ def main(root: Path) -> None:
         server.run()
     finally:
         if STATE.ws is not None:
-            STATE.ws.close()
+            STATE.close()
