@@ -3,8 +3,11 @@ command, and record-time validation."""
 
 import json
 import subprocess
+import tarfile
+import tempfile
 from pathlib import Path
 
+import jsonschema
 import pytest
 from samples import TETHER, git_init
 
@@ -112,6 +115,24 @@ def test_a_pathological_query_is_stopped_and_reported_as_cut():
     assert found and not cut
 
 
+SARIF_SCHEMA_PACKAGE = "@microsoft/jest-sarif@1.0.0-beta.0"  # Microsoft's package ships the OASIS schema
+SARIF_SCHEMA = Path.home() / ".cache" / "tether-tests" / "sarif-2.1.0-rtm.5.json"
+
+
+def sarif_schema() -> dict:
+    """The official SARIF 2.1.0 JSON schema, fetched once from the npm registry (the
+    schema is not vendored: third-party files stay out of the repository)."""
+    if not SARIF_SCHEMA.is_file():
+        SARIF_SCHEMA.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run(["npm", "pack", SARIF_SCHEMA_PACKAGE, "--silent"], cwd=tmp, capture_output=True, text=True)
+            assert r.returncode == 0, f"npm pack {SARIF_SCHEMA_PACKAGE} failed: {r.stderr}"
+            with tarfile.open(Path(tmp) / r.stdout.strip().splitlines()[-1]) as tgz:
+                data = tgz.extractfile("package/lib/schemas/sarif-2.1.0-rtm.5.json").read()
+        SARIF_SCHEMA.write_bytes(data)
+    return json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+
+
 def run(cwd: Path, *args):
     return subprocess.run([TETHER, *args], cwd=cwd, capture_output=True, text=True)
 
@@ -139,6 +160,7 @@ def test_tether_check_reports_violations_like_a_compiler(tmp_path: Path):
     assert [(f["file"], f["line"], f["code"]) for f in data["findings"]] == [
         ("auth/session.py", 1, "invariant-violation"), ("loop.py", 4, "invariant-violation")]
     sarif = json.loads(run(tmp_path, "check", "--format", "sarif").stdout)
+    jsonschema.Draft4Validator(sarif_schema()).validate(sarif)  # the official SARIF 2.1.0 schema
     assert sarif["version"] == "2.1.0" and sarif["runs"][0]["tool"]["driver"]["name"] == "tether"
     results = sarif["runs"][0]["results"]
     assert [r["ruleId"] for r in results] == ["forbid-import:flask.session", "forbid-call:time.sleep"]
