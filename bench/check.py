@@ -19,8 +19,10 @@ It measures:
 2. the floor, in this process: read and parse the same files with tree-sitter and run the same
    compiled queries (each check's ``calls`` / ``imports`` query, the Python forbid queries) on
    the files with checks, without tether;
-3. one edited file in the server path: ``check_findings(rel, SourceFile(text, lang), notes,
-   ws.locate(rel, text))`` after a one-line edit each time (p50 / p99 over ``--samples``).
+3. one edited file inside the server: the server's open document (``LiveFile``) takes a
+   one-line insert as ``didChange`` sends it (incremental re-parse, anchors moved with the
+   edit), then what ``diagnostics_for`` computes on every change: the anchors' findings and
+   the invariants' checks (p50 / p99 over ``--samples``; the checks alone beside it).
 
 and prints each figure beside its target. No assertions: it reports. When the full check
 misses a target (or with ``--profile``) it adds a cProfile of ``Workspace.check`` in-process.
@@ -50,7 +52,9 @@ import tree_sitter as ts  # noqa: E402
 
 from tether.core import anchors as A  # noqa: E402
 from tether.core.checks import SHORTHAND_QUERY, Check, compile_query  # noqa: E402
-from tether.core.findings import check_findings  # noqa: E402
+from tether.core.findings import check_findings, file_findings  # noqa: E402
+from tether.core.live import LiveFile  # noqa: E402
+from tether.core.text import Range  # noqa: E402
 from tether.core.languages import by_name, for_path  # noqa: E402
 from tether.core.notes import Note, format_note, new_id  # noqa: E402
 from tether.core.syntax import SourceFile  # noqa: E402
@@ -311,7 +315,6 @@ def generate(root: Path, n_files: int, n_lines: int, n_inv: int, seed: int = 7) 
         picks.append((fi, f))
     srcs: dict[int, SourceFile] = {}
     written = with_checks = 0
-    expected_violated = 0
     per_lang_checks: dict[str, int] = {}
     for n, (fi, f) in enumerate(picks):
         rel, lang, text, funcs = files[fi]
@@ -452,28 +455,35 @@ def one_file(root: Path, gen: dict, samples: int, want_lang: str, want_query: bo
     funcs = gen["files"][fi][3]
     start = next(s for s, name, _ in funcs if name == note.anchors[0].name.split(".")[-1]) \
         if any(name == note.anchors[0].name.split(".")[-1] for _, name, _ in funcs) else funcs[0][0]
-    lines = base.split("\n")
     indent = {"python": "    ", "go": "\t"}.get(lang.name, "    " if lang.name in ("rust", "java") else "  ")
     if lang.name == "java":
         indent = "        "
     comment = "#" if lang.name == "python" else "//"
-    notes = ws.notes_on(rel)
-    times, counts = [], []
-    ws.locate(rel, base)  # the state an open editor has: the file resolved once
+    live = LiveFile(ws, rel, base)  # the server's open document: resolved once on open
+    times, check_times, counts = [], [], []
     for k in range(samples + 10):
-        edited = lines[:start + 2] + [f"{indent}{comment} edit {k}: keep the totals in step"] + lines[start + 2:]
-        text = "\n".join(edited)
+        # a one-line insert inside the function, as the editor sends it (didChange, incremental)
+        line = start + 2 + k
+        edit = f"{indent}{comment} edit {k}: keep the totals in step\n"
         t0 = time.perf_counter()
-        found = check_findings(rel, SourceFile(text, lang), notes, ws.locate(rel, text))
-        dt = time.perf_counter() - t0
+        live.apply(Range(line, 0, line, 0), edit)
+        located = live.resolve()  # what the server's diagnostics_for does on every change
+        found = file_findings(rel, located)
+        t1 = time.perf_counter()
+        if any(n.kind == "invariant" and n.checks for n in live.notes):
+            found += check_findings(rel, live.doc.current, live.notes, located)
+        t2 = time.perf_counter()
         if k >= 10:  # warm-up: the query worker starts, queries compile
-            times.append(dt)
+            times.append(t2 - t0)
+            check_times.append(t2 - t1)
             counts.append(len(found))
     ws.close()
     ms = [t * 1000 for t in times]
+    cms = [t * 1000 for t in check_times]
     return {"file": rel, "lang": lang.name, "lines": base.count("\n"), "checks": [c["kind"] for c in note.checks],
             "n": len(ms), "p50_ms": round(pct(ms, 50), 3), "p99_ms": round(pct(ms, 99), 3),
-            "mean_ms": round(statistics.fmean(ms), 3), "findings_min_max": [min(counts), max(counts)]}
+            "mean_ms": round(statistics.fmean(ms), 3), "checks_p50_ms": round(pct(cms, 50), 3),
+            "checks_p99_ms": round(pct(cms, 99), 3), "findings_min_max": [min(counts), max(counts)]}
 
 
 def profile_check(root: Path) -> tuple[str, float]:
