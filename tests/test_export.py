@@ -344,8 +344,12 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
     assert load(root, ".cursor/mcp.json") == {"mcpServers": {"tether": SERVER}}
     assert load(root, ".claude/settings.json") == {"hooks": {
         "SessionStart": [{"hooks": [CLAUDE_HOOK]}],
+        "UserPromptSubmit": [{"hooks": [CLAUDE_HOOK]}],
         "PreToolUse": [{"matcher": "Read|Edit|Write|MultiEdit|NotebookEdit", "hooks": [CLAUDE_HOOK]}],
-        "PostToolUse": [{"matcher": "Edit|Write|MultiEdit|NotebookEdit", "hooks": [CLAUDE_HOOK]}],
+        "PostToolUse": [{"matcher": "Read|Edit|Write|MultiEdit|NotebookEdit|Bash", "hooks": [CLAUDE_HOOK]}],
+        "PostToolUseFailure": [{"hooks": [CLAUDE_HOOK]}],
+        "Stop": [{"hooks": [CLAUDE_HOOK]}],
+        "SessionEnd": [{"hooks": [CLAUDE_HOOK]}],
     }}
     assert load(root, ".github/hooks/tether.json") == {"hooks": {
         "SessionStart": [COPILOT_HOOK], "PreToolUse": [COPILOT_HOOK], "PostToolUse": [COPILOT_HOOK],
@@ -379,12 +383,13 @@ def test_init_agents_merges_with_the_users_configs(repo):
     ok(root, "init", "--agents")
     got = load(root, ".claude/settings.json")
     assert list(got) == ["permissions", "hooks", "model"] and got["permissions"] == settings["permissions"]
-    assert list(got["hooks"]) == ["PreToolUse", "SessionStart", "Stop", "PostToolUse"]
+    assert list(got["hooks"]) == ["PreToolUse", "SessionStart", "Stop", "UserPromptSubmit", "PostToolUse",
+                                  "PostToolUseFailure", "SessionEnd"]
     assert got["hooks"]["PreToolUse"] == [
         settings["hooks"]["PreToolUse"][0],
         {"matcher": "Read|Edit|Write|MultiEdit|NotebookEdit", "hooks": [CLAUDE_HOOK]}]
     assert got["hooks"]["SessionStart"] == [settings["hooks"]["SessionStart"][0], {"hooks": [CLAUDE_HOOK]}]
-    assert got["hooks"]["Stop"] == settings["hooks"]["Stop"]
+    assert got["hooks"]["Stop"] == [settings["hooks"]["Stop"][0], {"hooks": [CLAUDE_HOOK]}]
     assert (root / ".claude/settings.json").read_text(encoding="utf-8").startswith('{\n    "permissions"')  # 4 spaces
 
     got = load(root, ".mcp.json")

@@ -9,6 +9,13 @@ on standard input) with the notes for what the agent is about to touch.
 - ``PostToolUse`` of a tool that edits a file: what ``tether check`` finds in it now.
 - ``PreCompact``: forget what this session was given, so it is given again when touched.
 
+It also keeps the session's observation log (:mod:`tether.core.capture`): the prompts
+(``UserPromptSubmit``), the files read and edited — with the symbols each edit touched —
+and the commands run (``PostToolUse``), the tool failures with their error text
+(``PostToolUseFailure``); and at ``Stop``/``SessionEnd`` it distils the session into
+candidate notes for review (:func:`tether.core.distill.distill`, within ``DISTILL_BUDGET``
+seconds). None of this prints anything.
+
 Both agents answer in the same shape: ``{"hookSpecificOutput": {"hookEventName",
 "additionalContext"}}`` (Claude Code's hook contract, which VS Code's agent hooks adopt). Both
 commands accept both vocabularies (``session_id``/``sessionId``, Claude's ``Read``/``Edit``…
@@ -37,6 +44,7 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
+from ..core import capture as K
 from ..core.context import DEFAULT_BUDGET, Context, Item, context_for, estimate_tokens, note_markdown, repo_context
 from ..core.workspace import Workspace, WorkspaceError
 
@@ -48,6 +56,7 @@ MIN_SHARE = 150  # tokens: below this a file's share of the budget is not worth 
 KEEP_FILES = 50  # touched files remembered per session
 STALE = 14 * 86400  # seconds after which a session's state is dropped
 MAX_FINDINGS = 30
+DISTILL_BUDGET = 5.0  # seconds of the hook's 15 for distilling a session at Stop / SessionEnd
 
 
 # -- what a tool touches -------------------------------------------------------------------
@@ -158,16 +167,7 @@ def touches(tool: str, tool_input) -> list[Touch]:
 
 # -- the place in a file ---------------------------------------------------------------------
 
-def lines_of(text: str, olds: list[str]) -> list[tuple[int, int]]:
-    """The 0-based first/last lines of each replaced text in the file as it is now (texts
-    not found, e.g. made by an earlier edit of the same call, are skipped)."""
-    out = []
-    for old in olds:
-        i = text.find(old) if old.strip() else -1
-        if i >= 0:
-            first = text.count("\n", 0, i + len(old) - len(old.lstrip("\n")))  # from its first non-empty line
-            out.append((first, first + old.strip("\n").count("\n")))
-    return sorted(out)
+lines_of = K.lines_of  # the 0-based first/last lines of each replaced text in the file as it is now
 
 
 def ranked_for(ws: Workspace, rel: str, touch: Touch) -> tuple[list[Item], int | None]:
@@ -369,11 +369,121 @@ def answer(ws: Workspace, event: dict) -> dict | None:
         text = before_tool(ws, sid, cwd, touches(_field(event, "tool_name"), event.get("tool_input")))
     elif name == "PostToolUse":
         found = touches(_field(event, "tool_name"), event.get("tool_input"))
+        _safely(ws, event, observe_tool, ws, sid, cwd, event, found)
         if any(t.edit for t in found) and _first_answer(ws, sid, name, _field(event, "tool_use_id")):
             text = after_edit(ws, cwd, found)
+    elif name == "UserPromptSubmit":
+        _safely(ws, event, K.observe, ws, sid, "prompt", transcript=_transcript(event), text=_field(event, "prompt"))
+    elif name == "PostToolUseFailure":
+        _safely(ws, event, observe_failure, ws, sid, cwd, event)
+    elif name in ("Stop", "SessionEnd"):
+        _safely(ws, event, session_end, ws, sid, event)
     if not text.strip():
         return None
     return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": _cap(text)}}
+
+
+# -- the observation log and distillation ------------------------------------------------------
+
+def _transcript(event: dict) -> str:
+    return _field(event, "transcript_path", "transcriptPath")
+
+
+def _safely(ws: Workspace, event: dict, fn, *args, **kw) -> None:
+    """Record or distil without ever costing the event its answer: a failure is logged."""
+    try:
+        fn(*args, **kw)
+    except Exception:  # noqa: BLE001 — the log and the queue are extras, never the agent's problem
+        _log(ws, "capture", event, traceback.format_exc())
+
+
+def _replacements(tool: str, ti: dict) -> list[tuple[str, str]]:
+    """The (old, new) strings of an edit that replaces text (empty for other tools)."""
+    if tool in ("Edit", "replace_string_in_file", "copilot_replaceString"):
+        items = [ti]
+    elif tool == "MultiEdit":
+        items = ti.get("edits") if isinstance(ti.get("edits"), list) else []
+    elif tool in ("multi_replace_string_in_file", "copilot_multiReplaceString"):
+        items = ti.get("replacements") if isinstance(ti.get("replacements"), list) else []
+    else:
+        return []
+    return [(_str(e.get("old_string") or e.get("oldString")), _str(e.get("new_string") or e.get("newString")))
+            for e in items if isinstance(e, dict)]
+
+
+def edit_ranges(text: str, tool: str, ti: dict, response) -> list[tuple[int, int]]:
+    """The lines (0-based, in the file as it is now) an edit changed: where its new strings
+    are (without the lines they share with the old ones); else the lines Claude Code's
+    ``structuredPatch`` adds or changes; else — a file written whole — every line."""
+    found = K.edit_lines(text, _replacements(tool, ti))
+    if found:
+        return found
+    if isinstance(response, dict) and response.get("structuredPatch"):
+        return K.patch_lines(response["structuredPatch"])
+    if tool in ("Write", "create_file", "copilot_createFile"):
+        return [(0, text.count("\n"))]
+    return []
+
+
+def observe_tool(ws: Workspace, sid: str, cwd: Path, event: dict, found: list[Touch]) -> None:
+    """A successful tool call in the log: each file read (with the read window) or edited
+    (with the symbols the edit touched, found in the file as it is now), or the command run."""
+    tid = _field(event, "tool_use_id")
+    if not sid or not _first_answer(ws, sid, "observe", tid):
+        return
+    tool, ti = _field(event, "tool_name"), event.get("tool_input")
+    ti = ti if isinstance(ti, dict) else {}
+    transcript = _transcript(event)
+    for t in found[:MAX_FILES]:
+        rel = _rel(ws, t.path, cwd)
+        if rel is None:
+            continue
+        if not t.edit:
+            K.observe(ws, sid, "read", transcript=transcript, tool=tool, tool_use_id=tid, path=rel,
+                      lines=list(t.lines) if t.lines else None)
+            continue
+        symbols, ranges = [], []
+        with contextlib.suppress(WorkspaceError):
+            text = ws.read_source(rel)
+            ranges = edit_ranges(text, tool, ti, event.get("tool_response"))
+            symbols = K.edited_symbols(text, rel, ranges)
+        K.observe(ws, sid, "edit", transcript=transcript, tool=tool, tool_use_id=tid, path=rel, symbols=symbols,
+                  lines=[list(r) for r in ranges])
+    command = ti.get("command")
+    if not found and isinstance(command, str) and command.strip():
+        K.observe(ws, sid, "command", transcript=transcript, tool=tool, tool_use_id=tid, command=command)
+
+
+def observe_failure(ws: Workspace, sid: str, cwd: Path, event: dict) -> None:
+    """A failed tool call in the log, with its error text (an interrupt is no failure)."""
+    tid = _field(event, "tool_use_id")
+    if not sid or event.get("is_interrupt") is True or not _first_answer(ws, sid, "observe", tid):
+        return
+    tool, ti = _field(event, "tool_name"), event.get("tool_input")
+    ti = ti if isinstance(ti, dict) else {}
+    error = event.get("error")
+    fields = {"tool": tool, "tool_use_id": tid, "error": error if isinstance(error, str) else orjson.dumps(error).decode()}
+    if isinstance(ti.get("command"), str):
+        fields["command"] = ti["command"]
+    paths = [r for r in (_rel(ws, t.path, cwd) for t in touches(tool, ti)) if r]
+    if paths:
+        fields["path"] = paths[0]
+    K.observe(ws, sid, "failure", transcript=_transcript(event), **fields)
+
+
+def session_end(ws: Workspace, sid: str, event: dict, budget: float = DISTILL_BUDGET) -> None:
+    """Distil the session (its transcript, else its observation log) into the review queue."""
+    from ..core.distill import distill
+    transcript = _transcript(event)
+    if transcript and Path(transcript).is_file():
+        done = distill(ws, sid or None, transcript, budget=budget)
+    elif sid and K.observations(ws, sid):
+        done = distill(ws, sid, budget=budget)
+    else:
+        return
+    if done.queued.new or done.queued.updated or done.cut:
+        K.observe(ws, done.session, "distill", event=_field(event, "hook_event_name", "hookEventName"),
+                  new=[c.id for c in done.queued.new], updated=[c.id for c in done.queued.updated], cut=done.cut)
 
 
 def _field(event: dict, *names: str) -> str:

@@ -4,7 +4,8 @@
   (VS Code, ``servers``), ``.cursor/mcp.json`` (Cursor, ``mcpServers``).
 - Claude Code hooks in ``.claude/settings.json`` (``hooks.<Event>: [{matcher, hooks:
   [{type, command, timeout}]}]``): SessionStart, PreToolUse on reads and edits,
-  PostToolUse on edits, each running ``tether hook claude-code``.
+  PostToolUse on reads, edits and Bash, UserPromptSubmit, PostToolUseFailure, Stop and
+  SessionEnd (the observation log and distillation), each running ``tether hook claude-code``.
 - VS Code agent hooks (Copilot) in ``.github/hooks/tether.json`` (``hooks.<Event>:
   [{type, command, timeout}]``): SessionStart, PreToolUse, PostToolUse and PreCompact, each
   running ``tether hook copilot``.
@@ -32,8 +33,12 @@ CLAUDE_SETTINGS = ".claude/settings.json"
 CLAUDE_HOOK = "tether hook claude-code"
 CLAUDE_EVENTS = (  # event, tool matcher (None: every occurrence)
     ("SessionStart", None),
+    ("UserPromptSubmit", None),  # the observation log: prompts …
     ("PreToolUse", "Read|Edit|Write|MultiEdit|NotebookEdit"),
-    ("PostToolUse", "Edit|Write|MultiEdit|NotebookEdit"),
+    ("PostToolUse", "Read|Edit|Write|MultiEdit|NotebookEdit|Bash"),  # … reads, edits, commands …
+    ("PostToolUseFailure", None),  # … and failures with their error text
+    ("Stop", None),  # distil the session into candidate notes for review
+    ("SessionEnd", None),
 )
 
 COPILOT_HOOKS = ".github/hooks/tether.json"

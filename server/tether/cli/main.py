@@ -16,6 +16,7 @@ import orjson
 
 from .. import __version__
 from ..core import anchors as A
+from ..core import capture
 from ..core.context import DEFAULT_BUDGET, context_for, note_json, note_markdown, where
 from ..core.languages import by_name, for_path
 from ..core.notes import KINDS, NoteError
@@ -146,6 +147,29 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every file a note applies to)")
     c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
     c.add_argument("--changed-since", metavar="REV", help="only files changed since this git revision")
+
+    c = cmd("log", cmd_log, "the agents' observation log: prompts, files read and edited, commands, failures")
+    c.add_argument("--session", metavar="ID", help="only this session (an id or a unique prefix of it)")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("distill", cmd_distill, "propose candidate notes from an agent session (transcript and observation log)")
+    c.add_argument("--session", metavar="ID", help="a session of the observation log (default: the latest)")
+    c.add_argument("--transcript", metavar="PATH", help="a Claude Code transcript (.jsonl)")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("review", cmd_review, "list the candidate notes waiting for review")
+    c.add_argument("--all", action="store_true", help="also the accepted, merged and dismissed ones")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("accept", cmd_accept, "turn a candidate into a note file, its evidence in the body")
+    c.add_argument("id")
+    c.add_argument("--merge", metavar="NOTE_ID", help="add its evidence to this existing note instead")
+    c.add_argument("--edit", action="store_true", help="then open the note in $VISUAL / $EDITOR")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("dismiss", cmd_dismiss, "drop a candidate note (restating it later does not bring it back)")
+    c.add_argument("id")
+    c.add_argument("--json", action="store_true")
 
     c = cmd("lsp", cmd_lsp, "run the language server on standard input/output")
     c.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead (for debugging)")
@@ -495,6 +519,146 @@ def cmd_export(args) -> int:
     for rel in stale:
         print(f"{'stale' if args.check else 'wrote'} {rel}")
     return EXIT_FINDINGS if args.check and stale else EXIT_OK
+
+
+def cmd_log(args) -> int:
+    ws = workspace()
+    sid = capture.find_session(ws, args.session)["id"] if args.session else None
+    entries = capture.observations(ws, sid)
+    if args.json:
+        out_json({"entries": entries, "sessions": [m for m in capture.sessions(ws) if sid in (None, m["id"])]})
+        return EXIT_OK
+    if not entries:
+        print("the observation log is empty (the agent hooks fill it: `tether init --agents`)")
+    shown = None
+    for e in entries:
+        if e["session"] != shown:
+            shown = e["session"]
+            print(f"session {shown}")
+        print(f"  {e['at']}  {e['kind']:<8} {log_line(e)}")
+    return EXIT_OK
+
+
+def log_line(e: dict) -> str:
+    kind = e["kind"]
+    if kind == "prompt":
+        return one_line(e.get("text", ""))
+    if kind in ("read", "edit"):
+        lines = e.get("lines")
+        where = e["path"]
+        if kind == "read" and lines:
+            where += f":{lines[0] + 1}-{lines[1] + 1}" if lines[1] < 1 << 29 else f":{lines[0] + 1}-"
+        symbols = ", ".join(e.get("symbols") or [])
+        return where + (f" ({symbols})" if symbols else "")
+    if kind == "command":
+        return "$ " + one_line(e.get("command", ""))
+    if kind == "failure":
+        what = "$ " + one_line(e["command"]) if e.get("command") else e.get("path") or e.get("tool", "")
+        return f"{e.get('tool', '')}: {what} -> {one_line(e.get('error', ''))}"
+    if kind == "distill":
+        return f"{len(e.get('new', []))} new candidate(s), {len(e.get('updated', []))} with new evidence" + \
+            (" (cut by the time budget)" if e.get("cut") else "")
+    return one_line(str({k: v for k, v in e.items() if k not in ("session", "at", "kind")}))
+
+
+def one_line(text: str, width: int = 100) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def cmd_distill(args) -> int:
+    from ..core.distill import distill
+    ws = workspace()
+    transcript = str(Path(args.transcript).resolve()) if args.transcript else None
+    done = distill(ws, args.session, transcript)
+    if args.json:
+        out_json(done.to_json())
+        return EXIT_OK
+    print(f"session {done.session}: {done.lines} transcript lines" if done.transcript else
+          f"session {done.session}: from the observation log (no transcript)")
+    for label, cands in (("new", done.queued.new), ("more evidence", done.queued.updated)):
+        for c in cands:
+            print(f"  {label}: {c.id}  {c.kind:<10} {c.title}")
+    if done.queued.settled:
+        print(f"  {len(done.queued.settled)} already accepted or dismissed: not proposed again")
+    if not done.candidates:
+        print("  no candidate notes")
+    else:
+        print("`tether review` lists them; `tether accept ID` or `tether dismiss ID`")
+    return EXIT_OK
+
+
+def cmd_review(args) -> int:
+    ws = workspace()
+    cands = capture.candidates(ws, None if args.all else capture.PENDING)
+    rows = []
+    for c in cands:
+        places = [p for path in {a.path for a in c.anchors if a.type != A.GLOB}
+                  for p in capture.places(ws, path) if p.candidate.id == c.id] if c.status == capture.PENDING else []
+        near = capture.near_duplicates(ws, c) if c.status == capture.PENDING else []
+        rows.append((c, places, near))
+    if args.json:
+        out_json({"candidates": [c.to_json(places, near) for c, places, near in rows]})
+        return EXIT_OK
+    if not rows:
+        print("no candidate notes to review (`tether distill` proposes them from an agent session)")
+    for c, places, near in rows:
+        status = "" if c.status == capture.PENDING else f" ({c.status}{' as ' + c.note if c.note else ''})"
+        n = len(c.sessions)
+        print(f"{c.id}  {c.kind:<10} {c.title}{status}")
+        print(f"    confidence {c.confidence:.2f}, {len(c.evidence)} piece(s) of evidence from {n} session(s)")
+        by_index = {p.index: p for p in places}
+        for i, a in enumerate(c.anchors):
+            print(f"    on {candidate_where(a, by_index.get(i))}")
+        for alt in c.alternatives:
+            print(f"    rejected: {alt.option}" + (f" ({alt.rejected_because})" if alt.rejected_because else ""))
+        for e in c.evidence[:3]:
+            print(f"    \"{one_line(e.quote, 90)}\" ({e.who}, {e.at})")
+        if len(c.evidence) > 3:
+            print(f"    … and {len(c.evidence) - 3} more")
+        for note in near[:1]:
+            print(f"    repeats note {note.id} \"{note.title}\": `tether accept {c.id} --merge {note.id}`")
+    return EXIT_OK
+
+
+def candidate_where(a: A.Anchor, place) -> str:
+    if a.type == A.GLOB:
+        return f"the repository (pattern `{a.pattern}`)" if a.pattern == "**" else f"pattern `{a.pattern}`"
+    if a.type == A.FILE:
+        return f"file {a.path}"
+    if place is not None and place.range is not None:
+        r = place.range
+        return f"`{place.resolution.name or a.name}` at {a.path}:{r.sl + 1}-{r.el + 1}"
+    return f"`{a.name}` in {a.path} (not found there now)"
+
+
+def cmd_accept(args) -> int:
+    ws = workspace()
+    try:
+        note = capture.accept(ws, args.id, merge_into=note_ref(args.merge) if args.merge else None)
+    except capture.NearDuplicate as e:
+        if args.json:
+            out_json({"near_duplicates": [note_json(n) for n in e.notes]})
+        print(f"tether: {e}", file=sys.stderr)
+        return EXIT_FINDINGS
+    if args.json:
+        out_json(note_json(note, ws.locate_note(note)))
+    else:
+        print(f"{'merged into' if args.merge else 'recorded'} {note.id}  {note.path}")
+    if args.edit:
+        args.id = note.id
+        return cmd_edit(args)
+    return EXIT_OK
+
+
+def cmd_dismiss(args) -> int:
+    ws = workspace()
+    c = capture.dismiss(ws, args.id)
+    if args.json:
+        out_json(c.to_json())
+    else:
+        print(f"dismissed {c.id}  {c.title}")
+    return EXIT_OK
 
 
 def cmd_lsp(args) -> int:

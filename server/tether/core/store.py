@@ -1,11 +1,13 @@
 """The working store: an LMDB environment under ``.tether/cache/`` (git-ignored).
 
-It holds only what can be rebuilt from the note files and the sources: the parsed notes
+It holds mostly what can be rebuilt from the note files and the sources: the parsed notes
 and their file stamps, the index (path → notes, symbol → notes, glob notes), the last
 resolved state of every anchor with the text it was resolved in (so the next resolution
-can align old and new code), and small local state for the faces. LMDB's discipline: one
-writer at a time, readers never block, every write in a transaction, the map grown when
-it is full rather than guessed once.
+can align old and new code), and small local state for the faces — plus the two things
+that exist only here, the agents' observation log and the queue of candidate notes, which
+a rebuild keeps (``LOCAL``). LMDB's discipline: one writer at a time, readers never
+block, every write in a transaction, the map grown when it is full rather than guessed
+once.
 """
 
 from __future__ import annotations
@@ -19,7 +21,11 @@ import lmdb
 import orjson
 
 SCHEMA = 5  # bump when a record's shape changes: the cache is then rebuilt from the files
-_DBS = (b"meta", b"files", b"notes", b"by_path", b"by_name", b"globs", b"anchors", b"texts", b"state", b"symbols")
+_DBS = (b"meta", b"files", b"notes", b"by_path", b"by_name", b"globs", b"anchors", b"texts", b"state", b"symbols",
+        b"observations", b"obs_by_session", b"sessions", b"candidates")
+# what the note files cannot rebuild (the agents' observation log and the review queue of
+# candidate notes): kept when the index is reset for a new schema or by ``tether reindex``
+LOCAL = ("observations", "obs_by_session", "sessions", "candidates")
 _INITIAL_MAP = 64 << 20
 
 
@@ -47,7 +53,8 @@ class Store:
 
     def _reset(self, txn) -> None:
         for name, db in self.db.items():
-            txn.drop(db, delete=False)
+            if name not in LOCAL:
+                txn.drop(db, delete=False)
         txn.put(b"schema", str(SCHEMA).encode(), db=self.db["meta"])
 
     # -- transactions ---------------------------------------------------------------------

@@ -1,0 +1,674 @@
+"""Capture: what agent sessions did and said, and the notes they propose.
+
+- **The observation log** (LMDB ``observations``, local, never committed): per session,
+  with timestamps, the prompts, the files read and edited (with the symbols each edit
+  touched, found when it happened), the commands run and the tool failures with their
+  error text. Its size is capped (``TETHER_LOG_MAX_BYTES``, default 8 MiB): the oldest
+  entries go first.
+- **The review queue** (LMDB ``candidates``): candidate notes proposed by
+  :mod:`tether.core.distill`, each with its quoted evidence, a confidence and anchors on
+  code the session touched. A candidate stays until it is accepted (it becomes a note file
+  through the workspace's write path, its evidence in the body), merged into an existing
+  note, or dismissed. The same proposal made again — in the same session or in another —
+  adds its evidence to the one candidate; one already accepted or dismissed is not
+  proposed again.
+
+Every face calls these functions: the CLI (``tether log``, ``review``, ``accept``,
+``dismiss``), the hooks (``observe``), the language server and the MCP server
+(``candidates``, ``places``, ``accept``, ``dismiss``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from . import anchors as A
+from .languages import for_path
+from .notes import KINDS, Alternative, Note, new_id, now
+from .syntax import Definition, SourceFile
+from .text import Range, dice
+from .workspace import Workspace, WorkspaceError, glob_match
+
+# -- candidates: kinds and statuses ----------------------------------------------------------
+
+CANDIDATE_KINDS = ("decision", "invariant", "boundary", "workaround", "gotcha")
+# a gotcha (an error, then the edit that fixed it) is kept as a workaround note: it says why
+# the code is the way it is, and what breaks when it is "simplified" back
+NOTE_KIND = {"gotcha": "workaround"}
+PENDING, ACCEPTED, MERGED, DISMISSED = "pending", "accepted", "merged", "dismissed"
+STATUSES = (PENDING, ACCEPTED, MERGED, DISMISSED)
+
+SAME_TEXT = 0.5  # token Dice at or above which two proposals of one kind on one code are one
+NEAR_NOTE = 0.5  # … and a candidate and an existing note on the same code are near-duplicates
+MAX_EVIDENCE = 20  # evidence kept per candidate (the first ones, and the latest)
+
+DEFAULT_LOG_BYTES = 8 << 20
+MAX_FIELD = 2000  # characters kept of one prompt, command or error text
+
+
+class NearDuplicate(WorkspaceError):
+    """Accepting would duplicate an existing note: merge into it instead (or dismiss)."""
+
+    def __init__(self, cand: Candidate, notes: list[Note]):
+        n = notes[0]
+        super().__init__(
+            f"candidate {cand.id} repeats note {n.id} \"{n.title}\" (same code, similar text); "
+            f"`tether accept {cand.id} --merge {n.id}` adds its evidence to that note, "
+            f"`tether dismiss {cand.id}` drops it")
+        self.candidate, self.notes = cand, notes
+
+
+@dataclass
+class Evidence:
+    session: str
+    who: str  # user | assistant | tool
+    at: str  # ISO-8601, as the transcript (or the log) says
+    quote: str
+    line: int = 0  # transcript line; 0 when it comes from the observation log
+
+    def key(self) -> tuple:
+        return self.session, self.line, self.quote
+
+    def to_json(self) -> dict:
+        return {"session": self.session, "who": self.who, "at": self.at, "quote": self.quote, "line": self.line}
+
+
+@dataclass
+class Candidate:
+    id: str
+    kind: str  # one of CANDIDATE_KINDS
+    title: str
+    confidence: float
+    anchors: list[A.Anchor]
+    evidence: list[Evidence]
+    rationale: str = ""
+    alternatives: list[Alternative] = field(default_factory=list)
+    works_around: str = ""
+    remove_when: str = ""
+    status: str = PENDING
+    note: str = ""  # the note it became (accepted) or was merged into
+    created: str = ""
+    updated: str = ""
+    extractor: str = "rules"
+
+    @property
+    def note_kind(self) -> str:
+        return NOTE_KIND.get(self.kind, self.kind)
+
+    @property
+    def sessions(self) -> list[str]:
+        return list(dict.fromkeys(e.session for e in self.evidence))
+
+    def to_json(self, places: list[Place] = (), near: list[Note] = ()) -> dict:
+        """The documented shape (``tether review --json``, the MCP tools, the editor)."""
+        by_index = {p.index: p for p in places}
+        anchors = []
+        for i, a in enumerate(self.anchors):
+            d = {"type": a.type}
+            if a.type == A.GLOB:
+                d["pattern"] = a.pattern
+            else:
+                d["path"] = a.path
+            if a.name:
+                d["name"] = a.name
+            p = by_index.get(i)
+            if p is not None:
+                d["state"] = p.resolution.state
+                d["range"] = p.range.to_lsp() if p.range else None
+            anchors.append(d)
+        return {"id": self.id, "kind": self.kind, "note_kind": self.note_kind, "title": self.title,
+                "confidence": round(self.confidence, 2), "status": self.status, "note": self.note or None,
+                "rationale": self.rationale or None,
+                "alternatives": [{"option": a.option, "rejected_because": a.rejected_because} for a in self.alternatives],
+                "works_around": self.works_around or None, "remove_when": self.remove_when or None,
+                "created": self.created, "updated": self.updated, "extractor": self.extractor,
+                "sessions": self.sessions, "anchors": anchors, "evidence": [e.to_json() for e in self.evidence],
+                "near_duplicates": [{"id": n.id, "kind": n.kind, "title": n.title} for n in near]}
+
+
+@dataclass
+class Place:
+    """One anchor of a pending candidate, resolved in the current text of its file."""
+
+    candidate: Candidate
+    index: int
+    anchor: A.Anchor
+    resolution: A.Resolution
+
+    @property
+    def range(self) -> Range | None:
+        return self.resolution.range
+
+
+# -- records ------------------------------------------------------------------------------------
+
+def _anchor_dict(a: A.Anchor) -> dict:
+    return {"type": a.type, "path": a.path, "pattern": a.pattern, "lang": a.lang, "node": a.node, "name": a.name,
+            "params": a.params, "hash": a.hash, "sketch": a.sketch, "range": list(a.range) if a.range else None}
+
+
+def _anchor_from(d: dict) -> A.Anchor:
+    return A.Anchor(d["type"], d.get("path", ""), d.get("pattern", ""), d.get("lang", ""), d.get("node", ""),
+                    d.get("name", ""), d.get("params", ""), d.get("hash", ""), list(d.get("sketch") or []),
+                    Range(*d["range"]) if d.get("range") else None)
+
+
+def _to_record(c: Candidate) -> dict:
+    return {"id": c.id, "kind": c.kind, "title": c.title, "confidence": c.confidence,
+            "anchors": [_anchor_dict(a) for a in c.anchors], "evidence": [e.to_json() for e in c.evidence],
+            "rationale": c.rationale, "alternatives": [[a.option, a.rejected_because] for a in c.alternatives],
+            "works_around": c.works_around, "remove_when": c.remove_when, "status": c.status, "note": c.note,
+            "created": c.created, "updated": c.updated, "extractor": c.extractor}
+
+
+def _from_record(d: dict) -> Candidate:
+    return Candidate(d["id"], d["kind"], d["title"], d["confidence"], [_anchor_from(a) for a in d["anchors"]],
+                     [Evidence(**e) for e in d["evidence"]], d.get("rationale", ""),
+                     [Alternative(o, w) for o, w in d.get("alternatives", [])], d.get("works_around", ""),
+                     d.get("remove_when", ""), d.get("status", PENDING), d.get("note", ""), d.get("created", ""),
+                     d.get("updated", ""), d.get("extractor", "rules"))
+
+
+# -- the observation log --------------------------------------------------------------------------
+
+def log_cap() -> int:
+    """The log's size cap in bytes: ``TETHER_LOG_MAX_BYTES``, else 8 MiB."""
+    v = os.environ.get("TETHER_LOG_MAX_BYTES", "")
+    return int(v) if v.isdigit() and int(v) > 0 else DEFAULT_LOG_BYTES
+
+
+def _clip(v):
+    if isinstance(v, str) and len(v) > MAX_FIELD:
+        return v[:MAX_FIELD] + f"… [{len(v) - MAX_FIELD} more characters]"
+    return v
+
+
+def observe(ws: Workspace, session: str, kind: str, *, transcript: str = "", cap: int | None = None,
+            **fields) -> None:
+    """Append one entry to the observation log (``kind``: prompt, read, edit, command,
+    failure, tool, distill), evicting the oldest entries beyond the cap."""
+    if not session:
+        return
+    import orjson
+    s = ws.store
+    at = time.time_ns()
+    key = f"{at:020d}-{secrets.token_hex(3)}"
+    entry = {"session": session, "at": _iso(at), "kind": kind, **{k: _clip(v) for k, v in fields.items()}}
+    size = len(orjson.dumps(entry))
+    limit = cap or log_cap()
+
+    def txn_fn(txn):
+        s.put(txn, "observations", key, entry)
+        s.put(txn, "obs_by_session", f"{session}\0{key}", size)
+        meta = s.get(txn, "sessions", session) or {"id": session, "started": entry["at"], "transcript": ""}
+        meta["last"] = entry["at"]
+        if transcript:
+            meta["transcript"] = transcript
+        s.put(txn, "sessions", session, meta)
+        total = (s.get(txn, "meta", "obs_bytes") or 0) + size
+        cur = txn.cursor(db=s.db["observations"])
+        emptied = set()
+        while total > limit and cur.first():
+            k, v = cur.key().decode(), orjson.loads(cur.value())
+            cur.delete()
+            total -= len(orjson.dumps(v))
+            s.delete(txn, "obs_by_session", f"{v['session']}\0{k}")
+            emptied.add(v["session"])
+        for sid in emptied:  # a session whose every entry is gone is forgotten
+            if not s.keys(txn, "obs_by_session", sid + "\0"):
+                s.delete(txn, "sessions", sid)
+        s.put(txn, "meta", "obs_bytes", max(total, 0))
+    s.write(txn_fn)
+
+
+def _iso(ns: int) -> str:
+    t = ns / 1e9
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t * 1000) % 1000:03d}Z"
+
+
+def observations(ws: Workspace, session: str | None = None) -> list[dict]:
+    """The log, oldest first (one session's, or every session's)."""
+    s = ws.store
+    with s.read() as txn:
+        if session is None:
+            return [v for _, v in s.items(txn, "observations")]
+        keys = [k.split("\0", 1)[1] for k in s.keys(txn, "obs_by_session", session + "\0")]
+        return [v for v in (s.get(txn, "observations", k) for k in keys) if v is not None]
+
+
+def sessions(ws: Workspace) -> list[dict]:
+    """Every session in the log, least recently active first: ``{id, started, last, transcript}``."""
+    s = ws.store
+    with s.read() as txn:
+        return sorted((v for _, v in s.items(txn, "sessions")), key=lambda m: (m.get("last", ""), m["id"]))
+
+
+def find_session(ws: Workspace, ref: str | None) -> dict:
+    """A session by id or unique prefix; without one, the most recently active."""
+    known = sessions(ws)
+    if ref is None:
+        if not known:
+            raise WorkspaceError("the observation log holds no session yet (the agent hooks record them; "
+                                 "`tether init --agents` sets them up): give --transcript PATH")
+        return known[-1]
+    hits = [m for m in known if m["id"] == ref] or [m for m in known if m["id"].startswith(ref)]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise WorkspaceError(f"'{ref}' matches {len(hits)} sessions: give more of the id")
+    raise WorkspaceError(f"no session '{ref}' in the observation log (see `tether log`)")
+
+
+def log_size(ws: Workspace) -> int:
+    with ws.store.read() as txn:
+        return ws.store.get(txn, "meta", "obs_bytes") or 0
+
+
+# -- what an edit touched ---------------------------------------------------------------------------
+
+def lines_of(text: str, olds: list[str]) -> list[tuple[int, int]]:
+    """The 0-based first/last lines of each of ``olds`` in ``text`` (texts not found are
+    skipped; a text's leading empty lines do not count)."""
+    out = []
+    for old in olds:
+        i = text.find(old) if old.strip() else -1
+        if i >= 0:
+            first = text.count("\n", 0, i + len(old) - len(old.lstrip("\n")))
+            out.append((first, first + old.strip("\n").count("\n")))
+    return sorted(out)
+
+
+def edit_lines(text: str, pairs: list[tuple[str, str]]) -> list[tuple[int, int]]:
+    """The lines (0-based, in ``text``) that ``(old, new)`` replacements changed: where
+    each new string is, without the lines it shares with the old one at its start and end
+    (an edit that adds a method before ``def send`` and repeats that line did not change
+    ``send``). A new string that is not in the text (a later edit changed it) is skipped."""
+    out = []
+    for old, new in pairs:
+        i = text.find(new) if new.strip() else -1
+        if i < 0:
+            continue
+        a = old[:-1].split("\n") if old.endswith("\n") else old.split("\n")
+        b = new[:-1].split("\n") if new.endswith("\n") else new.split("\n")
+        pre = 0
+        while pre < min(len(a), len(b)) and a[pre] == b[pre]:
+            pre += 1
+        suf = 0
+        while suf < min(len(a), len(b)) - pre and a[-1 - suf] == b[-1 - suf]:
+            suf += 1
+        first = text.count("\n", 0, i)
+        sl, el = first + pre, first + len(b) - 1 - suf
+        if el < sl:  # only removed lines: the place where they were
+            sl, el = max(first, sl - 1), min(first + len(b) - 1, sl)
+        out.append((sl, el))
+    return _merge(out)
+
+
+def patch_lines(patch) -> list[tuple[int, int]]:
+    """The lines a unified-diff-like patch (Claude Code's ``structuredPatch``: hunks with
+    ``newStart`` and ``lines`` prefixed ``+``/``-``/`` ``) added or changed, 0-based in
+    the new text; a pure deletion counts as the line where it happened."""
+    out = []
+    if not isinstance(patch, list):
+        return out
+    for hunk in patch:
+        if not isinstance(hunk, dict) or not isinstance(hunk.get("newStart"), int) or \
+                not isinstance(hunk.get("lines"), list):
+            continue
+        line = hunk["newStart"] - 1
+        for text in hunk["lines"]:
+            if not isinstance(text, str):
+                continue
+            if text.startswith("+"):
+                out.append((line, line))
+                line += 1
+            elif text.startswith("-"):
+                out.append((max(line - 1, 0), line))
+            else:
+                line += 1
+    return _merge(out)
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1] + 1:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
+def edited_symbols(text: str, rel: str, ranges: list[tuple[int, int]]) -> list[str]:
+    """The qualified names of the definitions an edit of ``ranges`` (0-based lines of the
+    text after the edit) touched: the innermost definition around the edited lines, or the
+    whole definitions the edit wrote inside it (an edit that adds two methods touched those
+    two methods, not their class). Lines outside every definition touch none."""
+    src = SourceFile(text, for_path(rel))
+    if src.tree is None or not ranges:
+        return []
+    out: list[str] = []
+    for d in touched_definitions(src, ranges):
+        if d.qualname not in out:
+            out.append(d.qualname)
+    return out
+
+
+def touched_definitions(src: SourceFile, ranges: list[tuple[int, int]]) -> list[Definition]:
+    out: list[Definition] = []
+    spans = []  # each definition's lines, from its decorators or export keyword on
+    for d in src.defs:
+        r = src.def_range(d)
+        spans.append((Range(min(r.sl, src.pos.line_of_byte(d.outer)), r.sc, r.el, r.ec), d))
+    lines = src.pos.lines
+    for sl, el in ranges:
+        el = min(el, len(lines) - 1)
+        while sl < el and not lines[sl].strip():
+            sl += 1
+        while el > sl and not lines[el].strip():
+            el -= 1
+        around = [(r, d) for r, d in spans if r.sl <= sl and el <= r.el]
+        enclosing = min(around, key=lambda t: t[1].end - t[1].start)[1] if around else None
+        parent = enclosing.index if enclosing is not None else None
+        inside = [(r, d) for r, d in spans if d.parent == parent and sl <= r.sl and r.el <= el]
+        covered = {ln for r, _ in inside for ln in range(r.sl, r.el + 1)}
+        rest = any(lines[ln].strip() and ln not in covered for ln in range(sl, el + 1))
+        picked = [d for _, d in inside]
+        if enclosing is not None and (rest or not picked):
+            picked.insert(0, enclosing)
+        out += [d for d in picked if d not in out]
+    return out
+
+
+# -- the review queue ---------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[a-z0-9_]+")
+_STOP = frozenset("""a an the and or but so to of in on at for from by with as is are be been was were it its this
+that these those we us our i you your they them he she will would should must can could may might shall not no do
+does did done have has had just also then than there here into onto over under about use using used keep make
+let lets let's ll ve re going go went via per all any each every only very too more most less""".split())
+
+
+def text_tokens(*texts: str) -> Counter:
+    """Content words of a text, lower-cased, lightly stemmed (plural -s): what two
+    wordings of one statement share."""
+    out: Counter = Counter()
+    for t in texts:
+        for w in _WORD.findall(t.lower().replace("_", " ")):
+            if w in _STOP or len(w) < 2:
+                continue
+            if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+                w = w[:-1]
+            out[w] += 1
+    return out
+
+
+def _similarity(a_title: str, a_more: str, b_title: str, b_more: str) -> float:
+    return max(dice(text_tokens(a_title), text_tokens(b_title)),
+               dice(text_tokens(a_title, a_more), text_tokens(b_title, b_more)))
+
+
+def _more(c) -> str:
+    return " ".join([c.rationale or "", *(a.option for a in c.alternatives)])
+
+
+def _keys(anchors: list[A.Anchor]) -> set[tuple]:
+    out = set()
+    for a in anchors:
+        if a.type == A.GLOB:
+            out.add(("glob", a.pattern))
+        elif a.type == A.SYMBOL:
+            out.add(("sym", a.path, a.name))
+        else:
+            out.add(("file", a.path))
+    return out
+
+
+def _same_code(a: list[A.Anchor], b: list[A.Anchor]) -> bool:
+    """The same symbol (or pattern), or one of them is the whole file the other is in."""
+    ka, kb = _keys(a), _keys(b)
+    if ka & kb:
+        return True
+    files_a = {k[1] for k in ka if k[0] == "file"}
+    files_b = {k[1] for k in kb if k[0] == "file"}
+    paths_a = {k[1] for k in ka if k[0] != "glob"}
+    paths_b = {k[1] for k in kb if k[0] != "glob"}
+    return bool(files_a & paths_b or files_b & paths_a)
+
+
+def _load(ws: Workspace, txn) -> list[Candidate]:
+    return [_from_record(v) for _, v in ws.store.items(txn, "candidates")]
+
+
+def candidates(ws: Workspace, status: str | None = PENDING) -> list[Candidate]:
+    """The queue (pending candidates by default; ``None``: every status), oldest first."""
+    with ws.store.read() as txn:
+        out = _load(ws, txn)
+    return sorted((c for c in out if status is None or c.status == status), key=lambda c: c.id)
+
+
+def candidate(ws: Workspace, ref: str) -> Candidate:
+    """A candidate by id or unique id prefix (4+ characters)."""
+    ref = ref.strip().lower()
+    everything = candidates(ws, None)
+    hits = [c for c in everything if c.id == ref] or \
+        ([c for c in everything if c.id.startswith(ref)] if len(ref) >= 4 else [])
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise WorkspaceError(f"'{ref}' matches {len(hits)} candidates: give more of the id")
+    raise WorkspaceError(f"no candidate '{ref}' (see `tether review`)")
+
+
+@dataclass
+class Queued:
+    new: list[Candidate] = field(default_factory=list)  # proposed for the first time
+    updated: list[Candidate] = field(default_factory=list)  # pending ones with new evidence
+    settled: list[Candidate] = field(default_factory=list)  # already accepted or dismissed: not proposed again
+
+
+def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
+    """Add proposals to the queue: one that restates a queued candidate (same kind, same
+    code, similar text) adds its evidence to it; evidence already there is not added twice,
+    so distilling a session again changes nothing."""
+    s = ws.store
+    result = Queued()
+
+    def txn_fn(txn):
+        known = _load(ws, txn)
+        for p in proposals:
+            same = next((c for c in known if c.kind == p.kind and _same_code(c.anchors, p.anchors)
+                         and _similarity(c.title, _more(c), p.title, _more(p)) >= SAME_TEXT), None)
+            if same is None:
+                p.id = p.id or new_id()
+                p.created = p.updated = p.created or now()
+                known.append(p)
+                s.put(txn, "candidates", p.id, _to_record(p))
+                result.new.append(p)
+                continue
+            if not _absorb(same, p):
+                continue
+            s.put(txn, "candidates", same.id, _to_record(same))
+            bucket = result.updated if same.status == PENDING else result.settled
+            if same not in result.new and same not in bucket:
+                bucket.append(same)
+    s.write(txn_fn)
+    return result
+
+
+def _absorb(c: Candidate, p: Candidate) -> bool:
+    """Add ``p``'s evidence (and rejected options, a missing rationale) to ``c``; False
+    when it brings nothing new."""
+    have = {e.key() for e in c.evidence}
+    fresh = [e for e in p.evidence if e.key() not in have]
+    if not fresh:
+        return False
+    c.evidence += fresh
+    if len(c.evidence) > MAX_EVIDENCE:
+        c.evidence = c.evidence[:MAX_EVIDENCE // 2] + c.evidence[-MAX_EVIDENCE // 2:]
+    options = {a.option.lower() for a in c.alternatives}
+    c.alternatives += [a for a in p.alternatives if a.option.lower() not in options]
+    c.rationale = c.rationale or p.rationale
+    c.works_around = c.works_around or p.works_around
+    c.remove_when = c.remove_when or p.remove_when
+    restated = len(c.sessions) - 1
+    c.confidence = round(min(0.95, max(c.confidence, p.confidence) + 0.05 * min(restated, 3)), 2)
+    c.updated = now()
+    return True
+
+
+def _set_status(ws: Workspace, cid: str, status: str, note: str = "") -> Candidate:
+    s = ws.store
+
+    def txn_fn(txn):
+        rec = s.get(txn, "candidates", cid)
+        if rec is None:
+            raise WorkspaceError(f"no candidate '{cid}' (see `tether review`)")
+        rec.update(status=status, note=note, updated=now())
+        s.put(txn, "candidates", cid, rec)
+        return _from_record(rec)
+    return s.write(txn_fn)
+
+
+def _pending(ws: Workspace, ref: str) -> Candidate:
+    c = candidate(ws, ref)
+    if c.status == PENDING:
+        return c
+    if c.status == DISMISSED:
+        raise WorkspaceError(f"candidate {c.id} was dismissed")
+    raise WorkspaceError(f"candidate {c.id} was already {c.status} ({'as' if c.status == ACCEPTED else 'into'} "
+                         f"note {c.note})")
+
+
+def dismiss(ws: Workspace, ref: str) -> Candidate:
+    """Drop a candidate from review; restating it later does not bring it back."""
+    return _set_status(ws, _pending(ws, ref).id, DISMISSED)
+
+
+def near_duplicates(ws: Workspace, c: Candidate) -> list[Note]:
+    """Active notes a candidate would repeat: of the same kind on the same code (symbol,
+    file or pattern), with similar text; most similar first."""
+    found = []
+    paths = {a.path for a in c.anchors if a.type != A.GLOB}
+    pool = {n.id: n for p in paths for n in ws.notes_on(p)} if paths else {}
+    if any(a.type == A.GLOB for a in c.anchors):
+        pool.update({n.id: n for n in ws.notes() if any(a.type == A.GLOB for a in n.anchors)})
+    for n in pool.values():
+        if n.status != "active" or n.kind != c.note_kind:
+            continue
+        names = _note_names(ws, n)
+        if not _same_code(c.anchors, names):
+            continue
+        sim = _similarity(c.title, _more(c), n.title, " ".join([n.rationale, *(a.option for a in n.alternatives)]))
+        if sim >= NEAR_NOTE:
+            found.append((sim, n))
+    return [n for _, n in sorted(found, key=lambda t: (-t[0], t[1].id))]
+
+
+def _note_names(ws: Workspace, n: Note) -> list[A.Anchor]:
+    """A note's anchors under their current names (a renamed symbol is compared by its new name)."""
+    out = []
+    for loc in ws.locate_note(n):
+        a = loc.anchor
+        name = loc.resolution.name or a.name if loc.resolution.attached else a.name
+        out.append(A.Anchor(a.type, a.path, a.pattern, name=name))
+    return out
+
+
+def evidence_markdown(c: Candidate) -> str:
+    lines = []
+    for e in c.evidence:
+        quote = "\n".join("> " + ln for ln in e.quote.strip().splitlines() or [""])
+        lines += [quote, f"> — {e.who}, {e.at}, session {e.session[:8]}", ""]
+    return "\n".join(lines)
+
+
+def note_body(c: Candidate) -> str:
+    n = len(c.sessions)
+    return (f"Proposed by `tether distill` ({c.extractor}) from {n} agent session{'s' if n > 1 else ''}; "
+            f"candidate {c.id}.\n\n## Evidence\n\n" + evidence_markdown(c))
+
+
+def accept(ws: Workspace, ref: str, merge_into: str | None = None) -> Note:
+    """Turn a pending candidate into a note file (its evidence in the body) through the
+    workspace's write path — or, with ``merge_into``, add its evidence (and any rejected
+    option the note lacks) to that existing note. A candidate that repeats an existing
+    note raises :class:`NearDuplicate`, which names the notes to merge into."""
+    c = _pending(ws, ref)
+    if merge_into is not None:
+        target = ws.get(merge_into)
+
+        def change(n: Note):
+            known = {a.option.lower() for a in n.alternatives}
+            n.alternatives += [Alternative(a.option, a.rejected_because) for a in c.alternatives
+                               if a.option.lower() not in known]
+            body = n.body.rstrip("\n")
+            more = f"## More evidence (candidate {c.id})\n\n" + evidence_markdown(c)
+            n.body = (body + "\n\n" if body else "") + more
+        note = ws.update(target.id, change)
+        _set_status(ws, c.id, MERGED, note.id)
+        return note
+    dups = near_duplicates(ws, c)
+    if dups:
+        raise NearDuplicate(c, dups)
+    where = [_current(ws, c, a) for a in c.anchors]
+    first, rest = where[0], where[1:]
+    tags = ["gotcha"] if c.kind == "gotcha" else []
+    common = dict(title=c.title, body=note_body(c), rationale=c.rationale,
+                  rejected=[(a.option, a.rejected_because) for a in c.alternatives], tags=tags,
+                  works_around=c.works_around, remove_when=c.remove_when)
+    note = ws.record(c.note_kind, first[0], first[1], first[2], how=first[3], **common)
+    if rest:
+        extra = []
+        for path, line, col, how in rest:
+            src = SourceFile(ws.read_source(path), for_path(path))
+            extra.append(A.record(src, path, line, col, how=how))
+        note = ws.update(note.id, lambda n: n.anchors.extend(extra))
+    _set_status(ws, c.id, ACCEPTED, note.id)
+    return note
+
+
+def _current(ws: Workspace, c: Candidate, a: A.Anchor) -> tuple[str, int | None, int, str]:
+    """Where a candidate's anchor is now, as ``Workspace.record`` takes it."""
+    if a.type == A.GLOB:
+        return a.pattern, None, 0, A.GLOB
+    if a.type == A.FILE:
+        return a.path, None, 0, A.FILE
+    src = SourceFile(ws.read_source(a.path), for_path(a.path))
+    res = A.resolve(a, src)
+    if not res.attached or res.range is None:
+        raise WorkspaceError(f"candidate {c.id}: its code (`{a.name or a.path}` in {a.path}) is {res.state} now; "
+                             f"dismiss it, or record the note where the code is with `tether record`")
+    return a.path, res.range.sl, res.range.sc, A.SYMBOL if a.type == A.SYMBOL else A.SPAN
+
+
+def places(ws: Workspace, rel: str, text: str | None = None) -> list[Place]:
+    """The anchors of pending candidates in ``rel``, resolved in ``text`` (an editor's
+    buffer) or the file on disk: where the editor shows "proposed decision: …"."""
+    todo = [(c, i, a) for c in candidates(ws) for i, a in enumerate(c.anchors) if a.path == rel and a.type != A.GLOB]
+    if not todo:
+        return []
+    if text is None:
+        try:
+            text = ws.read_source(rel)
+        except WorkspaceError:
+            return []
+    resolver = A.Resolver(SourceFile(text, for_path(rel)), None)
+    out = []
+    for c, i, a in todo:
+        res = A.Resolution(A.OK, Range(0, 0, 0, 0)) if a.type == A.FILE else resolver.resolve(a)
+        if res.attached:
+            out.append(Place(c, i, a, res))
+    return out
+
+
+def on_glob(c: Candidate, rel: str) -> bool:
+    return any(a.type == A.GLOB and glob_match(a.pattern, rel) for a in c.anchors)
+
+
+assert set(NOTE_KIND.get(k, k) for k in CANDIDATE_KINDS) <= set(KINDS)

@@ -1,0 +1,303 @@
+"""Distillation: read what a session said and did, propose candidate notes.
+
+A session is read from the agent's transcript (:mod:`tether.core.transcript`) and the
+observation log (:mod:`tether.core.capture`): the log says which symbols each edit touched
+when it happened (by ``tool_use_id``); without a transcript the log alone is read (the
+prompts, edits, commands and failures, without the agent's words). Both become one
+:class:`Session`: what was said and the tool calls, in order, split into turns (a turn
+starts at each prompt).
+
+An :class:`Extractor` turns a session into proposals. The one shipped,
+:class:`tether.core.rules.RuleExtractor`, is deterministic and rule-based (phrases and
+sequences, documented there); a model-based extractor would implement the same
+``propose(session)`` and be passed to :func:`distill`. Proposals name the code they are
+about as ``(path, qualified name)`` pairs of code the session touched; :func:`distill`
+fingerprints that code as it is now (structural anchors, like any note) and hands the
+candidates to the review queue, where a restated proposal joins the one already there.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from . import anchors as A
+from . import capture as K
+from .languages import for_path
+from .notes import Alternative
+from .syntax import SourceFile
+from .transcript import USER, Said, Transcript, read_transcript
+from .workspace import Workspace, WorkspaceError
+
+GLOB_ALL = "**"  # a proposal about no particular code: the repository as a whole
+MAX_SYMBOLS = 3  # an edit touching more definitions than this is about its file
+
+
+# -- the session, as the extractor sees it -------------------------------------------------------
+
+@dataclass
+class Utterance:
+    index: int  # position in the session
+    turn: int
+    who: str  # user | assistant
+    text: str
+    at: str
+    line: int  # transcript line (0: from the log)
+
+
+@dataclass
+class Call:
+    index: int
+    turn: int
+    tool: str
+    at: str
+    line: int
+    id: str = ""
+    path: str = ""  # workspace-relative file it read or edited
+    edit: bool = False
+    symbols: list[str] = field(default_factory=list)  # definitions an edit touched (or a read window lies in)
+    command: str = ""  # a shell command
+    text: str = ""  # the code an edit wrote (its new strings or content), when the transcript says
+    error: bool = False
+    output: str = ""  # the tool's output or error text
+
+
+@dataclass
+class Session:
+    id: str
+    transcript: str  # "" when read from the log alone
+    lines: int  # transcript lines read
+    events: list[Utterance | Call]
+
+    def __post_init__(self):
+        self._said = [e for e in self.events if isinstance(e, Utterance)]
+        self._calls = [e for e in self.events if isinstance(e, Call)]
+        self._edits = [c for c in self._calls if c.edit and c.path]
+        self._by_turn: dict[int, list[Call]] = {}
+        for c in self._calls:
+            self._by_turn.setdefault(c.turn, []).append(c)
+
+    def said(self) -> list[Utterance]:
+        return self._said
+
+    def calls(self, turns: set[int] | None = None) -> list[Call]:
+        """The tool calls, in order (of these turns only)."""
+        if turns is None:
+            return self._calls
+        return sorted((c for t in turns for c in self._by_turn.get(t, ())), key=lambda c: c.index)
+
+    def edits(self, turns: set[int] | None = None) -> list[Call]:
+        """The calls that edited a file of the workspace (in these turns)."""
+        return self._edits if turns is None else [c for c in self.calls(turns) if c.edit and c.path]
+
+
+@dataclass
+class Proposal:
+    """What an extractor proposes: a candidate note before it is fingerprinted and queued.
+    ``refs``: the code it is about, as ``(path, qualified name)`` (name "" = the file;
+    path ``**`` = the repository)."""
+
+    kind: str
+    title: str
+    confidence: float
+    refs: list[tuple[str, str]]
+    evidence: list[K.Evidence]
+    rationale: str = ""
+    alternatives: list[Alternative] = field(default_factory=list)
+    works_around: str = ""
+    remove_when: str = ""
+
+
+class Extractor(Protocol):
+    """Turns a session into proposals. ``name`` is recorded with each candidate."""
+
+    name: str
+
+    def propose(self, session: Session) -> list[Proposal]: ...
+
+
+# -- building a session --------------------------------------------------------------------------
+
+EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
+
+
+def session_from(ws: Workspace, transcript: Transcript | None, log: list[dict]) -> Session:
+    """One session from its transcript (when there is one) and its observation log."""
+    by_call = {e["tool_use_id"]: e for e in log if e.get("tool_use_id")}
+    events: list[Utterance | Call] = []
+    turn = 0
+    if transcript is None:
+        for e in log:
+            if e["kind"] == "prompt":
+                turn += 1
+                events.append(Utterance(len(events), turn, USER, e.get("text", ""), e["at"], 0))
+            elif e["kind"] in ("read", "edit", "command", "failure", "tool"):
+                events.append(Call(len(events), turn, e.get("tool", ""), e["at"], 0, e.get("tool_use_id", ""),
+                                   e.get("path", ""), e["kind"] == "edit", list(e.get("symbols", [])),
+                                   e.get("command", ""), e["kind"] == "failure", e.get("error", "")))
+        sid = log[0]["session"] if log else ""
+        return Session(sid, "", 0, events)
+    files: dict[str, str | None] = {}
+    rels: dict[str, str] = {}
+    for ev in transcript.events:
+        if isinstance(ev, Said):
+            if ev.who == USER:
+                turn += 1
+            events.append(Utterance(len(events), turn, ev.who, ev.text, ev.at, ev.line))
+            continue
+        call = Call(len(events), turn, ev.name, ev.at, ev.line, ev.id, error=ev.error, output=ev.result or "")
+        inp = ev.input
+        if ev.name == "Bash":
+            call.command = inp.get("command", "") if isinstance(inp.get("command"), str) else ""
+        path = inp.get("file_path") or inp.get("notebook_path")
+        if isinstance(path, str) and path:
+            if path not in rels:
+                try:
+                    rels[path] = ws.rel(path)
+                except WorkspaceError:
+                    rels[path] = ""  # outside the workspace
+            call.path = rels[path]
+        call.edit = ev.name in EDIT_TOOLS and not ev.error
+        if call.edit:
+            edits = inp.get("edits") if isinstance(inp.get("edits"), list) else [inp]
+            call.text = "\n".join(v for e in edits if isinstance(e, dict)
+                                  for v in (e.get("new_string"), e.get("content"), e.get("new_source"))
+                                  if isinstance(v, str))
+        seen = by_call.get(ev.id)
+        if seen is not None and seen.get("kind") in ("edit", "read"):
+            call.symbols = list(seen.get("symbols", []))
+        elif call.path and not ev.error and ev.name in ("Edit", "MultiEdit", "Write", "Read"):
+            call.symbols = _symbols_now(ws, call.path, ev.name, inp, ev.response, files)
+        if seen is not None and seen.get("kind") == "failure" and not call.output:
+            call.error, call.output = True, seen.get("error", "")
+        events.append(call)
+    return Session(transcript.session, transcript.path, transcript.lines, events)
+
+
+def _symbols_now(ws: Workspace, rel: str, tool: str, inp: dict, response, files: dict[str, str | None]) -> list[str]:
+    """What an edit (or a read window) touched, found in the file as it is now: used when
+    the observation log did not see the call (no hooks, or the log's cap evicted it)."""
+    if rel not in files:
+        try:
+            files[rel] = ws.read_source(rel)
+        except WorkspaceError:
+            files[rel] = None
+    text = files[rel]
+    if text is None:
+        return []
+    if tool == "Read":
+        off, lim = inp.get("offset"), inp.get("limit")
+        if not isinstance(off, int) or not isinstance(lim, int):
+            return []
+        names = K.edited_symbols(text, rel, [(max(off - 1, 0), max(off - 1, 0) + lim - 1)])
+        return names if len(names) == 1 else []
+    if tool == "Write":
+        if inp.get("content") != text:
+            return []  # changed since: what this write touched cannot be told from the file now
+        patch = response.get("structuredPatch") if isinstance(response, dict) else None
+        ranges = K.patch_lines(patch) if patch else [(0, text.count("\n"))]
+    else:
+        edits = inp.get("edits") if tool == "MultiEdit" and isinstance(inp.get("edits"), list) else [inp]
+        ranges = K.edit_lines(text, [(e.get("old_string") or "", e["new_string"]) for e in edits
+                                     if isinstance(e, dict) and isinstance(e.get("new_string"), str)
+                                     and isinstance(e.get("old_string") or "", str)])
+    return K.edited_symbols(text, rel, ranges)
+
+
+# -- distilling --------------------------------------------------------------------------------------
+
+@dataclass
+class Distilled:
+    session: str
+    transcript: str
+    lines: int
+    seconds: float
+    queued: K.Queued
+    cut: bool = False  # the time budget ran out before every proposal was queued
+
+    @property
+    def candidates(self) -> list[K.Candidate]:
+        return self.queued.new + self.queued.updated
+
+    def to_json(self) -> dict:
+        return {"session": self.session, "transcript": self.transcript or None, "lines": self.lines,
+                "seconds": round(self.seconds, 3), "cut": self.cut,
+                "new": [c.to_json() for c in self.queued.new],
+                "updated": [c.to_json() for c in self.queued.updated],
+                "settled": [{"id": c.id, "status": c.status, "note": c.note or None} for c in self.queued.settled]}
+
+
+MIN_CONFIDENCE = 0.5  # proposals below this are not queued
+
+
+def default_extractor() -> Extractor:
+    from .rules import RuleExtractor
+    return RuleExtractor()
+
+
+def distill(ws: Workspace, session: str | None = None, transcript: str | Path | None = None, *,
+            extractor: Extractor | None = None, budget: float | None = None) -> Distilled:
+    """Distil one session into the review queue. The session is the transcript's (given),
+    else ``session`` (an id or unique prefix, its transcript found in the observation log),
+    else the most recently active session in the log. A transcript that cannot be read
+    raises :class:`~tether.core.transcript.TranscriptError` before anything is queued.
+    ``budget``: seconds; proposals left when it runs out are not queued (``cut``)."""
+    start = time.monotonic()
+    extractor = extractor or default_extractor()
+    tr = None
+    if transcript is not None:
+        tr = read_transcript(transcript)
+        sid = session or tr.session
+    else:
+        meta = K.find_session(ws, session)
+        sid = meta["id"]
+        if meta.get("transcript") and Path(meta["transcript"]).is_file():
+            tr = read_transcript(meta["transcript"])
+    log = K.observations(ws, sid)
+    if tr is not None:
+        tr.session = sid
+    sess = session_from(ws, tr, log)
+    sess.id = sid
+    proposals = [p for p in extractor.propose(sess) if p.confidence >= MIN_CONFIDENCE]
+    files: dict[str, SourceFile | None] = {}
+    cands, cut = [], False
+    for p in proposals:
+        if budget is not None and time.monotonic() - start > budget:
+            cut = True
+            break
+        anchors = _anchors(ws, p.refs, files)
+        if not anchors:
+            continue
+        cands.append(K.Candidate("", p.kind, p.title, round(p.confidence, 2), anchors, p.evidence, p.rationale,
+                                 p.alternatives, p.works_around, p.remove_when, extractor=extractor.name))
+    queued = K.queue(ws, cands)
+    return Distilled(sid, tr.path if tr else "", tr.lines if tr else 0, time.monotonic() - start, queued, cut)
+
+
+def _anchors(ws: Workspace, refs: list[tuple[str, str]], files: dict[str, SourceFile | None]) -> list[A.Anchor]:
+    """Fingerprints of the code a proposal names, as it is now. A symbol that is gone or
+    that several definitions now share falls back to its file (which the session touched);
+    a file that is gone is dropped."""
+    out: list[A.Anchor] = []
+    for path, name in refs:
+        if path == GLOB_ALL:
+            out.append(A.Anchor(A.GLOB, pattern=GLOB_ALL))
+            continue
+        if path not in files:
+            try:
+                files[path] = SourceFile(ws.read_source(path), for_path(path))
+            except WorkspaceError:
+                files[path] = None
+        src = files[path]
+        if src is None:
+            continue
+        found = [d for d in src.defs if d.qualname == name] if name else []
+        anchor = A.symbol_anchor(src, path, found[0]) if len(found) == 1 else A.Anchor(A.FILE, path=path)
+        if all(A.Anchor(a.type, a.path, a.pattern, name=a.name) != A.Anchor(anchor.type, anchor.path, anchor.pattern,
+                                                                            name=anchor.name) for a in out):
+            out.append(anchor)
+    if any(a.type == A.SYMBOL for a in out):  # a symbol of a file says more than the file
+        out = [a for a in out if a.type != A.FILE or not any(b.path == a.path and b.type == A.SYMBOL for b in out)]
+    return out[:MAX_SYMBOLS]

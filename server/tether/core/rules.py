@@ -1,0 +1,640 @@
+"""The rule-based extractor: deterministic, no model, every rule written down here.
+
+Text is read sentence by sentence from what the person and the agent wrote (never from
+tool output, code blocks, quoted lines or the agent's hidden reasoning). A sentence is
+left alone when it is a question, a hypothesis or an option being weighed ("could",
+"might", "maybe", "if we…", "one option"), reported speech ("the docs say…"), or about the
+conversation rather than the code ("ask me before…", "your answers…", commits and pushes).
+What remains is matched, first rule first:
+
+| kind | phrases (examples) |
+|---|---|
+| boundary | "out of scope", "non-goal"; "we won't / are not going to handle/support…"; "deliberately doesn't handle…"; "let's leave X out"; "should just refuse/reject…" |
+| workaround | "hack / workaround because…"; "looks redundant/wrong, but…"; "don't fix/remove/simplify this — …"; then, after the rules below, "on purpose", "deliberately", "intentionally", "by design" (not negated) |
+| invariant | "must …" (not "must have been", "must be the …"), "must/should/can never", "has to always", a sentence starting "Never …"/"Always …", "X is append-only/immutable/idempotent…", "Invariant: …" |
+| decision | a choice with the option rejected: "use/keep/store/go with X instead of / rather than Y", "chose/prefer X over Y", "X, not Y"; a choice alone: "decided to…", "let's go with…", "settled on…"; an agent's proposal ("I'd use X rather than Y") that the person's next message accepts ("yes", "go ahead", "sounds good") |
+| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one |
+
+The reason is the clause after "because", "since", "so that", "given that" or a dash, or
+a next sentence that starts "That way…", "Otherwise…", "The reason…". A rejected option's
+own reason comes from "I considered Y, but …" / "Y would …" in the same message.
+Workarounds take "until … ships/is fixed" or "can go when …" as the time they can go.
+
+Anchors: the symbols edited in the nearest tool call of the same turn (the turn a prompt
+starts; the next one when the person's next message accepts the agent's plan) — or the
+touched symbols the sentence names, when it names some. An edit touching more than three
+definitions anchors its file. A statement with no edit in its turn is about the repository
+(pattern ``**``) and loses confidence. A gotcha anchors on the edit that fixed it.
+
+Confidence: a base per rule (0.55–0.8), more when a reason is given or the person said it,
+less without code; candidates under 0.5 are not proposed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .capture import Evidence
+from .distill import GLOB_ALL, MAX_SYMBOLS, Call, Proposal, Session, Utterance
+from .notes import Alternative
+from .transcript import ASSISTANT, TOOL, USER
+
+# -- sentences -----------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[*_])")
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_EMPH = re.compile(r"\*\*|__")
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of a message: fenced code, quoted lines ("> …"), tables and headings
+    left out; a list item or a paragraph never runs into the next one."""
+    text = _FENCE.sub("\n\n", text)
+    units, cur = [], []
+    for line in text.split("\n"):
+        s = line.strip()
+        if not s or s.startswith((">", "|", "#")) or line.startswith(("    ", "\t")):
+            if cur:
+                units.append(" ".join(cur))
+                cur = []
+            continue
+        if _BULLET.match(line):
+            if cur:
+                units.append(" ".join(cur))
+            cur = [_BULLET.sub("", line).strip()]
+            continue
+        cur.append(s)
+    if cur:
+        units.append(" ".join(cur))
+    out = []
+    for u in units:
+        for s in _SPLIT.split(_EMPH.sub("", u)):
+            s = s.strip()
+            if len(s) >= 12:
+                out.append(s)
+    return out
+
+
+# -- filters -------------------------------------------------------------------------------------------
+
+_REASON = re.compile(r"\s*(?:,\s*|\s)(?:because|since|so that|given that|as it|as they)\b\s*|,\s*so\s+(?!that\b)|"
+                     r"\s+[—–]\s+|\s+-\s+|;\s*", re.I)
+_HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i wonder|wondering|considering|"
+                    r"alternatively|hypothetically|in theory|one option|another option|options are|would it|"
+                    r"do you (want|think|prefer)|what if|we can discuss|up to you|your call|tbd|to be decided)\b",
+                    re.I)
+_CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
+_REPORTED = re.compile(r"\b(says|said|claims|claimed|according to|reads:|states that|the (error|message|warning|"
+                       r"traceback|log|output) (is|was|shows|reports))\b", re.I)
+_PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
+                      r"replies|reply|responses?|summary|summaries|messages?|output|explanations?)|emojis?|"
+                      r"force[- ]push|push (it |this |them )?to|commit message|pull request|this (chat|conversation)|"
+                      r"in (the|this) chat|before (you )?(commit|push)|(the|a) commit)\b", re.I)
+_TOOLING = re.compile(r"\b(grep|rg|ripgrep|the (read|edit|bash|search|grep|write) tool|"
+                      r"(search|read|look at|skim|scan|browse|open|inspect|explore|check|view)\w*\s+(the\s+|this\s+|"
+                      r"that\s+|each\s+|every\s+)?(file|files|code|codebase|repo|repository|directory|folder|tests?|"
+                      r"logs?|output|docs?|diff))\b", re.I)
+_UNDECIDED = re.compile(r"\b(haven't|have not|not yet|undecided|not decided|no decision|don't know|do not know|"
+                        r"unclear|later decide|decide later)\b", re.I)
+
+
+def main_clause(s: str) -> str:
+    m = _REASON.search(s)
+    return s[:m.start()] if m else s
+
+
+def reason_of(s: str) -> str:
+    m = _REASON.search(s)
+    if not m:
+        return ""
+    r = s[m.end():].strip().rstrip(".!")
+    return r if len(r.split()) >= 2 else ""
+
+
+def skipped(s: str) -> bool:
+    """A sentence no rule reads: a question, a hypothesis, reported speech, or about the
+    conversation rather than the code."""
+    if s.rstrip().endswith("?") or "?" in main_clause(s):
+        return True
+    if _CONDITIONAL.match(s) or _REPORTED.search(s) or _PROCESS.search(s):
+        return True
+    return bool(_HEDGE.search(main_clause(s)))
+
+
+# -- cleaning a title ----------------------------------------------------------------------------------
+
+_DISCOURSE = re.compile(r"^(?:(?:ok(?:ay)?|so|alright|right|great|good|sure|yes|yeah|now|then|also|and|but|first|"
+                        r"finally|anyway|in short|to summarize|summary|note|remember|important|just so you know|"
+                        r"keep in mind(?: that)?|fyi|please|one more thing|for the record)\b[,:!]?\s*)+", re.I)
+_DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:i|we|let's|let us|we'll|i'll|we will|i will|we're|i'm|"
+                      r"we are|i am|we've|i've|we have|i have|we should|i should)\s+)?", re.I)
+_CHOICE_NOUN = re.compile(r"^(?:(?:have\s+)?(?:decided|settled|agreed)\s+on|go(?:ing)?\s+with|went\s+with|gone\s+with|"
+                          r"cho(?:o)?se|chosen|picked|pick|opt(?:ed|ing)?\s+for|stick(?:ing)?\s+with|prefer(?:red)?|"
+                          r"the decision is|decision:)\s+", re.I)
+_CHOICE_VERB = re.compile(r"^(?:(?:have\s+)?(?:decided|agreed|chose|choose)\s+to|the decision is to)\s+", re.I)
+_ING = {"using": "use", "keeping": "keep", "storing": "store", "switching": "switch", "returning": "return",
+        "making": "make", "raising": "raise", "caching": "cache", "representing": "represent", "moving": "move",
+        "putting": "put", "writing": "write", "sticking": "stick", "rounding": "round", "parsing": "parse"}
+
+
+def title_of(clause: str) -> str:
+    t = _DISCOURSE.sub("", clause.strip().rstrip(".!:;,")).strip()
+    t = re.sub(r"^(?:the\s+)?(?:rule|invariant|constraint|decision)\s*:\s*", "", t, flags=re.I)
+    d = _DECIDER.sub("", t)
+    if d != t:
+        t = d
+        m = _CHOICE_VERB.match(t)
+        if m:
+            t = t[m.end():]
+        else:
+            m = _CHOICE_NOUN.match(t)
+            if m:
+                t = "Use " + t[m.end():]
+    first, _, rest = t.partition(" ")
+    if first.lower() in _ING:
+        t = f"{_ING[first.lower()]} {rest}"
+    t = t.strip(" ,;:")
+    if len(t) > 110:
+        cut = t.rfind(" ", 0, 100)
+        t = t[:cut if cut > 40 else 100] + "…"
+    return t[:1].upper() + t[1:] if t else t
+
+
+# -- the rules ------------------------------------------------------------------------------------------
+
+@dataclass
+class Hit:
+    kind: str
+    title: str
+    confidence: float
+    rationale: str = ""
+    alternatives: tuple[Alternative, ...] = ()
+    works_around: str = ""
+    remove_when: str = ""
+    proposal: bool = False  # the agent proposes; a person's assent makes it a decision
+
+
+_NEG_BEFORE = r"(?<!\bnot )(?<!n't )(?<!\bnever )"
+
+# boundary
+_SCOPE = re.compile(r"\b(out of scope|not in scope|outside (?:the|our|this) scope|beyond (?:the|this) scope|"
+                    r"non-goal|not a goal)\b", re.I)
+_SCOPE_NEG = re.compile(r"\b(not|isn't|aren't|no longer|wasn't)\s+(out of scope|outside|beyond)\b", re.I)
+_WONT = re.compile(r"\b(won't|will not|are not going to|aren't going to|is not going to|isn't going to|not going to|"
+                   r"we don't|we do not|we never)\s+(?:try to\s+|even\s+|bother to\s+)?(handle|support|cover|deal with|"
+                   r"accept|process|validate|retry|translate|localize|localise|implement)\b", re.I)
+_DELIB_NOT = re.compile(r"\b(deliberately|intentionally|on purpose|by design)\s+(?:does\s+)?(not|doesn't|does not|"
+                        r"don't|do not|won't|leaves? out|left out|ignores?|skips?|refuses?|rejects?|unsupported)\b|"
+                        r"\b(not|doesn't|don't|won't|isn't|aren't)\s+(handled|supported|handle|support)\w*\b.*\b"
+                        r"(deliberately|intentionally|on purpose|by design)\b", re.I)
+_LEAVE_OUT = re.compile(r"\b(?:let's|let us|we'll|we will|i'll|we)\s+leave\s+(.{2,50}?)\s+(out|for later|"
+                        r"for (?:a|another) (?:pr|change|time))\b", re.I)
+_REFUSE = re.compile(r"\b(should|must|will|we'll|we)\s+(?:just\s+|simply\s+|always\s+)?(refuse|reject)\b", re.I)
+
+# workaround
+_HACK = re.compile(r"\b(hack|workaround|work around|works around|working around|kludge|monkey[- ]?patch\w*)\b", re.I)
+_LOOKS = re.compile(r"\b(looks|seems|might look|may look|will look)\s+(wrong|odd|weird|strange|redundant|unnecessary|"
+                    r"broken|like a bug|like a mistake|pointless|backwards|inefficient|silly|useless)\b.*\b(but|though|"
+                    r"however)\b", re.I)
+_DONT_FIX = re.compile(r"\b(don't|do not|never)\s+[\"'“]?(fix|remove|simplify|clean up|refactor|optimi[sz]e|dedupe|"
+                       r"\"fix\")[\"'”]?\b", re.I)
+_DELIBERATE = re.compile(r"\b(on purpose|deliberately|intentionally|by design)\b", re.I)
+_NOT_DELIBERATE = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,3}(?:on purpose|deliberately|intentionally|"
+                             r"by design)|\b(?:accidentally|by accident|by mistake|unintentionally|unintended)\b", re.I)
+_AROUND = re.compile(r"\b(?:because|since|to avoid|to work around|works around|around|for)\s+(.{4,}?)"
+                     r"(?=\s*(?:,|;|\s[—–-]\s|\buntil\b|\bonce\b|$))", re.I)
+_UNTIL = re.compile(r"\b(?:until|till|once|when)\s+(.{3,90}?\b(?:fix(?:es|ed)?|ships?|lands?|releases?|released|"
+                    r"merged?|supports?|upgrades?|upgraded|is (?:fixed|released|merged|upgraded|gone)|are fixed|"
+                    r"goes away|stops?\b.*?))(?=[,;]|\.(?:\s|$)|$)", re.I)
+_CAN_GO = re.compile(r"\b(?:can|could) (?:be removed|go|be dropped|be deleted|be reverted)\s+(?:when|once|after)\s+"
+                     r"(.{3,90}?)(?=[,;]|\.(?:\s|$)|$)", re.I)
+
+# invariant
+_MUST = re.compile(r"\b(must|shall)\s+(?!have\s+(?:been|had|gotten|missed|forgotten|changed|broken|seen|done)\b)"
+                   r"(?!be\s+(?:the|a|an|in|from|because|caused|due|related|why|what|that|it|something|somewhere|"
+                   r"wrong|missing|broken|coming|failing|somebody|someone|my|your|our|their|a bug)\b)\w+", re.I)
+_MODAL_NEVER = re.compile(r"\b(should|has to|have to|needs? to|can|may|is to|are to|must)\s+(never|always|not ever)\b",
+                          re.I)
+_IMPERATIVE = re.compile(r"^(never|always|don't ever|do not ever|under no circumstances|at no point)\s+"
+                         r"(?!mind\b|been\b|seen\b|had\b|knew\b|know\b|again\b|thought\b|said\b|ever\b)\w+", re.I)
+_PROPERTY = re.compile(r"\b(is|are|stays?|remains?|must stay|must remain|has to stay|should stay|kept)\s+"
+                       r"(append-only|immutable|idempotent|read-only|side-effect[- ]free|pure|thread-safe|reentrant|"
+                       r"sorted|unique|non-negative|never negative|always positive)\b", re.I)
+_RULE = re.compile(r"^(?:the\s+)?(invariant|rule|constraint)\s*:", re.I)
+_SELF = re.compile(r"^(?:i|i'll|i've|i'd|i'm|you|you'll|you've)\s+(?:must|should|shall|can|will|have to|need to|"
+                   r"always|never)\b", re.I)
+
+# decision
+_CHOOSE = (r"(?:decided|decide|chose|choose|choosing|picked|pick|settled on|settle on|going with|go with|went with|"
+           r"opting for|opted for|opt for|use|uses|using|used|switch(?:ed|ing)? to|keep|keeps|keeping|store|stores|"
+           r"storing|stick with|sticking with|prefer|preferring|represent|represents|implement|model|return|returns|"
+           r"returning|raise|raises|make|makes|do|doing|compute|computing|cache|caching|go for|went for|settled|"
+           r"decided on|agreed on|move|moving|put|putting|write|writing|parse|parsing|round|rounding)")
+# who chooses: a choice verb, a first-person plan ("I'll normalize …", "let's cache …") or an
+# imperative (a sentence that starts with its verb)
+_CHOOSER = (r"(?:\b" + _CHOOSE + r"\b|\b(?:i'll|we'll|let's|let us|i will|we will|i'm going to|we're going to|"
+            r"we are going to|i am going to|we should|(?:i|we)?\s*(?:decided|chose|opted|agreed) to)\s+\w+\b|"
+            r"^(?!(?:the|a|an|this|that|these|those|it|its|there|both|each|every|we|i|you|they|he|she|my|our|your|"
+            r"their|all|some|no|not|one)\b)[a-z]+\b)")
+_INSTEAD = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*,?\s+(?:instead of|rather than|in favou?r of)\s+"
+                      r"(?P<alt>.{2,70}?)(?=\s*(?:[,;:]|\.(?:\s|$)|\s[—–-]\s|\bbecause\b|\bsince\b|\bso that\b|\bas it\b|"
+                      r"\bgiven\b|\bwhich\b|$))", re.I)
+_INSTEAD_LEAD = re.compile(r"^(?:instead of|rather than)\s+(?P<alt>.{2,60}?),\s*(?P<x>.{4,})$", re.I)
+_OVER = re.compile(r"\b(?:chose|choose|picked|pick|prefer|prefers|preferred|went with|go with|going with|opted for|"
+                   r"opt for|favou?r)\b(?P<x>.{2,80}?)\s+over\s+(?P<alt>.{2,70}?)(?=\s*(?:[,;:]|\.(?:\s|$)|\s[—–-]\s|"
+                   r"\bbecause\b|\bsince\b|\bso that\b|\bas it\b|$))", re.I)
+_NOT_ALT = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*(?:,|\s[—–-])\s*(?:and\s+)?not\s+(?P<alt>.{2,60}?)"
+                      r"(?=\s*(?:[,;:]|\.(?:\s|$)|\s[—–-]\s|\bbecause\b|\bsince\b|\bso that\b|$))", re.I)
+_DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|decision:|let's go with|we'll go with|"
+                      r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
+                      r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
+_PROPOSE = re.compile(r"^(?:i'd|i would|i recommend|i suggest|i propose|my (?:suggestion|recommendation|proposal) "
+                      r"(?:is|would be)|i'd recommend|i'd suggest|we could|we can)\b", re.I)
+_CONSIDERED = re.compile(r"\b(?:considered|looked at|thought about|tried|ruled out|rejected|dropped)\s+(?P<alt>.{2,60}?)"
+                         r",?\s+(?:but|however|though)\s+(?P<why>.{4,})$", re.I)
+_WOULD = re.compile(r"^(?P<alt>.{2,60}?)\s+(?:would|will|wouldn't|won't|would have|is|was)\s+(?P<why>(?:be\s+)?"
+                    r"(?:too|not|slower|harder|more|less|overkill|unable|lose|break|add|require|need|mean|cost|drift|"
+                    r"round|fail|leak|block)\b.{2,})$", re.I)
+_NEXT_REASON = re.compile(r"^(?:because|since|that way|this way|otherwise|the reason|it keeps|this keeps|that keeps|"
+                          r"that avoids|this avoids|it avoids|that's because|this is because)\b", re.I)
+_ASSENT = re.compile(r"^\s*(?:yes|yep|yeah|ok|okay|sure|sounds good|go ahead|do it|agreed|let's do (?:that|it)|perfect|"
+                     r"lgtm|makes sense|go for it|great|please do)\b", re.I)
+_ASSENT_NOT = re.compile(r"\b(but|instead|rather|no,|not\b|don't|wait)", re.I)
+
+
+def _alt(text: str) -> str:
+    t = re.sub(r"^(?:the|a|an|using|to use|use)\s+", "", text.strip(" ,.`'\""), flags=re.I)
+    return t.strip(" ,.")
+
+
+# every rule needs one of these words: a sentence without any is not read further
+_TRIGGER = re.compile(r"must|never|always|shall|scope|goal|won't|will not|going to|don't|do not|doesn't|does not|"
+                      r"deliberate|intentional|on purpose|by design|leave|refuse|reject|hack|work.?around|kludge|"
+                      r"monkey|looks|seems|instead|rather|favou?r|\bover\b|\bnot\b|decid|decision|chose|choose|"
+                      r"picked|settled|agreed|go with|going with|prefer|append-only|immutable|idempotent|read-only|"
+                      r"pure|thread-safe|reentrant|sorted|unique|negative|positive|invariant|rule|constraint|"
+                      r"let's|we'll|i'd|i would|i recommend|i suggest|i propose|we could|we can|considered|"
+                      r"ruled out|should|has to|have to|needs? to", re.I)
+
+
+def classify(s: str, nxt: str = "") -> Hit | None:
+    """The rule that reads this sentence, if one does (``nxt``: the sentence after it)."""
+    if not _TRIGGER.search(s):
+        return None
+    if _PROPOSE.match(_DISCOURSE.sub("", s)) and not s.rstrip().endswith("?"):
+        hit = _decision(s, nxt, proposal=True)
+        if hit is not None:
+            return hit
+    if skipped(s):
+        return None
+    main = main_clause(s)
+    for rule in (_boundary, _strong_workaround, _invariant):
+        hit = rule(s, main)
+        if hit is not None:
+            return hit
+    if not _TOOLING.search(main) and not _UNDECIDED.search(main):
+        hit = _decision(s, nxt)
+        if hit is not None:
+            return hit
+    return _weak_workaround(s, main)
+
+
+def _boundary(s: str, main: str) -> Hit | None:
+    if _SCOPE.search(s) and not _SCOPE_NEG.search(s):
+        return Hit("boundary", title_of(s), 0.75)
+    if _DELIB_NOT.search(s):
+        return Hit("boundary", title_of(s), 0.75)
+    m = _WONT.search(main)
+    if m:
+        return Hit("boundary", title_of(s), 0.7)
+    if _LEAVE_OUT.search(main):
+        return Hit("boundary", title_of(s), 0.6)
+    if _REFUSE.search(main):
+        return Hit("boundary", title_of(s), 0.6)
+    return None
+
+
+def _until(s: str) -> str:
+    m = _CAN_GO.search(s) or _UNTIL.search(s)
+    return m.group(1).strip() if m else ""
+
+
+def _around(s: str) -> str:
+    m = _AROUND.search(s)
+    return m.group(1).strip().rstrip(".") if m else ""
+
+
+_GENERIC = re.compile(r"^(?:this|that|it)(?: is|'s| was) (?:a |an |just a |our )?(?:\w+ )?(?:hack|workaround|kludge)\b",
+                      re.I)
+
+
+def _strong_workaround(s: str, main: str) -> Hit | None:
+    if _NOT_DELIBERATE.search(s):
+        return None
+    looks = _LOOKS.search(s)
+    if _HACK.search(s) or looks or _DONT_FIX.search(s):
+        why = _around(s) or (s[looks.end():].strip(" ,.") if looks else "")
+        conf = 0.75 if (reason_of(s) or why) else 0.6
+        head = _DISCOURSE.sub("", main)
+        if _GENERIC.match(head) and why:
+            title = f"Workaround: {why}"
+        elif looks:
+            title = title_of(s[:looks.start(3)]) + ", but is deliberate"
+        else:
+            title = title_of(main if len(main.split()) >= 4 else s)
+        return Hit("workaround", title, conf, works_around=why, remove_when=_until(s))
+    return None
+
+
+def _weak_workaround(s: str, main: str) -> Hit | None:
+    if not _DELIBERATE.search(s) or _NOT_DELIBERATE.search(s) or _TOOLING.search(s):
+        return None
+    why = reason_of(s) or _around(s)
+    return Hit("workaround", title_of(main if len(main.split()) >= 4 else s), 0.7 if why else 0.6,
+               works_around=why, remove_when=_until(s))
+
+
+def _invariant(s: str, main: str) -> Hit | None:
+    body = _DISCOURSE.sub("", s)
+    if _SELF.match(body):
+        return None
+    if _RULE.match(body):
+        return Hit("invariant", title_of(s), 0.8, rationale=reason_of(s))
+    if _MODAL_NEVER.search(main) or _IMPERATIVE.match(body) or _MUST.search(main):
+        return Hit("invariant", title_of(main if len(main.split()) >= 4 else s), 0.7, rationale=reason_of(s))
+    if _PROPERTY.search(main):
+        return Hit("invariant", title_of(main), 0.6, rationale=reason_of(s))
+    return None
+
+
+def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
+    body = _DISCOURSE.sub("", s)
+    if proposal:
+        body = _PROPOSE.sub("", body).strip()
+    why = reason_of(s)
+    if not why and nxt and _NEXT_REASON.match(nxt):
+        why = re.sub(r"^(?:because|since|that's because|this is because)\s+", "", nxt.rstrip(".!"), flags=re.I)
+    for clause in re.split(r";\s+", body):  # "X does this; Y is A rather than B": the clause with the choice
+        for rx in (_INSTEAD, _OVER, _NOT_ALT):
+            m = rx.search(clause)
+            if m:
+                alt = _alt(m.group("alt"))
+                if not alt or len(alt.split()) > 8:
+                    continue
+                title = title_of(clause[:m.start("x")] + m.group("x"))
+                if len(title.split()) < 2:
+                    continue
+                return Hit("decision", title, 0.8 if why else 0.7, rationale=why,
+                           alternatives=(Alternative(alt, why),), proposal=proposal)
+    m = _INSTEAD_LEAD.match(body)
+    if m:
+        alt = _alt(m.group("alt"))
+        return Hit("decision", title_of(main_clause(m.group("x"))), 0.8 if why else 0.7, rationale=why,
+                   alternatives=(Alternative(alt, why),), proposal=proposal)
+    if proposal:
+        return None
+    m = _DECIDED.search(main_clause(body))
+    if m:
+        title = title_of(main_clause(body))
+        if len(title.split()) >= 3:
+            return Hit("decision", title, 0.65 if why else 0.55, rationale=why)
+    return None
+
+
+def _rejected_reasons(sents: list[str], hit: Hit) -> Hit:
+    """Give each rejected option its own reason when the message states one ("I considered
+    Y, but …", "Y would …"); add options considered and turned down the same way."""
+    alts = list(hit.alternatives)
+    for s in sents:
+        m = _CONSIDERED.search(s) or _WOULD.match(_DISCOURSE.sub("", s))
+        if not m:
+            continue
+        opt, why = _alt(m.group("alt")), m.group("why").strip().rstrip(".!")
+        if not opt or len(opt.split()) > 6:
+            continue
+        key = _words(opt)
+        for i, a in enumerate(alts):
+            if key & _words(a.option):
+                alts[i] = Alternative(a.option, why)
+                break
+        else:
+            if _CONSIDERED.search(s):
+                alts.append(Alternative(opt, why))
+    hit.alternatives = tuple(alts)
+    return hit
+
+
+def _words(s: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", s.lower()) if len(w) > 2 and w not in ("the", "and", "use")}
+
+
+# -- anchors ----------------------------------------------------------------------------------------------
+
+def _mentions(sentence: str, qualname: str) -> bool:
+    short = qualname.rsplit(".", 1)[-1]
+    if f"`{short}" in sentence or f"{short}(" in sentence or qualname in sentence:
+        return True
+    distinctive = "_" in short or any(c.isupper() for c in short[1:]) or short[:1].isupper()
+    return distinctive and re.search(rf"\b{re.escape(short)}\b", sentence) is not None
+
+
+def _refs_of(call: Call) -> list[tuple[str, str]]:
+    if call.symbols and len(call.symbols) <= MAX_SYMBOLS:
+        return [(call.path, s) for s in call.symbols]
+    return [(call.path, "")]
+
+
+def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, message: str = "") -> list[tuple[str, str]]:
+    """The code a statement is about, among the code the session touched: the touched
+    symbols it names (in the sentence, else in its message; first those of its turn, then
+    any the session edited); else the edit of its turn whose new code shares the most words
+    with it — the nearest on a tie, and an edit that touched a definition before one that
+    touched none (an import); the repository when its turn edited nothing."""
+    edits = session.edits(turns)
+    in_turn = edits + [c for c in session.calls(turns) if not c.edit and c.path and c.symbols]
+    for pool in (in_turn, session.edits()):
+        for text in (sentence, message):
+            named = []
+            for c in pool:
+                for sym in c.symbols:
+                    if text and _mentions(text, sym) and (c.path, sym) not in named:
+                        named.append((c.path, sym))
+            if named:
+                return named[:MAX_SYMBOLS]
+    if not edits:
+        return [(GLOB_ALL, "")]
+    pool = [c for c in edits if c.symbols] or edits
+    words = _content(sentence)
+    best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
+                                    -abs(c.index - at), c.index > at))
+    return _refs_of(best)
+
+
+_IDENT = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
+_COMMON = frozenset("""the and for with this that from into will was are not but you your our its has have had all
+any can one two use used using self return def class new let var const none true false null import string
+number value values""".split())
+
+
+def _content(text: str) -> set[str]:
+    """Words of prose or code (identifiers split at ``_`` and case changes), lower-cased,
+    plural -s dropped, without the most common ones."""
+    out = set()
+    for w in _IDENT.findall(text):
+        w = w.lower()
+        if len(w) < 3 or w in _COMMON:
+            continue
+        out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+# -- gotchas ----------------------------------------------------------------------------------------------
+
+_ERROR_LINE = re.compile(r"^\s*(?:E\s+)?((?:[\w.]+(?:Error|Exception|Failure)|error(?:\[\w+\])?|fatal|panic|"
+                         r"FAILED|AssertionError|Traceback)\b.*)$", re.M)
+_CAUSE = re.compile(r"\b(?:fails? because|failing because|failed because|breaks because|because|the (?:problem|issue|"
+                    r"cause|culprit|bug) (?:is|was)(?: that)?|turns out(?: that)?|root cause(?: is)?|happens because|"
+                    r"caused by|due to)\s+(?P<why>.{8,})$", re.I)
+_REFUSED = re.compile(r"(doesn't want to proceed|was rejected|interrupted by user|permission)", re.I)
+
+
+def error_line(text: str) -> str:
+    lines = [m.group(1).strip() for m in _ERROR_LINE.finditer(text)]
+    specific = [ln for ln in lines if re.match(r"[\w.]+(Error|Exception)\b", ln)]
+    if specific:
+        return specific[-1][:200]
+    if lines:
+        return lines[-1][:200]
+    rest = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("Exit code")]
+    return rest[-1][:200] if rest else ""
+
+
+def _same_command(a: str, b: str) -> bool:
+    ta, tb = a.split(), b.split()
+    return bool(ta) and (ta == tb or ta[:2] == tb[:2])
+
+
+def gotchas(session: Session) -> list[Proposal]:
+    """An error, then the edit that fixed it: a failed command, an edit in the same or the
+    next turn, and the same command passing afterwards."""
+    out = []
+    events = session.events
+    for f in session.calls():
+        if not (f.error and f.command) or _REFUSED.search(f.output):
+            continue
+        fix = next((c for c in events[f.index + 1:] if isinstance(c, Call) and c.edit and c.path
+                    and c.turn <= f.turn + 1), None)
+        if fix is None:
+            continue
+        passed = next((c for c in events[fix.index + 1:] if isinstance(c, Call) and c.command
+                       and _same_command(c.command, f.command)), None)
+        if passed is None or passed.error:
+            continue
+        if any(isinstance(c, Call) and c.command and c.error and _same_command(c.command, f.command)
+               for c in events[f.index + 1:fix.index]):
+            continue  # it failed again before this edit: the later failure is the one this edit fixed
+        explanation, cause = None, ""
+        for u in events[f.index + 1:fix.index]:
+            if isinstance(u, Utterance) and u.who == ASSISTANT:
+                for s in sentences(u.text):
+                    m = _CAUSE.search(s)
+                    if m and not s.rstrip().endswith("?"):
+                        explanation, cause = (u, s), m.group("why").strip().rstrip(".!")
+                        break
+            if explanation:
+                break
+        err = error_line(f.output)
+        if not err and not explanation:
+            continue
+        title = title_of(cause) if cause and len(cause.split()) >= 4 else \
+            f"`{f.command.split()[0]}` fails with {err}" if err else title_of(explanation[1])
+        evidence = [Evidence(session.id, TOOL, f.at, f"$ {f.command}\n{err}".strip(), f.line)]
+        if explanation:
+            u, s = explanation
+            evidence.append(Evidence(session.id, u.who, u.at, s, u.line))
+        names = ", ".join(f"`{s}`" for s in fix.symbols[:MAX_SYMBOLS]) or "the file"
+        evidence.append(Evidence(session.id, ASSISTANT, fix.at, f"fixed by editing {names} in {fix.path}; "
+                                                                f"`{passed.command}` then passed", fix.line))
+        conf = 0.8 if explanation else 0.65
+        out.append(Proposal("gotcha", title, conf, _refs_of(fix), evidence, works_around=err))
+    return out
+
+
+# -- the extractor -----------------------------------------------------------------------------------------
+
+class RuleExtractor:
+    """Deterministic and rule-based (see the module's documentation)."""
+
+    name = "rules"
+
+    def propose(self, session: Session) -> list[Proposal]:
+        out: list[Proposal] = []
+        said = session.said()
+        last: dict[str, tuple[int, Proposal]] = {}  # per kind: the last proposal, and the message it came from
+        for k, u in enumerate(said):
+            sents = sentences(u.text)
+            for i, s in enumerate(sents):
+                hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "")
+                if hit is None:
+                    continue
+                quote = s
+                if hit.rationale and i + 1 < len(sents) and hit.rationale in sents[i + 1]:
+                    quote = f"{s} {sents[i + 1]}"
+                if hit.kind == "decision":
+                    hit = _rejected_reasons(sents, hit)
+                evidence = [Evidence(session.id, u.who, u.at, quote, u.line)]
+                turns = {u.turn}
+                conf = hit.confidence
+                if hit.proposal:
+                    reply = next((r for r in said[k + 1:] if r.who == USER), None)
+                    if reply is None or not _ASSENT.match(reply.text) or _ASSENT_NOT.search(reply.text[:80]) or \
+                            reply.turn != u.turn + 1:
+                        continue
+                    evidence.append(Evidence(session.id, USER, reply.at, reply.text.strip()[:300], reply.line))
+                    turns = {u.turn, reply.turn}
+                    conf = min(conf, 0.75)
+                elif u.who == USER:
+                    conf += 0.05
+                elif _assented(said, k):
+                    turns.add(u.turn + 1)
+                refs = anchor_refs(session, u.index, turns, s, u.text)
+                if refs == [(GLOB_ALL, "")]:
+                    conf -= 0.15
+                prev = last.get(hit.kind)
+                if prev is not None and prev[0] == k and prev[1].refs == refs:
+                    _elaborate(prev[1], hit, evidence)  # the same point, said in more than one sentence
+                    continue
+                p = Proposal(hit.kind, hit.title, round(min(conf, 0.95), 2), refs, evidence, hit.rationale,
+                             list(hit.alternatives), hit.works_around, hit.remove_when)
+                last[hit.kind] = (k, p)
+                out.append(p)
+        out += gotchas(session)
+        return out
+
+
+def _elaborate(p: Proposal, hit: Hit, evidence: list[Evidence]) -> None:
+    """A further sentence of one message making the same point: its quote joins the
+    first one's, and it fills in what the first did not say."""
+    e = p.evidence[0]
+    p.evidence[0] = Evidence(e.session, e.who, e.at, f"{e.quote} {evidence[0].quote}", e.line)
+    p.rationale = p.rationale or hit.rationale
+    p.works_around = p.works_around or hit.works_around
+    p.remove_when = p.remove_when or hit.remove_when
+    known = {a.option.lower() for a in p.alternatives}
+    p.alternatives += [a for a in hit.alternatives if a.option.lower() not in known]
+    p.confidence = round(min(0.95, max(p.confidence, hit.confidence) + 0.05), 2)
+
+
+def _assented(said: list[Utterance], k: int) -> bool:
+    """The person's next message (the next turn) accepts what the agent said last."""
+    u = said[k]
+    if any(r.who == ASSISTANT and r.turn == u.turn for r in said[k + 1:]):
+        return False  # not the agent's last message of the turn
+    reply = next((r for r in said[k + 1:] if r.who == USER), None)
+    return reply is not None and reply.turn == u.turn + 1 and bool(_ASSENT.match(reply.text)) and \
+        not _ASSENT_NOT.search(reply.text[:80])
+
+
+__all__ = ["RuleExtractor", "classify", "sentences", "gotchas", "anchor_refs", "USER", "ASSISTANT"]

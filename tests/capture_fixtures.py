@@ -1,0 +1,142 @@
+"""The transcript fixtures (tests/fixtures/transcripts/) and their replay: the sample
+repository copied to a folder, each session's edits applied to it in order, and the hook
+events Claude Code would have sent along the way (``UserPromptSubmit``, ``PostToolUse``
+after the tool changed the file, ``PostToolUseFailure``) handed to a sender — the real
+``tether hook claude-code`` command in the tests, the hook function in the benchmark.
+
+The replay reads the JSONL with plain ``json``, not with tether's transcript reader, so the
+reader is tested against an independent reading of the same files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
+PLACEHOLDER = "{{ROOT}}"
+
+
+def scenarios() -> list[dict]:
+    return json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))["scenarios"]
+
+
+def scenario(name: str) -> dict:
+    return next(s for s in scenarios() if s["name"] == name)
+
+
+def make_repo(root: Path) -> None:
+    """The sample repository at ``root``, a git repository with an author."""
+    shutil.copytree(FIXTURES / "repo", root)
+    for args in (["init", "-q"], ["config", "user.name", "Ada Lovelace"], ["config", "user.email", "ada@example.com"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+def materialize(name: str, root: Path, out: Path) -> Path:
+    """The fixture transcript ``name`` with its paths pointing into ``root``, written to ``out``."""
+    text = (FIXTURES / name).read_text(encoding="utf-8").replace(PLACEHOLDER, json.dumps(str(root))[1:-1])
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _prompt(rec: dict) -> str | None:
+    if rec.get("type") != "user" or rec.get("isMeta") or rec.get("isSidechain") or rec.get("isCompactSummary"):
+        return None
+    content = rec["message"]["content"]
+    if isinstance(content, str) and not content.startswith("<"):
+        return content
+    return None
+
+
+def _text(content) -> str:
+    if isinstance(content, str):
+        return content
+    return "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
+
+
+def apply(tool: str, inp: dict) -> None:
+    """Make the change a successful tool call made (its file_path is already absolute)."""
+    if tool == "Write":
+        Path(inp["file_path"]).parent.mkdir(parents=True, exist_ok=True)
+        Path(inp["file_path"]).write_text(inp["content"], encoding="utf-8")
+    elif tool in ("Edit", "MultiEdit"):
+        p = Path(inp["file_path"])
+        text = p.read_text(encoding="utf-8")
+        for e in inp["edits"] if tool == "MultiEdit" else [inp]:
+            assert e["old_string"] in text, f"{p}: the fixture's edit does not apply: {e['old_string']!r}"
+            text = text.replace(e["old_string"], e["new_string"], -1 if e.get("replace_all") else 1)
+        p.write_text(text, encoding="utf-8")
+
+
+def hook_events(transcript: Path, root: Path) -> Iterator[tuple[dict, Callable[[], None] | None]]:
+    """(event, the change to make before sending it) for each hook event of the session."""
+    calls: dict[str, dict] = {}
+    for line in transcript.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        base = {"session_id": rec.get("sessionId", ""), "transcript_path": str(transcript), "cwd": str(root),
+                "permission_mode": "default"}
+        prompt = _prompt(rec)
+        if prompt is not None:
+            yield {**base, "hook_event_name": "UserPromptSubmit", "prompt": prompt}, None
+            continue
+        if rec.get("isSidechain") or rec.get("type") not in ("user", "assistant"):
+            continue
+        content = rec["message"]["content"]
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if block.get("type") == "tool_use":
+                calls[block["id"]] = block
+            elif block.get("type") == "tool_result" and block["tool_use_id"] in calls:
+                use = calls[block["tool_use_id"]]
+                common = {**base, "tool_name": use["name"], "tool_input": use["input"], "tool_use_id": use["id"]}
+                if block.get("is_error"):
+                    yield {**common, "hook_event_name": "PostToolUseFailure", "error": _text(block["content"]),
+                           "is_interrupt": False}, None
+                else:
+                    change = (lambda u=use: apply(u["name"], u["input"])) \
+                        if use["name"] in ("Edit", "MultiEdit", "Write") else None
+                    yield {**common, "hook_event_name": "PostToolUse",
+                           "tool_response": rec.get("toolUseResult")}, change
+
+
+def replay(transcript: Path, root: Path, send: Callable[[dict], object]) -> int:
+    """Replay one session on ``root``; returns the number of events sent."""
+    n = 0
+    for event, change in hook_events(transcript, root):
+        if change is not None:
+            change()
+        send(event)
+        n += 1
+    return n
+
+
+def anchor_label(anchor: dict) -> str:
+    """A candidate anchor (``Candidate.to_json``) as the fixtures write it."""
+    if anchor["type"] == "glob":
+        return anchor["pattern"]
+    return f"{anchor['path']}:{anchor['name']}" if anchor.get("name") else anchor["path"]
+
+
+def matches(cand: dict, exp: dict) -> bool:
+    """A candidate is the expected one: the same kind, the expected anchor among its
+    anchors, and the key phrase in its title or its evidence."""
+    text = " ".join([cand["title"], *(e["quote"] for e in cand["evidence"])]).lower()
+    return cand["kind"] == exp["kind"] and exp["anchor"] in {anchor_label(a) for a in cand["anchors"]} \
+        and exp["phrase"].lower() in text
+
+
+def score(cands: list[dict], expected: list[dict]) -> tuple[int, int, int]:
+    """(true positives, candidates, expected): each candidate matches at most one expected."""
+    left = list(expected)
+    hits = 0
+    for c in cands:
+        e = next((e for e in left if matches(c, e)), None)
+        if e is not None:
+            left.remove(e)
+            hits += 1
+    return hits, len(cands), len(expected)
