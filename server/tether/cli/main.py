@@ -591,12 +591,12 @@ def cmd_distill(args) -> int:
 def cmd_review(args) -> int:
     ws = workspace()
     cands = capture.candidates(ws, None if args.all else capture.PENDING)
+    paths = sorted({a.path for c in cands if c.status == capture.PENDING for a in c.anchors if a.type != A.GLOB})
+    found = [p for path in paths for p in capture.places(ws, path)]
     rows = []
     for c in cands:
-        places = [p for path in {a.path for a in c.anchors if a.type != A.GLOB}
-                  for p in capture.places(ws, path) if p.candidate.id == c.id] if c.status == capture.PENDING else []
-        near = capture.near_duplicates(ws, c) if c.status == capture.PENDING else []
-        rows.append((c, places, near))
+        pending = c.status == capture.PENDING
+        rows.append((c, [p for p in found if p.candidate.id == c.id], capture.near_duplicates(ws, c) if pending else []))
     if args.json:
         out_json({"candidates": [c.to_json(places, near) for c, places, near in rows]})
         return EXIT_OK
@@ -609,7 +609,7 @@ def cmd_review(args) -> int:
         print(f"    confidence {c.confidence:.2f}, {len(c.evidence)} piece(s) of evidence from {n} session(s)")
         by_index = {p.index: p for p in places}
         for i, a in enumerate(c.anchors):
-            print(f"    on {candidate_where(a, by_index.get(i))}")
+            print(f"    on {candidate_where(a, by_index.get(i), c.status == capture.PENDING)}")
         for alt in c.alternatives:
             print(f"    rejected: {alt.option}" + (f" ({alt.rejected_because})" if alt.rejected_because else ""))
         for e in c.evidence[:3]:
@@ -621,7 +621,7 @@ def cmd_review(args) -> int:
     return EXIT_OK
 
 
-def candidate_where(a: A.Anchor, place) -> str:
+def candidate_where(a: A.Anchor, place, pending: bool = True) -> str:
     if a.type == A.GLOB:
         return f"the repository (pattern `{a.pattern}`)" if a.pattern == "**" else f"pattern `{a.pattern}`"
     if a.type == A.FILE:
@@ -629,7 +629,7 @@ def candidate_where(a: A.Anchor, place) -> str:
     if place is not None and place.range is not None:
         r = place.range
         return f"`{place.resolution.name or a.name}` at {a.path}:{r.sl + 1}-{r.el + 1}"
-    return f"`{a.name}` in {a.path} (not found there now)"
+    return f"`{a.name}` in {a.path}" + (" (not found there now)" if pending else "")
 
 
 def cmd_accept(args) -> int:

@@ -27,12 +27,14 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+import orjson
+
 from . import anchors as A
 from .languages import for_path
-from .notes import KINDS, Alternative, Note, new_id, now
+from .notes import Alternative, Note, new_id, now
 from .syntax import Definition, SourceFile
 from .text import Range, dice
-from .workspace import Workspace, WorkspaceError, glob_match
+from .workspace import Workspace, WorkspaceError
 
 # -- candidates: kinds and statuses ----------------------------------------------------------
 
@@ -194,7 +196,6 @@ def observe(ws: Workspace, session: str, kind: str, *, transcript: str = "", cap
     failure, tool, distill), evicting the oldest entries beyond the cap."""
     if not session:
         return
-    import orjson
     s = ws.store
     at = time.time_ns()
     key = f"{at:020d}-{secrets.token_hex(3)}"
@@ -508,11 +509,16 @@ def _absorb(c: Candidate, p: Candidate) -> bool:
     fresh = [e for e in p.evidence if e.key() not in have]
     if not fresh:
         return False
-    c.evidence += fresh
+    c.evidence = sorted(c.evidence + fresh, key=lambda e: (e.at, e.line))
     if len(c.evidence) > MAX_EVIDENCE:
         c.evidence = c.evidence[:MAX_EVIDENCE // 2] + c.evidence[-MAX_EVIDENCE // 2:]
-    options = {a.option.lower() for a in c.alternatives}
-    c.alternatives += [a for a in p.alternatives if a.option.lower() not in options]
+    options = {a.option.lower(): i for i, a in enumerate(c.alternatives)}
+    for a in p.alternatives:
+        i = options.get(a.option.lower())
+        if i is None:
+            c.alternatives.append(a)
+        elif not c.alternatives[i].rejected_because:
+            c.alternatives[i] = Alternative(c.alternatives[i].option, a.rejected_because)
     c.rationale = c.rationale or p.rationale
     c.works_around = c.works_around or p.works_around
     c.remove_when = c.remove_when or p.remove_when
@@ -665,10 +671,3 @@ def places(ws: Workspace, rel: str, text: str | None = None) -> list[Place]:
         if res.attached:
             out.append(Place(c, i, a, res))
     return out
-
-
-def on_glob(c: Candidate, rel: str) -> bool:
-    return any(a.type == A.GLOB and glob_match(a.pattern, rel) for a in c.anchors)
-
-
-assert set(NOTE_KIND.get(k, k) for k in CANDIDATE_KINDS) <= set(KINDS)

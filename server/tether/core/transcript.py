@@ -80,7 +80,7 @@ class ToolCall:
 class Transcript:
     path: str
     session: str
-    lines: int
+    lines: int  # lines read (empty lines not counted)
     events: list[Said | ToolCall] = field(default_factory=list)  # in order: what was said, tool calls
 
     @property
@@ -107,10 +107,11 @@ def parse_transcript(data: bytes, path: str = "<transcript>") -> Transcript:
     calls: dict[str, ToolCall] = {}
     raw_lines = data.split(b"\n")
     complete = data.endswith(b"\n")
-    n = 0
+    read = 0  # lines with something on them
     for n, raw in enumerate(raw_lines, 1):
         if not raw.strip():
             continue
+        read += 1
         try:
             rec = orjson.loads(raw)
         except orjson.JSONDecodeError as e:
@@ -179,7 +180,7 @@ def parse_transcript(data: bytes, path: str = "<transcript>") -> Transcript:
                 call.result, call.error = text, block.get("is_error") is True
                 call.result_at, call.result_line = at, n
                 call.response = rec.get("toolUseResult")
-    return Transcript(path, session or Path(path).stem, n, events)
+    return Transcript(path, session or Path(path).stem, read, events)
 
 
 def _said(events: list, who: str, text: str, at: str, line: int) -> None:

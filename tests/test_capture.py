@@ -1,0 +1,420 @@
+"""Capture, end to end: the real hook command fed the events of recorded Claude Code
+sessions (tests/fixtures/transcripts/) while their edits are applied to a copy of the sample
+repository, then the real ``tether log``, ``distill``, ``review``, ``accept`` and
+``dismiss`` commands, each a subprocess in its own git repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from capture_fixtures import anchor_label, make_repo, materialize, matches, replay, scenario
+
+ID_RE = r"[0-9a-hjkmnp-tv-z]{26}"
+REPLAYED = ("choose-approach", "set-rule", "failure-then-fix", "no-decisions", "restated", "misleading",
+            "boundary-and-workaround")
+
+
+def env_for(**extra) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("VISUAL", "EDITOR", "GIT_DIR", "GIT_WORK_TREE",
+                                                          "TETHER_LOG_MAX_BYTES")}
+    env.update(PYTHONIOENCODING="utf-8", GIT_CONFIG_NOSYSTEM="1", **extra)
+    return env
+
+
+def run(cwd: Path, *args: str, env: dict | None = None, input: str | None = None) -> subprocess.CompletedProcess:
+    r = subprocess.run([sys.executable, "-m", "tether", *args], cwd=cwd, capture_output=True, text=True,
+                       input=input, env=env or env_for(), timeout=120)
+    assert "Traceback" not in r.stderr, r.stderr
+    return r
+
+
+def ok(cwd: Path, *args: str, **kw) -> subprocess.CompletedProcess:
+    r = run(cwd, *args, **kw)
+    assert r.returncode == 0, f"tether {' '.join(args)} -> {r.returncode}\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+def ok_json(cwd: Path, *args: str, **kw):
+    return json.loads(ok(cwd, *args, "--json", **kw).stdout)
+
+
+def fails(cwd: Path, *args: str, code: int = 2) -> str:
+    r = run(cwd, *args)
+    assert r.returncode == code, f"tether {' '.join(args)} -> {r.returncode}\n{r.stdout}\n{r.stderr}"
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tether: "), r.stderr
+    return lines[0]
+
+
+def hook(root: Path, event: dict, env: dict | None = None) -> str:
+    """The hook as Claude Code runs it: it always exits 0 and never writes to stderr."""
+    r = subprocess.run([sys.executable, "-m", "tether", "hook", "claude-code"], input=json.dumps(event), cwd=root,
+                       capture_output=True, text=True, timeout=60, env=env or env_for())
+    assert r.returncode == 0 and r.stderr == "", (event.get("hook_event_name"), r.returncode, r.stderr)
+    return r.stdout
+
+
+class Replayed:
+    def __init__(self, base: Path, name: str):
+        self.name = name
+        self.root = base / name / "repo"
+        self.transcripts: list[Path] = []
+        self.outputs: dict[str, list[str]] = {}
+
+    def review(self) -> list[dict]:
+        return ok_json(self.root, "review")["candidates"]
+
+
+def replay_scenario(base: Path, name: str) -> Replayed:
+    r = Replayed(base, name)
+    make_repo(r.root)
+    ok(r.root, "init")
+    for session in scenario(name)["sessions"]:
+        path = materialize(session, r.root, base / name / "transcripts")
+        r.transcripts.append(path)
+        replay(path, r.root, lambda ev: r.outputs.setdefault(ev["hook_event_name"], []).append(hook(r.root, ev)))
+    shutil.copytree(r.root, base / name / "pristine", symlinks=True)
+    return r
+
+
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory) -> dict[str, Replayed]:
+    """Every session replayed through the real hook command (scenarios side by side); a
+    copy of each repository as the replay left it is kept for the tests that change it."""
+    base = tmp_path_factory.mktemp("capture")
+    with ThreadPoolExecutor(len(REPLAYED)) as ex:
+        return dict(zip(REPLAYED, ex.map(lambda n: replay_scenario(base, n), REPLAYED)))
+
+
+def fresh(replayed: dict[str, Replayed], tmp_path: Path, name: str, distilled: bool = True) -> Replayed:
+    """A scenario's repository as its replay left it (its log, its files), this test's own."""
+    src = replayed[name]
+    r = Replayed(tmp_path, name)
+    shutil.copytree(src.root.parent / "pristine", r.root, symlinks=True)
+    r.transcripts = [materialize(session, r.root, tmp_path / "transcripts") for session in scenario(name)["sessions"]]
+    r.outputs = src.outputs
+    if distilled:
+        distill(r)
+    return r
+
+
+def distill(r: Replayed, *transcripts: Path) -> list[dict]:
+    out = []
+    for t in transcripts or r.transcripts:
+        out.append(ok_json(r.root, "distill", "--transcript", str(t)))
+    return out
+
+
+def log(r: Replayed, session: str | None = None) -> list[dict]:
+    return ok_json(r.root, "log", *(["--session", session] if session else []))["entries"]
+
+
+def touched(r: Replayed) -> set[str]:
+    """Every symbol (path:name) and file the sessions edited, from the observation log."""
+    out = set()
+    for e in log(r):
+        if e["kind"] == "edit":
+            out.add(e["path"])
+            out.update(f"{e['path']}:{s}" for s in e["symbols"])
+    return out | {"**"}
+
+
+# -- the observation log ---------------------------------------------------------------------------
+
+def test_the_hooks_record_prompts_reads_edits_with_their_symbols_commands_and_failures(replayed):
+    r = replayed["failure-then-fix"]
+    assert set(r.outputs) == {"UserPromptSubmit", "PostToolUse", "PostToolUseFailure"}
+    assert all(out == "" for outs in r.outputs.values() for out in outs)  # recording says nothing to the agent
+    entries = log(r)
+    sid = entries[0]["session"]
+    assert {e["session"] for e in entries} == {sid}
+    kinds = [e["kind"] for e in entries]
+    assert kinds == ["prompt", "failure", "read", "edit", "command"]
+    prompt, failure, read, edit, command = entries
+    assert prompt["text"] == "The expiry test is failing on CI, can you take a look?"
+    assert failure["tool"] == "Bash" and failure["command"] == "python -m pytest -q tests/test_dates.py"
+    assert "TypeError: can't compare offset-naive and offset-aware datetimes" in failure["error"]
+    assert read == {**read, "path": "src/shop/dates.py", "tool": "Read"}
+    assert edit["path"] == "src/shop/dates.py" and edit["symbols"] == ["parse_date"] and edit["lines"] == [[4, 4]]
+    assert command["command"] == "python -m pytest -q tests/test_dates.py"
+    assert all(e["at"] < f["at"] for e, f in zip(entries, entries[1:]))  # timestamps, in order
+    assert all(e["tool_use_id"].startswith("toolu_01") for e in entries[1:])
+
+    text = ok(r.root, "log", "--session", sid[:8]).stdout.splitlines()
+    assert text[0] == f"session {sid}"
+    assert text[4].split()[1:] == ["edit", "src/shop/dates.py", "(parse_date)"]
+    assert "-> Exit code 1" in text[2] and "$ python -m pytest -q tests/test_dates.py" in text[2]
+
+
+def test_an_edit_records_only_the_definitions_it_changed(replayed):
+    edits = {(e["path"], tuple(e["symbols"])) for e in log(replayed["set-rule"]) if e["kind"] == "edit"}
+    assert edits == {("src/shop/ledger.py", ("Ledger.correct",))}
+    restated = [e for e in log(replayed["restated"]) if e["kind"] == "edit"]
+    # an import added at the top of the module touches no definition
+    assert [(e["path"], e["symbols"]) for e in restated] == [
+        ("src/shop/money.py", ["to_cents"]), ("src/shop/money.py", []), ("src/shop/money.py", ["to_cents"]),
+        ("src/shop/cart.py", ["Cart.add"]), ("src/shop/money.py", ["to_cents"])]
+
+
+def test_the_log_is_capped_and_the_oldest_entries_go_first(tmp_path):
+    root = tmp_path / "repo"
+    make_repo(root)
+    ok(root, "init")
+    env = env_for(TETHER_LOG_MAX_BYTES="1500")
+    for i in range(12):
+        sid = "old-session" if i < 4 else "new-session"
+        hook(root, {"session_id": sid, "cwd": str(root), "hook_event_name": "UserPromptSubmit",
+                    "prompt": f"prompt {i:02d} " + "x" * 200}, env)
+    entries = log(_at(root))
+    texts = [e["text"][:9] for e in entries]
+    assert texts == [f"prompt {i:02d}" for i in range(12 - len(texts), 12)] and 3 <= len(texts) <= 6
+    assert sum(len(json.dumps(e, separators=(",", ":"))) for e in entries) <= 1500
+    sessions = ok_json(root, "log")["sessions"]
+    assert [s["id"] for s in sessions] == ["new-session"]  # every entry of the old one is gone, and so is it
+
+
+def _at(root: Path) -> Replayed:
+    r = Replayed(root.parent, root.name)
+    r.root = root
+    return r
+
+
+# -- distillation ------------------------------------------------------------------------------------
+
+def test_a_session_that_chooses_one_approach_yields_a_decision_with_the_rejected_option(replayed):
+    r = replayed["choose-approach"]
+    (done,) = distill(r)
+    assert done["lines"] == 17 and done["transcript"] == str(r.transcripts[0])
+    (c,) = done["new"]
+    assert matches(c, {"kind": "decision", "anchor": "src/shop/prices.py:lookup_price", "phrase": "lru_cache"})
+    assert c["title"] == "Use an in-process `functools.lru_cache`"
+    assert c["alternatives"] == [{"option": "Redis", "rejected_because": "a network hop per lookup would double the "
+                                  "p99 latency and the shop runs as a single process"}]
+    assert c["rationale"].startswith("a network hop per lookup")
+    assert c["anchors"] == [{"type": "symbol", "path": "src/shop/prices.py", "name": "lookup_price"}]
+    (a,) = r.review()[0]["anchors"]  # review resolves each anchor in the file as it is now
+    assert a["state"] == "ok" and a["range"]["start"]["line"] == 13  # the decorated definition (0-based)
+    (e,) = c["evidence"]
+    assert e["who"] == "assistant" and e["at"] == "2026-11-20T09:02:44.000Z" and e["line"] == 7
+    assert "rather than Redis" in e["quote"]
+    assert c["status"] == "pending" and 0.5 <= c["confidence"] <= 0.95 and c["sessions"] == [done["session"]]
+
+
+def test_a_session_that_sets_a_rule_yields_an_invariant_on_the_code_written_for_it(replayed):
+    r = replayed["set-rule"]
+    (done,) = distill(r)
+    (c,) = done["new"]
+    assert c["kind"] == "invariant" and [anchor_label(a) for a in c["anchors"]] == ["src/shop/ledger.py:Ledger.correct"]
+    assert "ledger rows must never be changed in place" in c["title"]
+    assert c["evidence"][0]["who"] == "user"
+
+
+def test_a_failure_then_fix_yields_a_gotcha_on_the_edit_that_fixed_it(replayed):
+    r = replayed["failure-then-fix"]
+    (done,) = distill(r)
+    (c,) = done["new"]
+    assert c["kind"] == "gotcha" and c["note_kind"] == "workaround"
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/dates.py:parse_date"]
+    assert "naive datetimes" in c["title"]
+    assert c["works_around"] == "TypeError: can't compare offset-naive and offset-aware datetimes"
+    who = [e["who"] for e in c["evidence"]]
+    assert who == ["tool", "assistant", "assistant"]
+    assert c["evidence"][0]["quote"].startswith("$ python -m pytest -q tests/test_dates.py\nTypeError")
+    assert "`python -m pytest -q tests/test_dates.py` then passed" in c["evidence"][2]["quote"]
+
+
+@pytest.mark.parametrize("name", ["no-decisions", "misleading"])
+def test_sessions_without_decisions_yield_no_candidate(replayed, name):
+    r = replayed[name]
+    (done,) = distill(r)
+    assert done["new"] == [] and done["updated"] == []
+    assert r.review() == []
+    assert ok(r.root, "distill", "--transcript", str(r.transcripts[0])).stdout.splitlines()[-1] == "  no candidate notes"
+
+
+def test_candidates_are_anchored_only_on_code_their_session_touched(replayed):
+    for name in ("boundary-and-workaround", "restated"):
+        r = replayed[name]
+        distill(r)
+        for c in r.review():
+            assert {anchor_label(a) for a in c["anchors"]} <= touched(r), (name, c["title"], c["anchors"])
+    labels = {c["kind"]: anchor_label(c["anchors"][0]) for c in replayed["boundary-and-workaround"].review()}
+    # the session read checkout.py and gateway.py whole: the candidates sit on what it edited
+    assert labels == {"boundary": "src/shop/checkout.py:charge", "workaround": "src/shop/gateway.py:Gateway.send"}
+
+
+def test_a_decision_restated_in_three_sessions_is_one_candidate_with_three_pieces_of_evidence(replayed):
+    r = replayed["restated"]
+    distill(r)  # (also run by the test above: the queue is the same either way)
+    (c,) = r.review()
+    assert c["kind"] == "decision" and [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+    assert len(c["sessions"]) == 3 and len(c["evidence"]) == 3
+    assert [e["at"][:10] for e in c["evidence"]] == ["2026-11-22", "2026-11-24", "2026-11-27"]
+    assert c["alternatives"] == [{"option": "floats", "rejected_because": "float sums drift by a cent now and then"}]
+    again = distill(r)  # distilling the same sessions again adds nothing
+    assert all(d["new"] == [] and d["updated"] == [] for d in again)
+    assert r.review() == [c]
+
+
+def test_a_malformed_or_truncated_transcript_is_refused_with_file_line_and_reason_and_the_queue_is_kept(replayed):
+    r = replayed["boundary-and-workaround"]
+    distill(r)
+    before = r.review()
+    assert len(before) == 2
+    good = r.transcripts[0].read_text(encoding="utf-8").splitlines(keepends=True)
+    bad_dir = r.root.parent / "bad"
+    bad_dir.mkdir(exist_ok=True)
+    truncated = bad_dir / "truncated.jsonl"
+    truncated.write_text("".join(good[:6]) + good[6][:57], encoding="utf-8")
+    msg = fails(r.root, "distill", "--transcript", str(truncated))
+    assert msg == f"tether: {truncated}:7: truncated: the last line ends before its JSON does (the file was cut " \
+                  f"while being written)"
+    broken = bad_dir / "broken.jsonl"
+    broken.write_text("".join(good[:3]) + "{\"type\": \"user\", oops\n" + "".join(good[3:]), encoding="utf-8")
+    assert fails(r.root, "distill", "--transcript", str(broken)).startswith(f"tether: {broken}:4: not valid JSON")
+    shape = bad_dir / "shape.jsonl"
+    rec = json.loads(good[1])
+    rec["message"]["content"] = 42
+    shape.write_text(good[0] + json.dumps(rec) + "\n", encoding="utf-8")
+    assert fails(r.root, "distill", "--transcript", str(shape)) == \
+        f"tether: {shape}:2: \"message.content\" is a string or a list of blocks, not int"
+    assert fails(r.root, "distill", "--transcript", str(bad_dir / "missing.jsonl")) == \
+        f"tether: {bad_dir / 'missing.jsonl'}:0: no such transcript file"
+    assert r.review() == before
+
+
+# -- review, accept, dismiss, merge ------------------------------------------------------------------
+
+def test_accept_writes_a_note_file_with_the_evidence_in_its_body(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "choose-approach")
+    (c,) = r.review()
+    text = ok(r.root, "review").stdout
+    assert f"{c['id']}  decision   Use an in-process `functools.lru_cache`" in text
+    assert "on `lookup_price` at src/shop/prices.py:14-15" in text and "rejected: Redis (a network hop" in text
+    out = ok(r.root, "accept", c["id"][:8]).stdout.split()
+    assert out[0] == "recorded" and out[2].startswith(".tether/notes/")
+    note = ok_json(r.root, "show", out[1])
+    assert note["kind"] == "decision" and note["title"] == c["title"]
+    assert note["alternatives"] == c["alternatives"] and note["rationale"] == c["rationale"]
+    assert [(a["path"], a["name"], a["state"]) for a in note["anchors"]] == [("src/shop/prices.py", "lookup_price", "ok")]
+    assert "## Evidence" in note["body"] and "> I'll go with an in-process `functools.lru_cache` rather than Redis" \
+        in note["body"] and "> — assistant, 2026-11-20T09:02:44.000Z, session " in note["body"]
+    assert note["author"] == "Ada Lovelace <ada@example.com>"
+    assert r.review() == []
+    (done,) = ok_json(r.root, "review", "--all")["candidates"]
+    assert done["status"] == "accepted" and done["note"] == note["id"]
+    assert fails(r.root, "accept", c["id"]) == f"tether: candidate {c['id']} was already accepted (as note {note['id']})"
+    (again,) = distill(r)  # distilled again: not proposed again
+    assert again["new"] == [] and again["updated"] == []
+
+
+def test_a_gotcha_is_accepted_as_a_workaround_note(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "failure-then-fix")
+    (c,) = r.review()
+    note = ok_json(r.root, "accept", c["id"])
+    assert note["kind"] == "workaround" and note["tags"] == ["gotcha"]
+    assert note["works_around"] == "TypeError: can't compare offset-naive and offset-aware datetimes"
+    assert "> $ python -m pytest -q tests/test_dates.py" in note["body"]
+
+
+def test_dismiss_drops_a_candidate_for_good(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "set-rule")
+    (c,) = r.review()
+    assert ok(r.root, "dismiss", c["id"]).stdout.startswith(f"dismissed {c['id']}")
+    assert r.review() == []
+    assert distill(r)[0]["new"] == []  # the same session distilled again: still dismissed
+    assert ok_json(r.root, "review", "--all")["candidates"][0]["status"] == "dismissed"
+    assert fails(r.root, "dismiss", c["id"]) == f"tether: candidate {c['id']} was dismissed"
+    assert fails(r.root, "accept", "zzzz") == "tether: no candidate 'zzzz' (see `tether review`)"
+
+
+def test_accepting_a_near_duplicate_offers_to_merge_and_merge_adds_the_evidence(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "restated")
+    (c,) = r.review()
+    nid = ok(r.root, "record", "decision", "src/shop/money.py:7", "--title", "Keep money in integer cents").stdout.strip()
+    (cand,) = ok_json(r.root, "review")["candidates"]
+    assert cand["near_duplicates"] == [{"id": nid, "kind": "decision", "title": "Keep money in integer cents"}]
+    assert f"repeats note {nid}" in ok(r.root, "review").stdout
+    msg = fails(r.root, "accept", c["id"], code=1)
+    assert msg == (f"tether: candidate {c['id']} repeats note {nid} \"Keep money in integer cents\" (same code, similar "
+                   f"text); `tether accept {c['id']} --merge {nid}` adds its evidence to that note, "
+                   f"`tether dismiss {c['id']}` drops it")
+    notes = sorted((r.root / ".tether/notes").iterdir())
+    assert len(notes) == 1
+    out = ok(r.root, "accept", c["id"], "--merge", nid[:6]).stdout
+    assert out.startswith(f"merged into {nid}")
+    assert sorted((r.root / ".tether/notes").iterdir()) == notes  # no second note
+    note = ok_json(r.root, "show", nid)
+    assert note["title"] == "Keep money in integer cents"
+    assert note["alternatives"] == [{"option": "floats", "rejected_because": "float sums drift by a cent now and then"}]
+    assert note["body"].startswith(f"## More evidence (candidate {c['id']})")
+    assert note["body"].count("> — user") == 2 and note["body"].count("> — assistant") == 1
+    assert ok_json(r.root, "review", "--all")["candidates"][0]["status"] == "merged"
+
+
+def test_accept_edit_opens_the_new_note_in_the_editor(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "set-rule")
+    (c,) = r.review()
+    editor = tmp_path / "editor.sh"
+    editor.write_text("#!/bin/sh\nprintf 'Reviewed by hand.\\n' >> \"$1\"\n", encoding="utf-8")
+    editor.chmod(0o755)
+    out = ok(r.root, "accept", c["id"], "--edit", env=env_for(EDITOR=str(editor))).stdout
+    nid = out.split()[1]
+    assert ok_json(r.root, "show", nid)["body"].endswith("Reviewed by hand.\n")
+
+
+def test_the_queue_survives_a_reindex(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "choose-approach")
+    before = r.review()
+    ok(r.root, "reindex")
+    assert r.review() == before and len(log(r)) > 0
+
+
+# -- at the end of a session -------------------------------------------------------------------------
+
+def test_session_end_distils_the_session_and_never_fails(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "boundary-and-workaround", distilled=False)
+    t = r.transcripts[0]
+    sid = log(r)[0]["session"]
+    end = {"session_id": sid, "transcript_path": str(t), "cwd": str(r.root), "hook_event_name": "SessionEnd",
+           "reason": "prompt_input_exit", "permission_mode": "default"}
+    assert hook(r.root, end) == ""
+    kinds = sorted(c["kind"] for c in r.review())
+    assert kinds == ["boundary", "workaround"]
+    (entry,) = [e for e in log(r) if e["kind"] == "distill"]
+    assert entry["event"] == "SessionEnd" and len(entry["new"]) == 2
+    assert hook(r.root, {**end, "hook_event_name": "Stop", "stop_hook_active": False}) == ""
+    assert len([e for e in log(r) if e["kind"] == "distill"]) == 1  # nothing new: nothing logged
+
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(t.read_text(encoding="utf-8")[:-40], encoding="utf-8")
+    before = r.review()
+    assert hook(r.root, {**end, "transcript_path": str(cut)}) == ""
+    assert r.review() == before
+    assert f"{cut}:" in (r.root / ".tether/cache/hooks.log").read_text(encoding="utf-8")
+    # no transcript and an unknown session: nothing to do, nothing said
+    assert hook(r.root, {**end, "session_id": "unknown", "transcript_path": str(tmp_path / "none.jsonl")}) == ""
+
+
+def test_distilling_from_the_log_alone_and_errors_without_a_session(tmp_path):
+    root = tmp_path / "repo"
+    make_repo(root)
+    ok(root, "init")
+    assert fails(root, "distill").startswith("tether: the observation log holds no session yet")
+    for ev in ({"hook_event_name": "UserPromptSubmit", "prompt": "Refunds are out of scope for checkout."},
+               {"hook_event_name": "UserPromptSubmit", "prompt": "What is 2 + 2?"}):
+        hook(root, {"session_id": "s-1", "cwd": str(root), **ev})
+    out = ok(root, "distill").stdout.splitlines()
+    assert out[0] == "session s-1: from the observation log (no transcript)"
+    assert out[1].startswith("  new: ") and out[1].endswith("boundary   Refunds are out of scope for checkout")
+    (c,) = ok_json(root, "review")["candidates"]
+    assert [anchor_label(a) for a in c["anchors"]] == ["**"] and c["evidence"][0]["line"] == 0
+    assert fails(root, "distill", "--session", "nope") == "tether: no session 'nope' in the observation log (see `tether log`)"
