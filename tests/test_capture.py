@@ -418,3 +418,64 @@ def test_distilling_from_the_log_alone_and_errors_without_a_session(tmp_path):
     (c,) = ok_json(root, "review")["candidates"]
     assert [anchor_label(a) for a in c["anchors"]] == ["**"] and c["evidence"][0]["line"] == 0
     assert fails(root, "distill", "--session", "nope") == "tether: no session 'nope' in the observation log (see `tether log`)"
+
+
+# -- the core API the editor and the MCP server use ------------------------------------------------
+
+def in_process(tmp_path: Path, name: str):
+    """A scenario replayed through the hook function itself (no subprocess)."""
+    from tether.agents.hooks import answer
+    from tether.core.workspace import Workspace
+    root = tmp_path / "repo"
+    make_repo(root)
+    ws, _ = Workspace.init(root, exact=True)
+    paths = [materialize(s, root, tmp_path / "transcripts") for s in scenario(name)["sessions"]]
+    for path in paths:
+        replay(path, root, lambda ev: answer(ws, ev))
+    return ws, paths
+
+
+def test_places_follow_the_code_a_candidate_is_on(tmp_path):
+    from tether.core import capture
+    from tether.core.distill import distill
+    ws, (path,) = in_process(tmp_path, "set-rule")
+    try:
+        distill(ws, transcript=path)
+        (c,) = capture.candidates(ws)
+        (p,) = capture.places(ws, "src/shop/ledger.py")
+        assert p.candidate.id == c.id and p.range.sl == 7 and p.resolution.state == "ok"
+        text = (ws.root / "src/shop/ledger.py").read_text(encoding="utf-8")
+        moved = "# moved down\n\n\n" + text  # an editor's unsaved buffer
+        (p,) = capture.places(ws, "src/shop/ledger.py", moved)
+        assert p.range.sl == 10 and p.resolution.name == "Ledger.correct"
+        gone = text.replace("def correct(", "def amend(").replace("self.rows.append([account, cents])", "pass")
+        assert capture.places(ws, "src/shop/ledger.py", gone) == []  # never shown on other code
+        assert capture.places(ws, "src/shop/money.py") == []
+    finally:
+        ws.close()
+
+
+def test_the_time_budget_and_another_extractor(tmp_path):
+    from tether.core import capture
+    from tether.core.capture import Evidence
+    from tether.core.distill import Proposal, distill
+    ws, (path,) = in_process(tmp_path, "choose-approach")
+    try:
+        done = distill(ws, transcript=path, budget=0.0)
+        assert done.cut and capture.candidates(ws) == []
+
+        class Echo:  # any extractor: proposals in, fingerprinted candidates out
+            name = "echo"
+
+            def propose(self, session):
+                u = session.said()[0]
+                return [Proposal("intent", "Checkout must stay fast", 0.9, [("src/shop/prices.py", "lookup_price")],
+                                 [Evidence(session.id, u.who, u.at, u.text, u.line)]),
+                        Proposal("decision", "Too unsure", 0.3, [("**", "")], [])]
+
+        done = distill(ws, transcript=path, extractor=Echo())
+        (c,) = done.queued.new
+        assert (c.kind, c.extractor, c.anchors[0].name, c.anchors[0].hash != "") == \
+            ("intent", "echo", "lookup_price", True)
+    finally:
+        ws.close()

@@ -31,14 +31,14 @@ import orjson
 
 from . import anchors as A
 from .languages import for_path
-from .notes import Alternative, Note, new_id, now
+from .notes import KINDS, Alternative, Note, new_id, now
 from .syntax import Definition, SourceFile
 from .text import Range, dice
 from .workspace import Workspace, WorkspaceError
 
 # -- candidates: kinds and statuses ----------------------------------------------------------
 
-CANDIDATE_KINDS = ("decision", "invariant", "boundary", "workaround", "gotcha")
+CANDIDATE_KINDS = (*KINDS, "gotcha")
 # a gotcha (an error, then the edit that fixed it) is kept as a workaround note: it says why
 # the code is the way it is, and what breaks when it is "simplified" back
 NOTE_KIND = {"gotcha": "workaround"}

@@ -261,6 +261,10 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
     sess = session_from(ws, tr, log)
     sess.id = sid
     proposals = [p for p in extractor.propose(sess) if p.confidence >= MIN_CONFIDENCE]
+    for p in proposals:
+        if p.kind not in K.CANDIDATE_KINDS:
+            raise WorkspaceError(f"the {extractor.name} extractor proposed a {p.kind!r}: candidates are one of "
+                                 f"{', '.join(K.CANDIDATE_KINDS)}")
     files: dict[str, SourceFile | None] = {}
     cands, cut = [], False
     for p in proposals:
