@@ -19,7 +19,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const srv = server;
     const view = new NotesView(srv);
     const status = new StatusBar(view);
-    const refreshAll = debounce(() => { void view.refreshFile(); void view.refreshWorkspace(); }, 300);
+    const refreshAll = debounce(() => { srv.refreshCodeLenses(); void view.refreshFile(); void view.refreshWorkspace(); }, 300);
     const recorder = new Recorder(srv, context.workspaceState, () => refreshAll());
     context.subscriptions.push(srv, view, status, logChannel());
 

@@ -2,7 +2,7 @@
 // over stdio, restart after a crash within a budget, and one restart at a time.
 import * as vscode from "vscode";
 import {
-    CloseAction, ErrorAction, ExecuteCommandRequest, LanguageClient, RevealOutputChannelOn, State,
+    CloseAction, CodeLensRequest, ErrorAction, ExecuteCommandRequest, LanguageClient, RevealOutputChannelOn, State,
     type LanguageClientOptions, type ServerOptions,
 } from "vscode-languageclient/node";
 import { CrashBudget } from "../pure/crash";
@@ -97,7 +97,9 @@ export class Server implements vscode.Disposable {
                 // the server's "Record … here" actions open the record flow (see rewriteRecordCommand)
                 provideCodeActions: async (document, range, context, token, next) => {
                     const actions = await next(document, range, context, token);
-                    return actions?.map((a) => {
+                    // the server answers every kind; VS Code logs a warning for each unasked one
+                    const only = context.only;
+                    return actions?.filter((a) => !only || !(a instanceof vscode.CodeAction) || !a.kind || only.contains(a.kind)).map((a) => {
                         if (a instanceof vscode.CodeAction) {
                             if (a.command) {
                                 a.command = rewriteRecordCommand(a.command as CommandLike, RECORD_AT) as vscode.Command;
@@ -149,6 +151,15 @@ export class Server implements vscode.Disposable {
             }
             await client.dispose().catch(() => undefined);
             this.changed.fire();
+        }
+    }
+
+    /** Asks VS Code for the visible editors' code lenses again (notes were added or changed:
+     * the server refreshes lenses only when note files change on disk). */
+    refreshCodeLenses(): void {
+        const feature = this.running?.getFeature(CodeLensRequest.method);
+        for (const editor of vscode.window.visibleTextEditors) {
+            feature?.getProvider(editor.document)?.onDidChangeCodeLensEmitter.fire();
         }
     }
 

@@ -105,9 +105,10 @@ export function codePaths(notes: Note[]): string[] {
     return [...paths].sort();
 }
 
-/** Where a note is anchored in the file `rel`: the first located anchor there. */
+/** Where a note is anchored in the file `rel`: the first located anchor there, else its first
+ * anchor (a path pattern covering the file). */
 export function placeIn(note: Note, rel: string): Anchor | undefined {
-    return note.anchors.find((a) => a.path === rel && a.range) ?? note.anchors.find((a) => a.path === rel);
+    return note.anchors.find((a) => a.path === rel && a.range) ?? note.anchors.find((a) => a.path === rel) ?? note.anchors[0];
 }
 
 /** The line shown beside a note in the view: what it is anchored on and its state when not ok. */
