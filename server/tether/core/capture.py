@@ -211,7 +211,10 @@ def observe(ws: Workspace, session: str, kind: str, *, transcript: str = "", cap
         if transcript:
             meta["transcript"] = transcript
         s.put(txn, "sessions", session, meta)
-        total = (s.get(txn, "meta", "obs_bytes") or 0) + size
+        total = s.get(txn, "meta", "obs_bytes")
+        if total is None:  # the index was reset (the log was not): count what is there
+            total = sum(v for _, v in s.items(txn, "obs_by_session"))
+        total += size
         cur = txn.cursor(db=s.db["observations"])
         emptied = set()
         while total > limit and cur.first():
@@ -263,11 +266,6 @@ def find_session(ws: Workspace, ref: str | None) -> dict:
     if len(hits) > 1:
         raise WorkspaceError(f"'{ref}' matches {len(hits)} sessions: give more of the id")
     raise WorkspaceError(f"no session '{ref}' in the observation log (see `tether log`)")
-
-
-def log_size(ws: Workspace) -> int:
-    with ws.store.read() as txn:
-        return ws.store.get(txn, "meta", "obs_bytes") or 0
 
 
 # -- what an edit touched ---------------------------------------------------------------------------

@@ -5,6 +5,8 @@ tool output, code blocks, quoted lines or the agent's hidden reasoning). A sente
 left alone when it is a question, a hypothesis or an option being weighed ("could",
 "might", "maybe", "if we…", "one option"), reported speech ("the docs say…"), or about the
 conversation rather than the code ("ask me before…", "your answers…", commits and pushes).
+Beliefs ("that should never happen"), the agent narrating its next step ("let me…") and hacks
+that were ("that was a hack left over…", "removed the workaround") are no notes either.
 What remains is matched, first rule first:
 
 | kind | phrases (examples) |
@@ -96,6 +98,7 @@ _TOOLING = re.compile(r"\b(grep|rg|ripgrep|the (read|edit|bash|search|grep|write
                       r"(search|read|look at|skim|scan|browse|open|inspect|explore|check|view)\w*\s+(the\s+|this\s+|"
                       r"that\s+|each\s+|every\s+)?(file|files|code|codebase|repo|repository|directory|folder|tests?|"
                       r"logs?|output|docs?|diff))\b", re.I)
+_NARRATION = re.compile(r"^(?:let me|i'll (?:now |first |then )?(?:start|begin|look|check|read|run|search|try))\b", re.I)
 _UNDECIDED = re.compile(r"\b(haven't|have not|not yet|undecided|not decided|no decision|don't know|do not know|"
                         r"unclear|later decide|decide later)\b", re.I)
 
@@ -128,8 +131,8 @@ def skipped(s: str) -> bool:
 _DISCOURSE = re.compile(r"^(?:(?:ok(?:ay)?|so|alright|right|great|good|sure|yes|yeah|now|then|also|and|but|first|"
                         r"finally|anyway|in short|to summarize|summary|note|remember|important|just so you know|"
                         r"keep in mind(?: that)?|fyi|please|one more thing|for the record)\b[,:!]?\s*)+", re.I)
-_DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:i|we|let's|let us|we'll|i'll|we will|i will|we're|i'm|"
-                      r"we are|i am|we've|i've|we have|i have|we should|i should)\s+)?", re.I)
+_DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:we should|i should|we will|i will|we are|i am|we have|i have|"
+                      r"let's|let us|we'll|i'll|we're|i'm|we've|i've|we|i)\s+)?", re.I)
 _CHOICE_NOUN = re.compile(r"^(?:(?:have\s+)?(?:decided|settled|agreed)\s+on|go(?:ing)?\s+with|went\s+with|gone\s+with|"
                           r"cho(?:o)?se|chosen|picked|pick|opt(?:ed|ing)?\s+for|stick(?:ing)?\s+with|prefer(?:red)?|"
                           r"the decision is|decision:)\s+", re.I)
@@ -139,10 +142,12 @@ _ING = {"using": "use", "keeping": "keep", "storing": "store", "switching": "swi
         "putting": "put", "writing": "write", "sticking": "stick", "rounding": "round", "parsing": "parse"}
 
 
-def title_of(clause: str) -> str:
+def title_of(clause: str, choice: bool = False) -> str:
+    """A note title from a clause: discourse words dropped; for a choice (``choice``), the
+    one choosing too ("I'll go with X" → "Use X")."""
     t = _DISCOURSE.sub("", clause.strip().rstrip(".!:;,")).strip()
     t = re.sub(r"^(?:the\s+)?(?:rule|invariant|constraint|decision)\s*:\s*", "", t, flags=re.I)
-    d = _DECIDER.sub("", t)
+    d = _DECIDER.sub("", t) if choice else t
     if d != t:
         t = d
         m = _CHOICE_VERB.match(t)
@@ -215,8 +220,8 @@ _CAN_GO = re.compile(r"\b(?:can|could) (?:be removed|go|be dropped|be deleted|be
 _MUST = re.compile(r"\b(must|shall)\s+(?!have\s+(?:been|had|gotten|missed|forgotten|changed|broken|seen|done)\b)"
                    r"(?!be\s+(?:the|a|an|in|from|because|caused|due|related|why|what|that|it|something|somewhere|"
                    r"wrong|missing|broken|coming|failing|somebody|someone|my|your|our|their|a bug)\b)\w+", re.I)
-_MODAL_NEVER = re.compile(r"\b(should|has to|have to|needs? to|can|may|is to|are to|must)\s+(never|always|not ever)\b",
-                          re.I)
+_MODAL_NEVER = re.compile(r"\b(should|has to|have to|needs? to|can|may|is to|are to|must)\s+(never|always|not ever)\b"
+                          r"(?!\s+(?:happen|occur|be reached|reach|get here|get hit|come up|fail|work)\b)", re.I)
 _IMPERATIVE = re.compile(r"^(never|always|don't ever|do not ever|under no circumstances|at no point)\s+"
                          r"(?!mind\b|been\b|seen\b|had\b|knew\b|know\b|again\b|thought\b|said\b|ever\b)\w+", re.I)
 _PROPERTY = re.compile(r"\b(is|are|stays?|remains?|must stay|must remain|has to stay|should stay|kept)\s+"
@@ -294,7 +299,7 @@ def classify(s: str, nxt: str = "") -> Hit | None:
         hit = rule(s, main)
         if hit is not None:
             return hit
-    if not _TOOLING.search(main) and not _UNDECIDED.search(main):
+    if not _TOOLING.search(main) and not _UNDECIDED.search(main) and not _NARRATION.match(_DISCOURSE.sub("", s)):
         hit = _decision(s, nxt)
         if hit is not None:
             return hit
@@ -326,6 +331,9 @@ def _around(s: str) -> str:
     return m.group(1).strip().rstrip(".") if m else ""
 
 
+_PAST_HACK = re.compile(r"\b(?:was|were|used to be)\s+(?:a |an |just a |our )?(?:\w+\s)?(?:hack|workaround|kludge)|"
+                        r"\bleft ?over\b|\b(?:remov\w*|drop\w*|delet\w*|get rid of|clean\w* up)\s+(?:the |this |that |"
+                        r"an? |old )?(?:old )?(?:hack|workaround|kludge)|\bno longer need", re.I)
 _GENERIC = re.compile(r"^(?:this|that|it)(?: is|'s| was) (?:a |an |just a |our )?(?:\w+ )?(?:hack|workaround|kludge)\b",
                       re.I)
 
@@ -334,6 +342,8 @@ def _strong_workaround(s: str, main: str) -> Hit | None:
     if _NOT_DELIBERATE.search(s):
         return None
     looks = _LOOKS.search(s)
+    if _PAST_HACK.search(s):
+        return None
     if _HACK.search(s) or looks or _DONT_FIX.search(s):
         why = _around(s) or (s[looks.end():].strip(" ,.") if looks else "")
         conf = 0.75 if (reason_of(s) or why) else 0.6
@@ -383,7 +393,7 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
                 alt = _alt(m.group("alt"))
                 if not alt or len(alt.split()) > 8:
                     continue
-                title = title_of(clause[:m.start("x")] + m.group("x"))
+                title = title_of(clause[:m.start("x")] + m.group("x"), choice=True)
                 if len(title.split()) < 2:
                     continue
                 return Hit("decision", title, 0.8 if why else 0.7, rationale=why,
@@ -391,13 +401,13 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
     m = _INSTEAD_LEAD.match(body)
     if m:
         alt = _alt(m.group("alt"))
-        return Hit("decision", title_of(main_clause(m.group("x"))), 0.8 if why else 0.7, rationale=why,
+        return Hit("decision", title_of(main_clause(m.group("x")), choice=True), 0.8 if why else 0.7, rationale=why,
                    alternatives=(Alternative(alt, why),), proposal=proposal)
     if proposal:
         return None
     m = _DECIDED.search(main_clause(body))
     if m:
-        title = title_of(main_clause(body))
+        title = title_of(main_clause(body), choice=True)
         if len(title.split()) >= 3:
             return Hit("decision", title, 0.65 if why else 0.55, rationale=why)
     return None
@@ -524,12 +534,12 @@ def gotchas(session: Session) -> list[Proposal]:
     for f in session.calls():
         if not (f.error and f.command) or _REFUSED.search(f.output):
             continue
-        fix = next((c for c in events[f.index + 1:] if isinstance(c, Call) and c.edit and c.path
-                    and c.turn <= f.turn + 1), None)
+        later = session.calls({f.turn, f.turn + 1, f.turn + 2})
+        fix = next((c for c in later if c.index > f.index and c.edit and c.path and c.turn <= f.turn + 1), None)
         if fix is None:
             continue
-        passed = next((c for c in events[fix.index + 1:] if isinstance(c, Call) and c.command
-                       and _same_command(c.command, f.command)), None)
+        passed = next((c for c in later if c.index > fix.index and c.command and _same_command(c.command, f.command)),
+                      None)
         if passed is None or passed.error:
             continue
         if any(isinstance(c, Call) and c.command and c.error and _same_command(c.command, f.command)
@@ -549,7 +559,7 @@ def gotchas(session: Session) -> list[Proposal]:
         if not err and not explanation:
             continue
         title = title_of(cause) if cause and len(cause.split()) >= 4 else \
-            f"`{f.command.split()[0]}` fails with {err}" if err else title_of(explanation[1])
+            title_of(f"`{f.command.split()[0]}` fails with {err}") if err else title_of(explanation[1])
         evidence = [Evidence(session.id, TOOL, f.at, f"$ {f.command}\n{err}".strip(), f.line)]
         if explanation:
             u, s = explanation
