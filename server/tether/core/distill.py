@@ -70,6 +70,13 @@ class Session:
     transcript: str  # "" when read from the log alone
     lines: int  # transcript lines read
     events: list[Utterance | Call]
+    deadline: float | None = None  # time.monotonic() by which an extractor stops (most recent first)
+    cut: bool = False  # an extractor stopped at the deadline
+
+    def out_of_time(self) -> bool:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.cut = True
+        return self.cut
 
     def __post_init__(self):
         self._said = [e for e in self.events if isinstance(e, Utterance)]
@@ -111,7 +118,10 @@ class Proposal:
 
 
 class Extractor(Protocol):
-    """Turns a session into proposals. ``name`` is recorded with each candidate."""
+    """Turns a session into proposals. ``name`` is recorded with each candidate. When
+    ``session.out_of_time()`` says so, it returns what it has, the most recent part of the
+    session first (at the end of every turn the hook distils the session again, so what an
+    earlier run covered is in the queue already)."""
 
     name: str
 
@@ -260,15 +270,16 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
         tr.session = sid
     sess = session_from(ws, tr, log)
     sess.id = sid
+    sess.deadline = start + budget if budget is not None else None
     proposals = [p for p in extractor.propose(sess) if p.confidence >= MIN_CONFIDENCE]
     for p in proposals:
         if p.kind not in K.CANDIDATE_KINDS:
             raise WorkspaceError(f"the {extractor.name} extractor proposed a {p.kind!r}: candidates are one of "
                                  f"{', '.join(K.CANDIDATE_KINDS)}")
     files: dict[str, SourceFile | None] = {}
-    cands, cut = [], False
+    cands, cut = [], sess.cut
     for p in proposals:
-        if budget is not None and time.monotonic() - start > budget:
+        if sess.out_of_time():
             cut = True
             break
         anchors = _anchors(ws, p.refs, files)

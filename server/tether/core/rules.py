@@ -583,7 +583,10 @@ class RuleExtractor:
         out: list[Proposal] = []
         said = session.said()
         last: dict[str, tuple[int, Proposal]] = {}  # per kind: the last proposal, and the message it came from
-        for k, u in enumerate(said):
+        for k in range(len(said) - 1, -1, -1):  # the most recent first, so a time limit drops the oldest
+            if session.out_of_time():
+                break
+            u = said[k]
             sents = sentences(u.text)
             for i, s in enumerate(sents):
                 hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "")
@@ -620,8 +623,9 @@ class RuleExtractor:
                              list(hit.alternatives), hit.works_around, hit.remove_when)
                 last[hit.kind] = (k, p)
                 out.append(p)
-        out += gotchas(session)
-        return out
+        if not session.out_of_time():
+            out += gotchas(session)
+        return sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
 
 
 def _elaborate(p: Proposal, hit: Hit, evidence: list[Evidence]) -> None:
