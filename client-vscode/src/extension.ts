@@ -33,7 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command(RECORD_AT, (arg) => recorder.recordAt(arg));
     command("tether.copyAgentContext", () => copyAgentContext(srv));
     command("tether.setUpAgents", () => setUpAgents(srv));
-    command("tether.notes.refresh", () => Promise.all([view.refreshFile(), view.refreshWorkspace()]));
+    command("tether.notes.refresh", () => { srv.refreshCodeLenses(); return Promise.all([view.refreshFile(), view.refreshWorkspace()]); });
     command("tether.notes.reveal", (item) => view.reveal(item));
     command("tether.notes.openNoteFile", (item) => view.openNoteFile(item));
     command("tether.notes.confirm", (item) => view.confirm(item));
@@ -52,7 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         view.onDidChangeFile(() => status.update()),
         srv.onDidChange(() => { if (srv.running) refreshAll(); else status.update(); }),
         vscode.workspace.onDidChangeConfiguration((e) => {
-            if (needsRestart(e)) void srv.restart("tether.serverCommand changed");
+            if (needsRestart(e)) void srv.restart("the settings tether.serverCommand or tether.trace.server changed");
             else if (affectsServer(e)) void srv.settingsChanged();
         }),
         vscode.workspace.onDidChangeWorkspaceFolders(() => { if (!srv.running && hasTether()) void srv.restart("a folder with .tether/ was added"); }),

@@ -5,14 +5,19 @@
 //   2. typing `time.sleep(1)` into charge() shows the violation in the Problems panel
 //   3. "tether: Record Decision Here" (multi-step quick input) writes a note file
 //   4. Escape in the flow keeps a draft, which the next run offers back, prefilled
-//   5. the tether view lists the file's notes grouped by kind; the status bar counts them
+//   5. the tether view lists the file's notes grouped by kind and the workspace's lost note; the
+//      status bar counts them; a click reveals a note's code
+//   6. the server's "Record … here" code action opens the same record flow
+//   7. a killed server is restarted; "tether: Copy Agent Context for This File" then fills the
+//      clipboard; "tether: Set Up Agents" writes .mcp.json; "tether: Restart Server" restarts it
+//   8. a server command that does not work: one notification, whose button opens the setting
 // A screenshot of each step goes to $TETHER_E2E_ARTIFACTS. Prints "PASS e2e" and exits 0,
 // or prints the failed step with the extension's log and exits 1.
 //
 // Environment: TETHER_VSCODE_TOOLS (tests/vscode/install.sh --where), TETHER_VSIX,
 // TETHER_E2E_ARTIFACTS, TETHER_PYTHON (an interpreter with tether installed).
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -33,6 +38,7 @@ const DECISION = "Charges go through the ledger, never straight to the gateway";
 const INVARIANT = "charge() never sleeps";
 const RECORDED = "Receipts show cents with two digits";
 const DRAFTED = "Receipt text is ASCII only";
+const LOST = "Refunds round half to even";
 const started = Date.now();
 const timings = [];
 
@@ -97,13 +103,18 @@ tether("record", "decision", `billing/charge.py:${chargeLine}`, "--title", DECIS
     "--rejected", "call the gateway first, book later: a crash in between loses the booking",
     "--rejected", "a separate payments table: two sources of truth");
 tether("record", "invariant", `billing/charge.py:${chargeLine}`, "--title", INVARIANT, "--forbid-call", "time.sleep");
+// a note whose code is gone: the view's "lost" section shows it
+writeFileSync(join(root, "billing/legacy.py"), "def round_half_even(cents):\n    return cents\n");
+tether("record", "decision", "billing/legacy.py:1", "--title", LOST, "--rationale", "banker's rounding, as the old system did");
+rmSync(join(root, "billing/legacy.py"));
 sh("git", ["add", "-A"], { cwd: root, env: gitEnv });
 sh("git", ["commit", "-q", "-m", "shop with notes"], { cwd: root, env: gitEnv });
 const notesBefore = new Set(readdirSync(join(root, ".tether/notes")));
 
 // -- VS Code: settings, the extension, the server ---------------------------------------------
 mkdirSync(join(userData, "User"), { recursive: true });
-writeFileSync(join(userData, "User", "settings.json"), JSON.stringify({
+const SETTINGS = join(userData, "User", "settings.json");
+const settings = {
     "security.workspace.trust.enabled": false,
     "chat.disableAIFeatures": true,
     "workbench.secondarySideBar.defaultVisibility": "hidden",
@@ -116,12 +127,15 @@ writeFileSync(join(userData, "User", "settings.json"), JSON.stringify({
     "extensions.autoUpdate": false,
     "editor.minimap.enabled": false,
     "editor.hover.delay": 200,
+    "editor.autoClosingBrackets": "never",
+    "editor.autoClosingQuotes": "never",
     "editor.fontSize": 14,
     "git.enabled": false,
     "git.openRepositoryInParentFolders": "never",
     "files.autoSave": "off",
     "window.restoreWindows": "none",
-}, null, 2));
+};
+writeFileSync(SETTINGS, JSON.stringify(settings, null, 2));
 
 // tether and python3 resolve to the interpreter the tests run with: VS Code's server gives the
 // extension host the environment of a login shell, so the (temporary) home's profile says so
@@ -156,6 +170,33 @@ function stopAll() {
 }
 process.on("exit", () => { try { process.kill(-cs.pid, "SIGKILL"); } catch { /* gone */ } });
 
+/** The pid of the language server the extension started for this workspace (found by its
+ * command line and working folder, so no other process is ever touched). */
+function serverPid() {
+    for (const d of readdirSync("/proc")) {
+        if (!/^\d+$/.test(d)) continue;
+        try {
+            const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
+            if (cmd.includes("lsp") && cmd.some((a) => /tether$/.test(a)) && readlinkSync(`/proc/${d}/cwd`) === root) return Number(d);
+        } catch { /* gone meanwhile */ }
+    }
+    return undefined;
+}
+
+/** The extension's "tether" output channel, as VS Code writes it to disk. */
+function extensionLog() {
+    const out = [];
+    const walk = (dir) => {
+        for (const f of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+            const p = join(dir, f.name);
+            if (f.isDirectory()) walk(p);
+            else if (f.name === "tether.log") out.push(readFileSync(p, "utf8"));
+        }
+    };
+    walk(join(userData, "logs"));
+    return out.join("\n");
+}
+
 /** A screenshot of the window, and with `clip` a small one for the extension's README. */
 async function shot(name, clip) {
     await page.screenshot({ path: join(ARTIFACTS, name) });
@@ -179,9 +220,11 @@ function quickInput() {
     return page.locator(".quick-input-widget");
 }
 
-async function typeInQuickInput(text, expectTitle) {
+async function typeInQuickInput(text, expectTitle, expectMessage = "") {
     const w = quickInput();
-    await until(`the quick input "${expectTitle}"`, async () => (await w.isVisible()) && (await w.locator(".quick-input-title").innerText()).includes(expectTitle));
+    await until(`the quick input "${expectTitle}" ${expectMessage}`, async () => (await w.isVisible()) &&
+        (await w.locator(".quick-input-title").innerText()).includes(expectTitle) &&
+        (await w.locator(".quick-input-message").innerText()).includes(expectMessage));
     const input = w.locator("input");
     await input.fill(text);
 }
@@ -222,7 +265,7 @@ try {
         args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
             "--disable-component-update", "--no-first-run"],
     });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ["clipboard-read", "clipboard-write"] });
     page = await context.newPage();
 
     await timed("the workbench loads", async () => {
@@ -264,7 +307,7 @@ try {
     await timed("typing time.sleep into charge() shows a violation in Problems", async () => {
         await clickLine("def charge(");
         await page.keyboard.press("Enter");
-        await page.keyboard.type("time.sleep(1");
+        await page.keyboard.type("time.sleep(1)");
         await page.keyboard.press("Control+Shift+M");
         // the invariant's drift guard also speaks up (its code changed); the violation names the call
         const row = page.locator(".markers-panel .monaco-list-row", { hasText: INVARIANT }).filter({ hasText: "time.sleep" });
@@ -282,17 +325,17 @@ try {
         await page.keyboard.press("Enter");
         await typeInQuickInput("Auditors compare receipts with bank statements, which always show two digits.", "(2/3)");
         await page.keyboard.press("Enter");
-        await typeInQuickInput("f-string with :.2f: goes through float", "(3/3)");
+        await typeInQuickInput("an f-string with .2f: goes through float", "(3/3)");
         await page.keyboard.press("Enter");
-        await typeInQuickInput("locale.currency(): differs between servers", "(3/3)");
+        await typeInQuickInput("locale.currency(): differs between servers", "(3/3)", "rejected so far: an f-string with .2f");
         await page.keyboard.press("Enter");
-        await typeInQuickInput("", "(3/3)");
+        await typeInQuickInput("", "(3/3)", "rejected so far: an f-string with .2f, locale.currency()");
         await page.keyboard.press("Enter");
         const file = await until("the new note file", () => readdirSync(join(root, ".tether/notes"))
             .filter((f) => !notesBefore.has(f)).map((f) => join(root, ".tether/notes", f))
             .find((f) => readFileSync(f, "utf8").includes(RECORDED)), 20000);
         const text = readFileSync(file, "utf8");
-        for (const want of ['kind = "decision"', 'name = "format_receipt"', 'option = "f-string with', 'rejected_because = "differs between servers"',
+        for (const want of ['kind = "decision"', 'name = "format_receipt"', 'option = "an f-string with .2f"', 'rejected_because = "differs between servers"',
             "rationale = \"Auditors compare receipts"]) {
             if (!text.includes(want)) throw new Error(`the note file lacks ${want}:\n${text}`);
         }
@@ -340,7 +383,8 @@ try {
         await header.waitFor({ state: "visible", timeout: 15000 });
         if ((await header.getAttribute("aria-expanded")) !== "true") await header.click();
         const pane = page.locator(".pane", { has: header });
-        for (const want of ["Decisions (2)", DECISION, RECORDED, "Invariants (1)", INVARIANT, "Workarounds (1)", "Intents (2)", DRAFTED, "billing/ owns money movement"]) {
+        for (const want of ["Decisions (2)", DECISION, RECORDED, "Invariants (1)", INVARIANT, "Workarounds (1)", "Intents (2)", DRAFTED, "billing/ owns money movement",
+            "Lost in the workspace (1)", LOST]) {
             await pane.locator(".monaco-list-row", { hasText: want }).first().waitFor({ state: "visible", timeout: 20000 })
                 .catch(() => { throw new Error(`the tether view lacks "${want}"`); });
         }
@@ -349,13 +393,71 @@ try {
         await sleep(600);
         await until("the status bar to count the new notes", async () =>
             (await page.locator(".part.statusbar .statusbar-item", { hasText: /7 notes/ }).count()) > 0, 15000);
-        await page.locator(".codelens-decoration", { hasText: "1 decision · 1 intent" }).waitFor({ state: "visible", timeout: 15000 })
-            .catch(() => { throw new Error("no code lens '1 decision · 1 intent' above format_receipt"); });
+        // the lens above format_receipt counts both new notes (the view's Refresh asks again if the
+        // server's lazily resolved lens was computed before the second note arrived)
+        const lens = page.locator(".codelens-decoration", { hasText: "1 decision · 1 intent" });
+        await until("the code lens '1 decision · 1 intent' above format_receipt", async () => {
+            if (await lens.isVisible()) return true;
+            await header.hover();
+            await page.locator(".pane-header .action-label[aria-label='Refresh']").first().click();
+            return lens.waitFor({ state: "visible", timeout: 5000 }).then(() => true, () => false);
+        }, 20000);
         await shot("4-view.png");
         // a click on a note reveals its code
         await pane.locator(".monaco-list-row", { hasText: "Retry the gateway" }).first().click();
         await until("the cursor on submit_with_retry", async () =>
             (await page.locator(".part.statusbar .statusbar-item", { hasText: /Ln 19,/ }).count()) > 0, 10000);
+    });
+
+    await timed("the server's code action opens the record flow", async () => {
+        await gotoLine(chargeLine + 4);
+        await page.keyboard.press("Control+.");
+        const item = page.locator(".action-widget .monaco-list-row", { hasText: "Record boundary here" });
+        await item.first().waitFor({ state: "visible", timeout: 15000 });
+        await item.first().click();
+        await typeInQuickInput("", "Record Boundary");
+        await page.keyboard.press("Escape");
+        await quickInput().waitFor({ state: "hidden" });
+    });
+
+    await timed("a killed server comes back; Copy Agent Context fills the clipboard", async () => {
+        const pid = await until("the server process", () => serverPid());
+        process.kill(pid, "SIGKILL");
+        await until("the extension to restart the server", async () => extensionLog().includes("restarting it"), 20000);
+        await until("a new server process", () => { const p = serverPid(); return p && p !== pid; }, 20000);
+        await page.locator(".monaco-editor .view-lines").first().click({ position: { x: 300, y: 100 } });
+        await until("the agent context on the clipboard", async () => {
+            await palette("tether: Copy Agent Context for This File");
+            await page.locator(".notifications-toasts .notification-toast", { hasText: "copied the agent context" }).first()
+                .waitFor({ state: "visible", timeout: 5000 });
+            const text = await page.evaluate(() => navigator.clipboard.readText());
+            return text.includes(DECISION) && text.includes(INVARIANT) && text.includes(DRAFTED);
+        }, 30000);
+    });
+
+    await timed("Set Up Agents writes .mcp.json; Restart Server restarts", async () => {
+        await palette("tether: Set Up Agents");
+        await until(".mcp.json with the tether server", () => existsSync(join(root, ".mcp.json")) &&
+            readFileSync(join(root, ".mcp.json"), "utf8").includes('"tether"'), 30000);
+        const before = serverPid();
+        await palette("tether: Restart Server");
+        await until("the restarted server", () => extensionLog().includes("starting the language server (tether: Restart Server)") &&
+            extensionLog().split("(tether: Restart Server)")[1].includes("the language server is running") && serverPid() && serverPid() !== before, 30000);
+    });
+
+    await timed("a server command that does not work: one notification that opens the setting", async () => {
+        // a project's own setting (its venv, say), written to the workspace settings
+        mkdirSync(join(root, ".vscode"), { recursive: true });
+        writeFileSync(join(root, ".vscode", "settings.json"), JSON.stringify({ "tether.serverCommand": ["/nonexistent/tether", "lsp"] }));
+        const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "the language server did not start" });
+        await toast.first().waitFor({ state: "visible", timeout: 30000 });
+        const text = await toast.first().innerText();
+        if (!text.includes("/nonexistent/tether") || !text.includes("Fix the tether.serverCommand setting")) throw new Error(`unclear: ${text}`);
+        if (await toast.count() !== 1) throw new Error(`${await toast.count()} notifications for one failure`);
+        await toast.first().locator(".monaco-button", { hasText: "Open Settings" }).click();
+        await page.locator(".settings-editor").waitFor({ state: "visible", timeout: 15000 });
+        await page.locator(".settings-editor .setting-item-contents", { hasText: "Server Command" }).first().waitFor({ state: "visible", timeout: 15000 });
+        await shot("5-no-server.png");
     });
 } catch (e) {
     failed = true;
@@ -384,4 +486,4 @@ if (failed) {
     process.exit(1);
 }
 rmSync(tmp, { recursive: true, force: true });
-console.log("PASS e2e: hover, Problems panel, record flow, draft, tether view, status bar");
+console.log("PASS e2e: hover, Problems panel, record flow, draft, tether view, status bar, code action, crash restart, agent context, agents set-up, restart, missing server");

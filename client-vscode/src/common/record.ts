@@ -192,24 +192,48 @@ export class Recorder {
         }
     }
 
-    /** Rejected options one at a time; an empty line finishes. */
-    private async alternatives(d: Draft, title: string, back: boolean, carried: string): Promise<Answer> {
-        for (;;) {
-            const so_far = d.alternatives.length ? ` — rejected so far: ${d.alternatives.map((a) => a.option).join(", ")}` : "";
-            const r = await ask({
-                title, prompt: `${STEP_PROMPT.alternatives}${so_far}`, value: carried, back,
-                placeholder: `rejected option ${d.alternatives.length + 1}, e.g. "float dollars: 0.1 + 0.2 != 0.3"`,
-                validate: (v) => { if (!v.trim()) return undefined; const a = parseAlternative(v); return typeof a === "string" ? a : undefined; },
+    /** Rejected options one at a time, in one input box (nothing typed between two options is
+     * lost); an empty line finishes. */
+    private alternatives(d: Draft, title: string, back: boolean, carried: string): Promise<Answer> {
+        return new Promise((resolve) => {
+            const box = vscode.window.createInputBox();
+            let done = false;
+            const finish = (a: Answer) => {
+                if (!done) {
+                    done = true;
+                    resolve(a);
+                    box.dispose();
+                }
+            };
+            const describe = () => {
+                const so_far = d.alternatives.length ? ` — rejected so far: ${d.alternatives.map((a) => a.option).join(", ")}` : "";
+                box.prompt = `${STEP_PROMPT.alternatives}${so_far}`;
+                box.placeholder = `rejected option ${d.alternatives.length + 1}, e.g. "float dollars: 0.1 + 0.2 != 0.3"`;
+            };
+            box.title = title;
+            box.value = carried;
+            box.ignoreFocusOut = true;
+            box.buttons = back ? [vscode.QuickInputButtons.Back] : [];
+            describe();
+            box.onDidChangeValue(() => { box.validationMessage = undefined; });
+            box.onDidAccept(() => {
+                if (!box.value.trim()) {
+                    finish({ is: "value", value: "" });
+                    return;
+                }
+                const a = parseAlternative(box.value);
+                if (typeof a === "string") {
+                    box.validationMessage = a;
+                    return;
+                }
+                d.alternatives.push(a);
+                box.value = "";
+                describe();
             });
-            carried = "";
-            if (r.is !== "value") {
-                return r;
-            }
-            if (!r.value.trim()) {
-                return r;
-            }
-            d.alternatives.push(parseAlternative(r.value) as { option: string; rejected_because: string });
-        }
+            box.onDidTriggerButton((b) => { if (b === vscode.QuickInputButtons.Back) finish({ is: "back" }); });
+            box.onDidHide(() => finish({ is: "cancel", value: box.value }));
+            box.show();
+        });
     }
 
     /** Invariant checks: pick a kind, give its name; "no (more) checks" finishes. */

@@ -9,7 +9,7 @@ import { CrashBudget } from "../pure/crash";
 import type { Note } from "../pure/notes";
 import { rewriteRecordCommand, type CommandLike } from "../pure/record";
 import { candidates, cliOf, describe, findServer, notFoundMessage, probe, type Candidate } from "../pure/serverCommand";
-import { errorText, log, logChannel, logError } from "./log";
+import { errorText, log, logChannel, logError, traceChannel } from "./log";
 import { pythonInterpreter } from "./python";
 import { serverCommandSetting, serverSettings } from "./settings";
 
@@ -41,9 +41,13 @@ export class Server implements vscode.Disposable {
         return next;
     }
 
-    /** The running client, starting the server first when it is not running. */
+    /** The running client, starting the server first when it is not running (a server being
+     * restarted after a crash is waited for, not replaced). */
     async ready(): Promise<LanguageClient | undefined> {
         await this.chain;
+        if (this.client) {
+            await settled(this.client);
+        }
         return this.running ?? await this.restart("a command needs it");
     }
 
@@ -86,7 +90,7 @@ export class Server implements vscode.Disposable {
         return {
             documentSelector: [{ scheme: "file" }],
             outputChannel: logChannel(),
-            traceOutputChannel: logChannel(),
+            traceOutputChannel: traceChannel(),
             revealOutputChannelOn: RevealOutputChannelOn.Never,
             initializationOptions: () => serverSettings(),
             errorHandler: {
@@ -144,10 +148,13 @@ export class Server implements vscode.Disposable {
         const client = this.client;
         this.client = undefined;
         if (client) {
-            try {
-                await client.stop(5000);
-            } catch (e) {
-                logError("stopping the language server", e);
+            await settled(client);
+            if (client.state === State.Running) {
+                try {
+                    await client.stop(5000);
+                } catch (e) {
+                    logError("stopping the language server", e);
+                }
             }
             await client.dispose().catch(() => undefined);
             this.changed.fire();
@@ -195,4 +202,20 @@ export class Server implements vscode.Disposable {
         await this.stopClient();
         this.changed.dispose();
     }
+}
+
+/** Resolves once the client is not starting any more (running, or stopped), or after `timeoutMs`. */
+function settled(client: LanguageClient, timeoutMs = 30_000): Promise<void> {
+    if (client.state !== State.Starting) {
+        return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+        const done = () => {
+            clearTimeout(timer);
+            sub.dispose();
+            resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        const sub = client.onDidChangeState((e) => { if (e.newState !== State.Starting) done(); });
+    });
 }

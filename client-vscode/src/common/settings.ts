@@ -25,9 +25,9 @@ export function serverSettings(): ServerSettings {
     };
 }
 
-/** Whether a configuration change needs a new server process (its command changed). */
+/** Whether a configuration change needs a new server process (its command, or tracing, changed). */
 export function needsRestart(e: vscode.ConfigurationChangeEvent): boolean {
-    return e.affectsConfiguration(`${SECTION}.serverCommand`);
+    return e.affectsConfiguration(`${SECTION}.serverCommand`) || e.affectsConfiguration(`${SECTION}.trace.server`);
 }
 
 /** Whether a change is one the running server should be told about. */
