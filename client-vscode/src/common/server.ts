@@ -173,6 +173,7 @@ export class Server implements vscode.Disposable {
     /** Tells the running server about changed settings. */
     async settingsChanged(): Promise<void> {
         await this.running?.sendNotification("workspace/didChangeConfiguration", { settings: { tether: serverSettings() } });
+        this.refreshCodeLenses();
     }
 
     // -- what the extension asks the server -------------------------------------------------
