@@ -22,7 +22,8 @@ from tether.core.workspace import Workspace
 
 from samples import APP_PY, TETHER, git_init  # noqa: E402
 
-TOOLS = {"get_context", "list_notes", "search_notes", "record_note", "confirm_invariant", "check"}
+TOOLS = {"get_context", "list_notes", "search_notes", "record_note", "confirm_invariant", "check",
+         "list_candidates", "accept_candidate", "dismiss_candidate"}
 
 LOOP_PY = '''\
 import time
@@ -169,13 +170,16 @@ def test_tools_and_their_parameters(shared):
                                      ["kind", "path", "title"])
     assert params("confirm_invariant") == (["id"], ["id"])
     assert params("check") == (["paths"], [])
+    assert params("list_candidates") == (["path"], [])
+    assert params("accept_candidate") == (["id", "merge_into"], ["id"])
+    assert params("dismiss_candidate") == (["id"], ["id"])
     record = tools["record_note"].input_schema
     assert record["properties"]["kind"]["enum"] == list(KINDS)
     assert record["$defs"]["Rejected"]["required"] == ["option"]
     assert tools["get_context"].input_schema["properties"]["budget"]["default"] == 2000
     assert [t.uri_template for t in templates] == ["tether://note/{id}"]
     writes = {name for name, t in tools.items() if not t.annotations.read_only_hint}
-    assert writes == {"record_note", "confirm_invariant"}
+    assert writes == {"record_note", "confirm_invariant", "accept_candidate", "dismiss_candidate"}
 
 
 def test_context_names_the_note_at_the_line(shared):

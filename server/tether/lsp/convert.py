@@ -7,6 +7,7 @@ from collections import Counter
 from lsprotocol import types as T
 
 from ..core import anchors as A
+from ..core.capture import Place
 from ..core.context import note_markdown
 from ..core.text import Range
 from ..core.workspace import Finding, Located
@@ -34,6 +35,18 @@ def diagnostic(f: Finding, note_uri: str | None, severity: str | None = None) ->
         code=f.code, source="tether", related_information=related,
         data={"note": f.note_id, **f.extra} if f.note_id else dict(f.extra),
     )
+
+
+PROPOSED = "proposed-note"
+
+
+def proposal(p: Place, severity: str | None = None) -> T.Diagnostic:
+    """A candidate note from an agent session, shown on its code until someone decides."""
+    c = p.candidate
+    return T.Diagnostic(
+        range=lsp_range(p.range), severity=SEVERITY[severity or "hint"], code=PROPOSED, source="tether",
+        message=f"proposed {c.note_kind}: {c.title} (from an agent session; accept, edit or dismiss)",
+        data={"candidate": c.id})
 
 
 def hover_markdown(locs: list[Located]) -> str:

@@ -19,6 +19,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
 from ..core import anchors as A
+from ..core import capture
 from ..core.context import context_for, note_json
 from ..core.findings import DRIFT, VIOLATION, check_findings, file_findings, note_file_findings
 from ..core.live import LiveFile
@@ -124,6 +125,9 @@ class TetherServer(LanguageServer):
                 continue
             note = lf.ws.note(f.note_id)
             out.append(C.diagnostic(f, self.note_uri(lf.ws, note.path) if note else None, sev))
+        sev = self.settings.severity.get(C.PROPOSED)
+        if sev != "off":
+            out += [C.proposal(p, sev) for p in capture.places(lf.ws, lf.rel, lf.text)]
         return out
 
     def publish(self, uri: str, diagnostics: list[T.Diagnostic]) -> None:
@@ -388,7 +392,7 @@ def code_lens_resolve(ls: TetherServer, lens: T.CodeLens):
 
 
 @server.feature(T.TEXT_DOCUMENT_CODE_ACTION)
-def code_action(ls: TetherServer, params: T.CodeActionParams):
+async def code_action(ls: TetherServer, params: T.CodeActionParams):
     uri = params.text_document.uri
     found = ls.workspace_of(uri)
     if found is not None and is_note_file(found[1]):
@@ -398,6 +402,9 @@ def code_action(ls: TetherServer, params: T.CodeActionParams):
                             command=T.Command(title=title, command="tether.record", arguments=[{**where, "kind": kind}]))
                for kind, title in RECORD_TITLES.items()]
     for d in params.context.diagnostics:
+        if d.source == "tether" and isinstance(d.data, dict) and d.data.get("candidate"):
+            actions += await _candidate_actions(ls, d)
+            continue
         if d.source != "tether" or not isinstance(d.data, dict) or not d.data.get("note"):
             continue
         nid = d.data["note"]
@@ -414,6 +421,33 @@ def code_action(ls: TetherServer, params: T.CodeActionParams):
         fixes += [("Show note", "tether.showNote", {"id": nid}), ("Retire note", "tether.retire", {"id": nid})]
         actions += [T.CodeAction(title, kind=T.CodeActionKind.QuickFix, diagnostics=[d],
                                  command=T.Command(title=title, command=cmd, arguments=[arg])) for title, cmd, arg in fixes]
+    return actions
+
+
+async def _candidate_actions(ls: TetherServer, d: T.Diagnostic) -> list[T.CodeAction]:
+    """Accept (or merge into the note it would repeat), accept and edit, dismiss."""
+    cid = d.data["candidate"]
+    def look():
+        ws = _ws_of_candidate(ls, cid)
+        c = capture.candidate(ws, cid)
+        return c, capture.near_duplicates(ws, c) if c.status == capture.PENDING else []
+    try:
+        c, near = await ls.run(look)
+    except WorkspaceError:
+        return []
+    if c.status != capture.PENDING:
+        return []  # decided meanwhile (another editor, the CLI): the next diagnostics drop it
+    what = f"proposed {c.note_kind}"
+    if near:
+        fixes = [(f"Merge {what} into note “{n.title}”", {"id": cid, "merge": n.id}) for n in near]
+    else:
+        fixes = [(f"Accept {what}", {"id": cid}), (f"Accept {what} and edit it", {"id": cid, "edit": True})]
+    actions = [T.CodeAction(title, kind=T.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=i == 0,
+                            command=T.Command(title=title, command="tether.acceptCandidate", arguments=[arg]))
+               for i, (title, arg) in enumerate(fixes)]
+    title = f"Dismiss {what}"
+    actions.append(T.CodeAction(title, kind=T.CodeActionKind.QuickFix, diagnostics=[d], command=T.Command(
+        title=title, command="tether.dismissCandidate", arguments=[{"id": cid}])))
     return actions
 
 
@@ -557,6 +591,38 @@ async def show_note(ls: TetherServer, arg: dict):
     note = await ls.run(ws.get, nid)
     await ls.window_show_document_async(T.ShowDocumentParams(uri=ls.note_uri(ws, note.path), take_focus=True))
     return note_json(note)
+
+
+@server.command("tether.acceptCandidate")
+@_command
+async def accept_candidate(ls: TetherServer, arg: dict):
+    """A proposed note becomes a note file (or joins the note it repeats, ``merge``);
+    ``edit`` opens the new file at its title so the user can finish it."""
+    ws = await ls.run(_ws_of_candidate, ls, arg["id"])
+    note = await ls.run(capture.accept, ws, arg["id"], arg.get("merge"))
+    await ls.notes_changed(ws)
+    if arg.get("edit"):
+        await ls.window_show_document_async(T.ShowDocumentParams(uri=ls.note_uri(ws, note.path), take_focus=True))
+    return note_json(note)
+
+
+@server.command("tether.dismissCandidate")
+@_command
+async def dismiss_candidate(ls: TetherServer, arg: dict):
+    ws = await ls.run(_ws_of_candidate, ls, arg["id"])
+    c = await ls.run(capture.dismiss, ws, arg["id"])
+    await ls.refresh_all(ws)
+    return c.to_json()
+
+
+def _ws_of_candidate(ls: TetherServer, cid: str) -> Workspace:
+    for ws in ls.workspaces.values():
+        try:
+            capture.candidate(ws, cid)
+            return ws
+        except WorkspaceError:
+            continue
+    raise WorkspaceError(f"no proposed note '{cid}' (see `tether review`)")
 
 
 async def _change_notes(ls: TetherServer, ws: Workspace, work):

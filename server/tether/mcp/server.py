@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
 from ..core import anchors as A
+from ..core import capture
 from ..core.checks import CHECK_KINDS, SEVERITIES, CheckError
 from ..core.context import DEFAULT_BUDGET, Context, context_for, note_json, note_markdown
 from ..core.languages import GrammarError
@@ -250,6 +251,52 @@ def check(paths: Annotated[list[str] | None, Field(description="files or folders
     if not STATE.ready:
         return {"findings": []}
     return {"findings": [f.to_json() for f in ws.check(rels)]}
+
+
+# -- proposed notes (the review queue agent sessions fill) -----------------------------------
+
+CandidateId = Annotated[str, Field(min_length=1, description="a candidate id, or a unique prefix of it (4+ characters)")]
+
+
+@tool(reads=True)
+def list_candidates(path: Annotated[str | None, Field(description="only candidates on this file or folder")] = None,
+                    ) -> dict[str, Any]:
+    """Notes proposed from agent sessions and waiting for review: each with its kind,
+    title, confidence, the quoted evidence (who said it, when), the code it would be
+    anchored on, and existing notes it would repeat (accept with merge_into one of them)."""
+    ws = STATE.ws
+    rel = known_path(ws, path) if path else None
+    if not STATE.ready:
+        return {"candidates": []}
+    out = []
+    for c in capture.candidates(ws):
+        if rel is not None and not any(a.type != A.GLOB and is_under(a.path, rel) for a in c.anchors):
+            continue
+        out.append(c.to_json(near=capture.near_duplicates(ws, c)))
+    return {"candidates": out}
+
+
+@tool(reads=False)
+def accept_candidate(id: CandidateId, merge_into: Annotated[str | None, Field(
+        description="an existing note's id: add the candidate's evidence to it instead of a new note")] = None,
+                     ) -> dict[str, Any]:
+    """Turn a proposed note into a note file (its evidence in the body), or merge it into
+    an existing note it repeats. Refused, naming the notes, when it would duplicate one.
+    Returns the note."""
+    ws = STATE.ws
+    if not STATE.ready:
+        raise WorkspaceError(f"no candidate '{id}': this workspace has no notes yet")
+    note = capture.accept(ws, id, merge_into)
+    return note_json(note, ws.locate_note(note))
+
+
+@tool(reads=False)
+def dismiss_candidate(id: CandidateId) -> dict[str, Any]:
+    """Drop a proposed note from review (it is not proposed again). Returns the candidate."""
+    ws = STATE.ws
+    if not STATE.ready:
+        raise WorkspaceError(f"no candidate '{id}': this workspace has no notes yet")
+    return capture.dismiss(ws, id).to_json()
 
 
 # -- the note resource --------------------------------------------------------------------
