@@ -19,7 +19,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const srv = server;
     const view = new NotesView(srv);
     const status = new StatusBar(view);
-    const refreshAll = debounce(() => { srv.refreshCodeLenses(); void view.refreshFile(); void view.refreshWorkspace(); }, 300);
+    // the file's notes soon; the whole workspace (file by file) a little later, once per burst
+    const refreshFile = debounce(() => { srv.refreshCodeLenses(); void view.refreshFile(); }, 300);
+    const refreshWorkspace = debounce(() => void view.refreshWorkspace(), 1500);
+    const refreshAll = () => { refreshFile(); refreshWorkspace(); };
     const recorder = new Recorder(srv, context.workspaceState, () => refreshAll());
     context.subscriptions.push(srv, view, status, logChannel());
 

@@ -7,10 +7,11 @@
 //   4. Escape in the flow keeps a draft, which the next run offers back, prefilled
 //   5. the tether view lists the file's notes grouped by kind and the workspace's lost note; the
 //      status bar counts them; a click reveals a note's code
-//   6. the server's "Record … here" code action opens the same record flow
-//   7. a killed server is restarted; "tether: Copy Agent Context for This File" then fills the
+//   6. an invariant recorded with a forbid-call check through the flow flags the call typed next
+//   7. the server's "Record … here" code action opens the same record flow
+//   8. a killed server is restarted; "tether: Copy Agent Context for This File" then fills the
 //      clipboard; "tether: Set Up Agents" writes .mcp.json; "tether: Restart Server" restarts it
-//   8. a server command that does not work: one notification, whose button opens the setting
+//   9. a server command that does not work: one notification, whose button opens the setting
 // A screenshot of each step goes to $TETHER_E2E_ARTIFACTS. Prints "PASS e2e" and exits 0,
 // or prints the failed step with the extension's log and exits 1.
 //
@@ -39,6 +40,7 @@ const INVARIANT = "charge() never sleeps";
 const RECORDED = "Receipts show cents with two digits";
 const DRAFTED = "Receipt text is ASCII only";
 const LOST = "Refunds round half to even";
+const CHECKED = "Receipts are never printed";
 const started = Date.now();
 const timings = [];
 
@@ -399,7 +401,7 @@ try {
         await until("the code lens '1 decision · 1 intent' above format_receipt", async () => {
             if (await lens.isVisible()) return true;
             await header.hover();
-            await page.locator(".pane-header .action-label[aria-label='Refresh']").first().click();
+            await header.locator(".action-label[aria-label='Refresh']").click();
             return lens.waitFor({ state: "visible", timeout: 5000 }).then(() => true, () => false);
         }, 20000);
         await shot("4-view.png");
@@ -407,6 +409,38 @@ try {
         await pane.locator(".monaco-list-row", { hasText: "Retry the gateway" }).first().click();
         await until("the cursor on submit_with_retry", async () =>
             (await page.locator(".part.statusbar .statusbar-item", { hasText: /Ln 19,/ }).count()) > 0, 10000);
+    });
+
+    await timed("an invariant recorded with a check flags the call typed next", async () => {
+        await gotoLine(receiptLine);
+        await palette("tether: Record Invariant Here");
+        await typeInQuickInput(CHECKED, "Record Invariant");
+        await page.keyboard.press("Enter");
+        await typeInQuickInput("", "(2/3)");
+        await page.keyboard.press("Enter");
+        await page.locator(".quick-input-widget .monaco-list-row", { hasText: "No checks: record the invariant" }).first().waitFor({ state: "visible" });
+        await quickInput().locator("input").fill("forbid-call");
+        await until("forbid-call alone in the list", async () =>
+            (await page.locator(".quick-input-widget .monaco-list-row:visible").count()) === 1, 10000);
+        await page.keyboard.press("Enter");
+        await typeInQuickInput("print", "(3/3)", "forbid-call: no call to NAME");
+        await page.keyboard.press("Enter");
+        await page.locator(".quick-input-widget .monaco-list-row", { hasText: "Done: record the invariant" }).first().waitFor({ state: "visible" });
+        await page.keyboard.press("Enter");
+        await until("the invariant's note file with its check", () => readdirSync(join(root, ".tether/notes")).some((f) => {
+            const t = readFileSync(join(root, ".tether/notes", f), "utf8");
+            return t.includes(CHECKED) && /\[\[checks\]\]/.test(t) && t.includes('pattern = "print"');
+        }), 20000);
+        // at the top of the body (text appended after a definition's last character stays
+        // outside its live range in the server: see the report of this work)
+        await gotoLine(receiptLine + 1);
+        await page.keyboard.press("Home");
+        await page.keyboard.type("print(receipt)");
+        await page.keyboard.press("Enter");
+        await page.keyboard.press("Control+Shift+M");
+        await page.locator(".markers-panel .monaco-list-row", { hasText: CHECKED }).filter({ hasText: "print(receipt)" }).first()
+            .waitFor({ state: "visible", timeout: 30000 });
+        await palette("View: Hide Panel");
     });
 
     await timed("the server's code action opens the record flow", async () => {
@@ -486,4 +520,4 @@ if (failed) {
     process.exit(1);
 }
 rmSync(tmp, { recursive: true, force: true });
-console.log("PASS e2e: hover, Problems panel, record flow, draft, tether view, status bar, code action, crash restart, agent context, agents set-up, restart, missing server");
+console.log("PASS e2e: hover, Problems panel, record flow, draft, tether view, status bar, invariant with a check, code action, crash restart, agent context, agents set-up, restart, missing server");

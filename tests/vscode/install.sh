@@ -22,10 +22,10 @@ fi
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-step() {  # step DESCRIPTION COMMAND...: run quietly, show the output and stop when it fails
+step() {  # step DESCRIPTION COMMAND...: run quietly (twice: registries have bad moments), show the output and stop when it fails
     local what=$1
     shift
-    if ! "$@" >"$log" 2>&1; then
+    if ! "$@" >"$log" 2>&1 && ! "$@" >"$log" 2>&1; then
         cat "$log" >&2
         echo "tests/vscode/install.sh: $what failed" >&2
         exit 1

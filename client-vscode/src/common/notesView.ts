@@ -37,6 +37,8 @@ export class NotesView implements vscode.TreeDataProvider<Item>, vscode.Disposab
     /** Fires when the current file's notes were fetched again (the status bar listens). */
     readonly onDidChangeFile = this.fileChanged.event;
     private timer: NodeJS.Timeout | undefined;
+    private workspaceRun: Promise<void> | undefined;
+    private workspaceAgain = false;
     readonly view: vscode.TreeView<Item>;
 
     constructor(private readonly server: Server) {
@@ -78,8 +80,23 @@ export class NotesView implements vscode.TreeDataProvider<Item>, vscode.Disposab
         this.fileChanged.fire();
     }
 
-    /** Resolve every annotated file of the workspace for the lost-notes section. */
-    async refreshWorkspace(): Promise<void> {
+    /** Resolve the workspace's notes again for the lost-notes section: one run at a time, and
+     * one more after it when asked meanwhile. */
+    refreshWorkspace(): Promise<void> {
+        if (this.workspaceRun) {
+            this.workspaceAgain = true;
+            return this.workspaceRun;
+        }
+        this.workspaceRun = (async () => {
+            do {
+                this.workspaceAgain = false;
+                await this.resolveWorkspace();
+            } while (this.workspaceAgain);
+        })().finally(() => { this.workspaceRun = undefined; });
+        return this.workspaceRun;
+    }
+
+    private async resolveWorkspace(): Promise<void> {
         const client = this.server.running;
         if (!client) {
             this.lost = [];
