@@ -241,3 +241,25 @@ def test_an_exception_excuses_one_statement_and_follows_it(tmp_path: Path):
     assert [f for f in ws.check(["h.py"]) if f.code == "invariant-violation"] == []
     with pytest.raises(WorkspaceError, match="no check 'nope'"):
         ws.ignore_once(note.id, "nope", "h.py", 4, 4)
+
+
+def test_code_typed_at_the_end_of_a_checked_function_is_checked_as_it_is_typed(tmp_path: Path):
+    """The editor's path: a statement appended after the function's last character (Enter
+    at its end, then the call) belongs to the function, so its check sees it at once."""
+    from tether.core.findings import check_findings
+    from tether.core.live import LiveFile
+    from tether.core.text import Range
+
+    git_init(tmp_path)
+    text = "import time\n\n\ndef tick(state):\n    state.n += 1\n    return state\n"
+    (tmp_path / "loop.py").write_text(text)
+    ws, _ = Workspace.init(tmp_path)
+    ws.record("invariant", "loop.py", 3, title="tick never sleeps",
+              checks=[{"id": "no-sleep", "kind": "forbid-call", "pattern": "time.sleep"}])
+    live = LiveFile(ws, "loop.py", text)
+    assert check_findings("loop.py", live.doc.current, live.notes, live.resolve()) == []
+    end = Range(5, len("    return state"), 5, len("    return state"))
+    live.apply(end, "\n    time.sleep(1)")
+    found = check_findings("loop.py", live.doc.current, live.notes, live.resolve())
+    assert [(f.code, f.line) for f in found] == [("invariant-violation", 7)]
+    ws.close()

@@ -802,3 +802,35 @@ async def test_typing_a_forbidden_call_shows_a_violation_in_every_language(clien
     change(client, uri, 2, (line, 0, line, 0, typed))
     diags = await wait_diags(client, uri, lambda d: "invariant-violation" in codes(d), f"the violation in {lang}")
     assert [d.range.start.line for d in diags if d.code == "invariant-violation"] == [line]
+
+
+async def test_record_with_checks_asked_only_kinds_and_workspace_states(client: LanguageClient, tmp_path: Path):
+    """An invariant recorded with checks (as the VS Code extension sends it) is validated
+    and enforced; code actions honour the kinds asked for; tether/notes without a uri
+    carries each anchor's state."""
+    root = tmp_path / "repo"
+    make_ws(root, {"app.py": APP_PY})
+    await start(client, root)
+    uri = open_doc(client, root / "app.py")
+    line = line_of(APP_PY, "def save_config")
+    arg = {"uri": uri, "range": {"start": {"line": line, "character": 6}, "end": {"line": line, "character": 6}},
+           "kind": "invariant", "title": "save_config never prints",
+           "checks": [{"id": "no-print", "kind": "forbid-call", "pattern": "print"}]}
+    result = await execute(client, T.Command(title="record", command="tether.record", arguments=[arg]))
+    assert result["kind"] == "invariant"
+    body_line = line_of(APP_PY, "def save_config") + 1
+    change(client, uri, 2, (body_line, 0, body_line, 0, "    print('saving')\n"))
+    await wait_diags(client, uri, lambda d: "invariant-violation" in codes(d), "the check to fire")
+    bad = {**arg, "title": "bad", "checks": [{"id": "x", "kind": "forbid", "query": "(nonsense_node) @x",
+                                             "lang": "python"}]}
+    assert await execute(client, T.Command(title="record", command="tether.record", arguments=[bad])) is None
+    assert any("check 'x': the query does not compile" in e for e in errors_shown(client))  # refused, and why
+
+    asked = await client.text_document_code_action_async(T.CodeActionParams(
+        T.TextDocumentIdentifier(uri), T.Range(T.Position(line, 0), T.Position(line, 0)),
+        T.CodeActionContext(diagnostics=[], only=[T.CodeActionKind.QuickFix])))
+    assert not asked  # the record actions are refactors, not quick fixes
+
+    listed = await request(client, "tether/notes", {})
+    (note,) = listed["notes"]
+    assert note["anchors"][0]["state"] in ("ok", "changed") and note["anchors"][0]["range"] is not None

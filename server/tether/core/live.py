@@ -196,7 +196,10 @@ def _shift(t: _Tracked, a: int, b: int, delta: int) -> bool:
     if b <= s:  # before the range (an insertion at its start pushes it down)
         t.start, t.end = s + delta, e + delta
         return True
-    if a >= e:  # after it
+    if a > e or (a == e and b > a):  # after it
+        return True
+    if a == e:  # typed right at its end: whether that is part of it is for the parse to say
+        t.touched = True
         return True
     if a <= s and b >= e:  # the change swallows the range
         return False

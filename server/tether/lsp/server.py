@@ -379,12 +379,14 @@ async def code_lens(ls: TetherServer, params: T.CodeLensParams):
 
 
 @server.feature(T.CODE_LENS_RESOLVE)
-def code_lens_resolve(ls: TetherServer, lens: T.CodeLens):
+async def code_lens_resolve(ls: TetherServer, lens: T.CodeLens):
     data = lens.data or {}
-    fut = ls.files.get(data.get("uri", ""))
-    lf = fut.result() if fut is not None and fut.done() and not fut.exception() else None
-    locs = [loc for loc in (lf.located if lf else []) if loc.range is not None and loc.range.sl == data.get("line")
-            and loc.anchor.type == A.SYMBOL]
+
+    def work():  # on the core thread: the anchors as they are after every change queued so far
+        lf = ls.live(data.get("uri", ""))
+        return [loc for loc in (lf.resolve() if lf else []) if loc.range is not None
+                and loc.range.sl == data.get("line") and loc.anchor.type == A.SYMBOL]
+    locs = await ls.run(work)
     ids = [loc.note.id for loc in locs]
     lens.command = T.Command(title=C.lens_title(locs) or "no notes", command="tether.showNote",
                              arguments=[{"id": ids[0]}] if len(ids) == 1 else [{"ids": ids}])
@@ -421,6 +423,10 @@ async def code_action(ls: TetherServer, params: T.CodeActionParams):
         fixes += [("Show note", "tether.showNote", {"id": nid}), ("Retire note", "tether.retire", {"id": nid})]
         actions += [T.CodeAction(title, kind=T.CodeActionKind.QuickFix, diagnostics=[d],
                                  command=T.Command(title=title, command=cmd, arguments=[arg])) for title, cmd, arg in fixes]
+    only = params.context.only
+    if only:  # the kinds the client asked for (a kind covers its sub-kinds: refactor -> refactor.extract)
+        want = [getattr(k, "value", k) for k in only]
+        actions = [a for a in actions if any(a.kind.value == k or a.kind.value.startswith(f"{k}.") for k in want)]
     return actions
 
 
@@ -508,7 +514,7 @@ async def record(ls: TetherServer, arg: dict):
                       body=arg.get("body") or (TEMPLATE_BODY[kind] if template else ""),
                       rationale=arg.get("rationale", ""), rejected=alts, tags=arg.get("tags") or [],
                       works_around=arg.get("works_around", ""), remove_when=arg.get("remove_when", ""),
-                      text=lf.text if lf else None)
+                      checks=arg.get("checks") or [], text=lf.text if lf else None)
         try:
             note = ws.record(kind, rel, line, col, how=how, end=end if how == A.SPAN else None, **kwargs)
         except WorkspaceError:
@@ -660,7 +666,8 @@ async def notes_request(ls: TetherServer, params):
             notes = ws.notes_on(rel)
             return [note_json(n, by_note.get(n.id, [])) for n in notes]
         return {"notes": await ls.run(work)}
-    return {"notes": await ls.run(lambda: [note_json(n) for ws in ls.workspaces.values() for n in ws.notes()])}
+    return {"notes": await ls.run(lambda: [note_json(n, ws.locate_note(n)) for ws in ls.workspaces.values()
+                                           for n in ws.notes()])}
 
 
 @server.feature("tether/context")

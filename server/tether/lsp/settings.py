@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.findings import CODES
+from ..core.findings import CODES as FINDING_CODES
+from .convert import PROPOSED
 
+CODES = (*FINDING_CODES, PROPOSED)  # what a diagnostic's code can be, and so a severity's key
 SEVERITIES = ("error", "warning", "info", "hint", "off")
 
 
