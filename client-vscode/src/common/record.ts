@@ -5,8 +5,8 @@ import * as vscode from "vscode";
 import type { Kind, Note, Range } from "../pure/notes";
 import { tetherRoot, relativeTo } from "../pure/paths";
 import {
-    CHECK_KINDS, draftSummary, emptyDraft, hasChecks, hasInput, makeCheck, parseAlternative, recordArguments,
-    STEP_PROMPT, stepsFor, TITLE_PROMPT, withChecks, type CheckKind, type Draft, type Place, type Step,
+    CHECK_KINDS, draftSummary, emptyDraft, hasInput, makeCheck, parseAlternative, recordArguments,
+    STEP_PROMPT, stepsFor, TITLE_PROMPT, type CheckKind, type Draft, type Place, type Step,
 } from "../pure/record";
 import { errorText, log, logError } from "./log";
 import type { Server } from "./server";
@@ -295,9 +295,6 @@ export class Recorder {
         await this.state.update(DRAFT_KEY, undefined);
         log(`recorded ${note.kind} ${note.id} in ${note.file}`);
         const noteFile = this.noteFile(d, note);
-        if (d.kind === "invariant" && d.checks.length && noteFile) {
-            await this.ensureChecks(noteFile, d);
-        }
         this.recorded(note);
         void vscode.window.showInformationMessage(`tether: recorded ${note.kind} “${note.title}”.`, "Open Note").then((c) => {
             if (c === "Open Note" && noteFile) {
@@ -311,24 +308,5 @@ export class Recorder {
         const source = client ? client.protocol2CodeConverter.asUri(d.place.uri) : undefined;
         const root = source && tetherRoot(source.fsPath);
         return root ? vscode.Uri.joinPath(vscode.Uri.file(root), note.file) : undefined;
-    }
-
-    /** A server whose tether.record predates checks drops them: write them into the note file
-     * (the documented format; the server rereads it through its file watcher). */
-    private async ensureChecks(file: vscode.Uri, d: Draft): Promise<void> {
-        try {
-            const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
-            if (hasChecks(text)) {
-                return;
-            }
-            const updated = withChecks(text, d.checks);
-            if (updated) {
-                await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(updated));
-                log(`the server did not store the checks; wrote ${d.checks.length} into ${file.fsPath}`);
-            }
-        } catch (e) {
-            logError("writing the checks into the note file", e);
-            void vscode.window.showErrorMessage(`tether: the invariant was recorded without its checks: ${errorText(e)}`);
-        }
     }
 }

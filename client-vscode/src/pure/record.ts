@@ -153,33 +153,3 @@ export function rewriteRecordCommand(cmd: CommandLike, ownCommand: string): Comm
     }
     return { title: cmd.title, command: ownCommand, arguments: [{ uri: arg.uri, range: arg.range, kind: arg.kind ?? "decision" }] };
 }
-
-// -- checks in the note file ------------------------------------------------------------------
-
-/** A TOML basic string (JSON's escapes are TOML's, except that TOML also refuses DEL raw). */
-function tomlString(s: string): string {
-    return JSON.stringify(s).replace(/\x7f/g, "\\u007f");
-}
-
-/** Whether a note file's front matter holds checks. */
-export function hasChecks(noteText: string): boolean {
-    return /^\[\[checks\]\]\s*$/m.test(frontMatter(noteText) ?? "");
-}
-
-function frontMatter(noteText: string): string | undefined {
-    const m = /^\+\+\+\r?\n([\s\S]*?)^\+\+\+\s*$/m.exec(noteText);
-    return m ? m[1] : undefined;
-}
-
-/** The note file with `[[checks]]` tables added at the end of its front matter (the documented
- * note format; tables may come in any order). Undefined when the file has no front matter. */
-export function withChecks(noteText: string, checks: Check[]): string | undefined {
-    const m = /^\+\+\+\r?\n[\s\S]*?(^\+\+\+\s*$)/m.exec(noteText);
-    if (!m || checks.length === 0) {
-        return undefined;
-    }
-    const close = m.index + m[0].length - m[1].length;
-    const tables = checks.map((c) => `[[checks]]\nid = ${tomlString(c.id)}\nkind = ${tomlString(c.kind)}\npattern = ${tomlString(c.pattern)}\n\n`).join("");
-    const before = noteText.slice(0, close);
-    return before + (before.endsWith("\n\n") ? "" : "\n") + tables.replace(/\n\n$/, "\n") + noteText.slice(close);
-}

@@ -3,19 +3,19 @@
 // and what it relies on in the answers. TETHER_PYTHON names the interpreter (default python3).
 import { strict as assert } from "node:assert";
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import {
-    CodeActionRequest, createProtocolConnection, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification,
-    DidOpenTextDocumentNotification, ExecuteCommandRequest, ExitNotification, FileChangeType, HoverRequest,
+    CodeActionRequest, createProtocolConnection, DidChangeTextDocumentNotification,
+    DidOpenTextDocumentNotification, ExecuteCommandRequest, ExitNotification, HoverRequest,
     InitializedNotification, InitializeRequest, ProtocolConnection, PublishDiagnosticsNotification, ShutdownRequest,
     StreamMessageReader, StreamMessageWriter, type Diagnostic, type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
 import { lostAnchors, resolved, type Note } from "../../src/pure/notes";
-import { hasChecks, makeCheck, recordArguments, rewriteRecordCommand, withChecks, emptyDraft, type Check } from "../../src/pure/record";
+import { makeCheck, recordArguments, rewriteRecordCommand, emptyDraft, type Check } from "../../src/pure/record";
 
 const PYTHON = process.env.TETHER_PYTHON || "python3";
 /** examples/shop of this checkout (the test runs bundled from out/test/protocol/). */
@@ -154,12 +154,7 @@ describe("the tether language server, as the extension uses it", () => {
         assert.ok(note, `recorded (server said: ${shown.join(" | ")})`);
         const path = join(root, note.file);
         const saved = readFileSync(path, "utf8");
-        if (!hasChecks(saved)) {
-            // the extension's fallback for a server whose tether.record drops checks
-            writeFileSync(path, withChecks(saved, draft.checks)!);
-            await conn.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(path).href, type: FileChangeType.Changed }] });
-        }
-        assert.ok(hasChecks(readFileSync(path, "utf8")));
+        assert.match(saved, /^\[\[checks\]\]$/m, "the server stores the invariant's checks");
         // type a blocking sleep at the top of charge()'s body
         const body = line + 1;
         await conn.sendNotification(DidChangeTextDocumentNotification.type, {

@@ -1,12 +1,10 @@
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { describe, it } from "node:test";
 import {
-    draftSummary, emptyDraft, hasChecks, hasInput, makeCheck, parseAlternative, recordArguments, rewriteRecordCommand,
-    stepsFor, withChecks, type Check, type Place,
+    draftSummary, emptyDraft, hasInput, makeCheck, parseAlternative, recordArguments, rewriteRecordCommand,
+    stepsFor, type Check, type Place,
 } from "../../src/pure/record";
 
-const PYTHON = process.env.TETHER_PYTHON || "python3";
 const place: Place = { uri: "file:///w/a.py", range: { start: { line: 4, character: 2 }, end: { line: 4, character: 2 } }, how: "symbol", label: "a.py:5" };
 
 describe("the record flow's steps", () => {
@@ -83,33 +81,5 @@ describe("the server's code actions", () => {
         assert.equal(rewriteRecordCommand(titled, "tether.recordAt"), titled);
         const confirm = { title: "Still holds", command: "tether.confirm", arguments: [{ id: "1" }] };
         assert.equal(rewriteRecordCommand(confirm, "tether.recordAt"), confirm);
-    });
-});
-
-describe("checks written into a note file", () => {
-    const note = '+++\nid = "01abc"\nkind = "invariant"\ntitle = "t"\n\n[[anchors]]\ntype = "symbol"\npath = "a.py"\n+++\n\nBody text.\n';
-
-    it("adds [[checks]] tables that TOML reads back, and leaves the body as it was", () => {
-        const checks = [makeCheck("forbid-call", "time.sleep") as Check, makeCheck("forbid-import", 'we"ird\\mod') as Check];
-        const out = withChecks(note, checks)!;
-        assert.equal(hasChecks(note), false);
-        assert.equal(hasChecks(out), true);
-        assert.ok(out.endsWith("+++\n\nBody text.\n"));
-        const front = out.split("+++\n")[1];
-        const parsed = JSON.parse(execFileSync(PYTHON, ["-c", "import json,sys,tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))"], { input: front, encoding: "utf8" }));
-        assert.deepEqual(parsed.checks, [
-            { id: "forbid-call:time.sleep", kind: "forbid-call", pattern: "time.sleep" },
-            { id: 'forbid-import:we"ird\\mod', kind: "forbid-import", pattern: 'we"ird\\mod' },
-        ]);
-        assert.equal(parsed.anchors[0].path, "a.py");
-    });
-
-    it("does nothing to a file without front matter or without checks to add", () => {
-        assert.equal(withChecks("no front matter", [makeCheck("forbid-call", "x") as Check]), undefined);
-        assert.equal(withChecks(note, []), undefined);
-    });
-
-    it("does not mistake a [[checks]] line in the body for checks", () => {
-        assert.equal(hasChecks(note + "\n[[checks]]\n"), false);
     });
 });
