@@ -183,7 +183,6 @@ def make_note(kind: str, title: str, anchor: A.Anchor, stamp: str) -> Note:
 def generate(root: Path, n_notes: int, n_files: int) -> dict:
     t0 = time.perf_counter()
     Workspace.init(root, exact=True)
-    notes_dir = root / TETHER_DIR / "notes"
     stamp = "2026-01-01T00:00:00Z"
     py = for_path("x.py")
 

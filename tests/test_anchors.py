@@ -14,7 +14,6 @@ Expected positions are computed from the snippets here (independently of the cor
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 from typing import Callable
 

@@ -16,7 +16,6 @@ from pytest_lsp import LanguageClient
 from lsp_helpers import (AUTHOR, CONFIG, EMAIL, change, code_actions, codes, execute, hover, line_of, make_ws,
                          next_publish, open_doc, pos_of, request, shop_ws, start, wait_diags, wait_for)
 from tether.core.notes import parse_note
-from tether.core.workspace import Workspace
 
 APP_PY = '''\
 import os
@@ -293,7 +292,6 @@ async def test_confirm_quick_fix_after_saving_clears_the_drift(client: LanguageC
     client.text_document_did_save(T.DidSaveTextDocumentParams(T.TextDocumentIdentifier(uri)))
     actions = await code_actions(client, uri, d.range.start.line, 4, [d])
     fix = next(a for a in actions if a.title == "Still holds (confirm invariant)")
-    since = len(client.publishes)
     await execute(client, fix.command)
     # a publish from the save may still arrive first: wait for the one without the drift
     await wait_diags(client, uri, lambda d: "invariant-drift" not in codes(d), "the drift to clear")
