@@ -461,9 +461,10 @@ def one_file(root: Path, gen: dict, samples: int, want_lang: str, want_query: bo
     comment = "#" if lang.name == "python" else "//"
     live = LiveFile(ws, rel, base)  # the server's open document: resolved once on open
     times, check_times, counts = [], [], []
+    line = start + 2
     for k in range(samples + 10):
-        # a one-line insert inside the function, as the editor sends it (didChange, incremental)
-        line = start + 2 + k
+        # a one-line insert inside the function, as the editor sends it (didChange,
+        # incremental); undone after the measurement, so every sample edits the same file
         edit = f"{indent}{comment} edit {k}: keep the totals in step\n"
         t0 = time.perf_counter()
         live.apply(Range(line, 0, line, 0), edit)
@@ -473,6 +474,8 @@ def one_file(root: Path, gen: dict, samples: int, want_lang: str, want_query: bo
         if any(n.kind == "invariant" and n.checks for n in live.notes):
             found += check_findings(rel, live.doc.current, live.notes, located)
         t2 = time.perf_counter()
+        live.apply(Range(line, 0, line + 1, 0), "")
+        live.resolve()
         if k >= 10:  # warm-up: the query worker starts, queries compile
             times.append(t2 - t0)
             check_times.append(t2 - t1)

@@ -114,7 +114,13 @@ def validate(check: Check, lang: Language | None, any_language: bool = False) ->
     compile_query(check, qlang)
 
 
+_COMPILED: dict[tuple[str, str], ts.Query] = {}  # compiling costs milliseconds; running one, far less
+
+
 def compile_query(check: Check, lang: Language) -> ts.Query:
+    q = _COMPILED.get((lang.name, check.query))
+    if q is not None:
+        return q
     try:
         q = ts.Query(lang.grammar, check.query)
     except Exception as e:  # tree-sitter's QueryError says "... at row R, column C"
@@ -125,6 +131,9 @@ def compile_query(check: Check, lang: Language) -> ts.Query:
     if q.capture_count == 0:
         raise CheckError(f"check '{check.id}': the query captures nothing; add a capture (e.g. @violation) "
                          f"on the node to report")
+    if len(_COMPILED) >= 256:
+        _COMPILED.pop(next(iter(_COMPILED)))
+    _COMPILED[(lang.name, check.query)] = q
     return q
 
 
