@@ -110,6 +110,7 @@ class Workspace:
         self._errors: dict[str, NoteError] = {}
         self._stamp: dict | None = None
         self._notes_changed = False  # set by a watcher of the notes folder (see watcher.py)
+        self._batch: list | None = None  # resolutions to keep, while a check runs (_batched)
         # the last resolution of each file: (text digest, notes generation, result); the
         # generation moves whenever a note file is added, changed or removed
         self._generation = 0
@@ -551,9 +552,10 @@ class Workspace:
         return out
 
     # -- resolution ----------------------------------------------------------------------
-    def locate(self, rel: str, text: str | None = None) -> list[Located]:
+    def locate(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
         """Every anchor in ``rel`` (notes anchored there), resolved in its current text
-        (``text`` if given, e.g. an editor's unsaved buffer; else the file on disk)."""
+        (``text`` if given, e.g. an editor's unsaved buffer; else the file on disk);
+        ``src``: that text already parsed."""
         notes = [n for n in self.notes_on(rel)]
         todo = [(n, i, a) for n in notes for i, a in enumerate(n.anchors) if a.path == rel and a.type != A.GLOB]
         if not todo:
@@ -592,7 +594,7 @@ class Workspace:
                                    st.get("params", "")))
                 continue
             if new_src is None:
-                new_src = SourceFile(text, for_path(rel))
+                new_src = src if src is not None and src.text == text else SourceFile(text, for_path(rel))
             old_hash = st["text"] if st else None
             if old_hash not in olds:
                 old_text = None
@@ -642,16 +644,35 @@ class Workspace:
         if not updates:
             return
         self._located.clear()  # resolutions made elsewhere (the editor) replace what was kept
+        if self._batch is not None:
+            self._batch.append((text, h, updates))
+        else:
+            self._write_kept([(text, h, updates)])
+
+    @contextmanager
+    def _batched(self):
+        """Resolutions kept during a long read (a whole check) go to the store in one
+        transaction at its end, not one per file (a commit costs about a millisecond)."""
+        self._batch = []
+        try:
+            yield
+        finally:
+            batch, self._batch = self._batch, None
+            if batch:
+                self._write_kept(batch)
+
+    def _write_kept(self, batch: list[tuple[str, str, dict]]) -> None:
         s = self.store
 
         def put(txn):
-            if any(r.get("text") == h for r in updates.values()):
-                s.put_text(txn, h, text)
-            for k, v in updates.items():
-                s.put(txn, "anchors", k, v)
-            writes = (s.get(txn, "meta", "text_writes") or 0) + 1
+            for text, h, updates in batch:
+                if any(r.get("text") == h for r in updates.values()):
+                    s.put_text(txn, h, text)
+                for k, v in updates.items():
+                    s.put(txn, "anchors", k, v)
+            writes = (s.get(txn, "meta", "text_writes") or 0) + len(batch)
             s.put(txn, "meta", "text_writes", writes)
-            if writes % 256 == 0:  # every so often, drop the texts nothing refers to
+            if writes // 256 != (writes - len(batch)) // 256:  # every so often, drop the texts nothing refers to
                 s.collect_texts(txn)
         try:
             s.write(put)
@@ -690,11 +711,8 @@ class Workspace:
                 paths |= {rel for rel in self.files() if any(glob_match(g, rel) for g in globs)}
             rels = sorted(paths)
         out = [Finding(e.path, e.line, "error", "broken-note", e.reason) for e in self.broken()]
-        auto, self.auto_refresh = self.auto_refresh, False  # the notes folder was just read: once is enough
-        try:
+        with self.snapshot(), self._batched():
             self._check_files(rels, out)
-        finally:
-            self.auto_refresh = auto
         out.sort(key=lambda f: (f.path, f.line, f.range.sc if f.range else 0))
         return out
 
@@ -709,11 +727,13 @@ class Workspace:
                 text = self.read_source(rel)
             except WorkspaceError:
                 continue
-            located = self.locate(rel, text)
-            out += [f for f in file_findings(rel, located) if f.severity in ("error", "warning")]
             file_notes = self.notes_on(rel)
-            if any(n.kind == "invariant" and n.checks for n in file_notes):
-                out += check_findings(rel, SourceFile(text, for_path(rel)), file_notes, located)
+            checked = any(n.kind == "invariant" and n.checks for n in file_notes)
+            src = SourceFile(text, for_path(rel)) if checked else None  # one parse for anchors and checks
+            located = self.locate(rel, text, src)
+            out += [f for f in file_findings(rel, located) if f.severity in ("error", "warning")]
+            if checked:
+                out += check_findings(rel, src, file_notes, located)
 
     def files(self) -> list[str]:
         """Workspace files (hidden folders, .tether and dependency folders skipped)."""
