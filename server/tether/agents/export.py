@@ -24,9 +24,7 @@ run in CI.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +32,7 @@ from ..core import anchors as A
 from ..core.context import is_repo_wide
 from ..core.notes import Note
 from ..core.text import digest
-from ..core.workspace import Workspace, WorkspaceError, normalize_glob
+from ..core.workspace import Workspace, WorkspaceError, atomic_write, normalize_glob
 
 TARGETS = ("agents", "claude", "cursor", "copilot")
 BEGIN, END = "<!-- tether:begin -->", "<!-- tether:end -->"
@@ -308,8 +306,9 @@ class Plan:
         for c in sorted(self.changes.values(), key=lambda c: c.rel):
             if c.text is None:
                 c.path.unlink(missing_ok=True)
-            else:
-                write_text(c.path, c.text)
+            else:  # line endings as the file had them (a CRLF AGENTS.md stays CRLF)
+                c.path.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write(c.path, c.text, newline="")
         return self.rels
 
 
@@ -361,28 +360,3 @@ def export(ws: Workspace, target: str = "all", check: bool = False) -> list[str]
     plan = Plan(ws)
     plan_export(plan, target)
     return plan.rels if check else plan.apply()
-
-
-def write_text(target: Path, text: str) -> None:
-    """Atomically (temp file + rename), keeping an existing file's permissions."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = target.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

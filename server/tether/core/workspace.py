@@ -866,17 +866,19 @@ def decode_source(data: bytes, rel: str) -> str:
                              f"only the whole file can be anchored (--file)") from None
 
 
-def atomic_write(target: Path, text: str) -> None:
+def atomic_write(target: Path, text: str, newline: str = "\n") -> None:
+    """Write ``text`` to ``target`` all or nothing (temp file, fsync, rename), keeping the
+    replaced file's permissions. ``newline=""`` writes line endings as they are in ``text``."""
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         try:  # mkstemp makes the file 0600; a note file is shared like any file of the repository
-            mode = os.stat(target).st_mode & 0o777
+            mode = os.stat(target).st_mode & 0o7777
         except OSError:
             umask = os.umask(0)
             os.umask(umask)
             mode = 0o666 & ~umask
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
