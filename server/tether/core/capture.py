@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from . import anchors as A
+from .context import anchor_json
 from .languages import for_path
 from .notes import KINDS, Alternative, Note, new_id, now
 from .syntax import Definition, SourceFile
@@ -108,21 +109,8 @@ class Candidate:
 
     def to_json(self, places: list[Place] = (), near: list[Note] = ()) -> dict:
         """The documented shape (``tether review --json``, the MCP tools, the editor)."""
-        by_index = {p.index: p for p in places}
-        anchors = []
-        for i, a in enumerate(self.anchors):
-            d = {"type": a.type}
-            if a.type == A.GLOB:
-                d["pattern"] = a.pattern
-            else:
-                d["path"] = a.path
-            if a.name:
-                d["name"] = a.name
-            p = by_index.get(i)
-            if p is not None:
-                d["state"] = p.resolution.state
-                d["range"] = p.range.to_lsp() if p.range else None
-            anchors.append(d)
+        by_index = {p.index: p.resolution for p in places}
+        anchors = [anchor_json(a, by_index.get(i)) for i, a in enumerate(self.anchors)]
         return {"id": self.id, "kind": self.kind, "note_kind": self.note_kind, "title": self.title,
                 "confidence": round(self.confidence, 2), "status": self.status, "note": self.note or None,
                 "rationale": self.rationale or None,

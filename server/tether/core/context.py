@@ -274,21 +274,28 @@ def item_json(item: Item) -> dict:
     return d
 
 
+def anchor_json(a: A.Anchor, res: A.Resolution | None = None) -> dict:
+    """An anchor as JSON: where it points and, once resolved, its state and range now."""
+    d = {"type": a.type}
+    if a.type == A.GLOB:
+        d["pattern"] = a.pattern
+    else:
+        d["path"] = a.path
+    if a.name:
+        d["name"] = a.name
+    if res is not None:
+        d["state"] = res.state
+        d["range"] = res.range.to_lsp() if res.range else None
+    return d
+
+
 def note_json(note: Note, located: list[Located] = ()) -> dict:
     loc_by = {loc.index: loc for loc in located}
     anchors = []
     for i, a in enumerate(note.anchors):
         loc = loc_by.get(i)
-        d = {"type": a.type}
-        if a.type == A.GLOB:
-            d["pattern"] = a.pattern
-        else:
-            d["path"] = a.path
-        if a.name:
-            d["name"] = a.name
+        d = anchor_json(a, loc.resolution if loc is not None else None)
         if loc is not None:
-            d["state"] = loc.state
-            d["range"] = loc.range.to_lsp() if loc.range else None
             if loc.resolution.name and loc.resolution.name != a.name:
                 d["now_named"] = loc.resolution.name
             if loc.resolution.candidates:
