@@ -639,9 +639,10 @@ def _current(ws: Workspace, c: Candidate, a: A.Anchor) -> tuple[str, int | None,
     return a.path, res.range.sl, res.range.sc, A.SYMBOL if a.type == A.SYMBOL else A.SPAN
 
 
-def places(ws: Workspace, rel: str, text: str | None = None) -> list[Place]:
+def places(ws: Workspace, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Place]:
     """The anchors of pending candidates in ``rel``, resolved in ``text`` (an editor's
-    buffer) or the file on disk: where the editor shows "proposed decision: …"."""
+    buffer) or the file on disk: where the editor shows "proposed decision: …". ``src``:
+    that text already parsed."""
     todo = [(c, i, a) for c in candidates(ws) for i, a in enumerate(c.anchors) if a.path == rel and a.type != A.GLOB]
     if not todo:
         return []
@@ -650,7 +651,9 @@ def places(ws: Workspace, rel: str, text: str | None = None) -> list[Place]:
             text = ws.read_source(rel)
         except WorkspaceError:
             return []
-    resolver = A.Resolver(SourceFile(text, for_path(rel)), None)
+    if src is None or src.text != text:
+        src = SourceFile(text, for_path(rel))
+    resolver = A.Resolver(src, None)
     out = []
     for c, i, a in todo:
         res = A.Resolution(A.OK, Range(0, 0, 0, 0)) if a.type == A.FILE else resolver.resolve(a)

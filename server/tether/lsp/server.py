@@ -127,7 +127,7 @@ class TetherServer(LanguageServer):
             out.append(C.diagnostic(f, self.note_uri(lf.ws, note.path) if note else None, sev))
         sev = self.settings.severity.get(C.PROPOSED)
         if sev != "off":
-            out += [C.proposal(p, sev) for p in capture.places(lf.ws, lf.rel, lf.text)]
+            out += [C.proposal(p, sev) for p in capture.places(lf.ws, lf.rel, lf.text, lf.doc.current)]
         return out
 
     def publish(self, uri: str, diagnostics: list[T.Diagnostic]) -> None:
