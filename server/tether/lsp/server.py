@@ -622,13 +622,7 @@ async def dismiss_candidate(ls: TetherServer, arg: dict):
 
 
 def _ws_of_candidate(ls: TetherServer, cid: str) -> Workspace:
-    for ws in ls.workspaces.values():
-        try:
-            capture.candidate(ws, cid)
-            return ws
-        except WorkspaceError:
-            continue
-    raise WorkspaceError(f"no proposed note '{cid}' (see `tether review`)")
+    return _ws_holding(ls, lambda ws: capture.candidate(ws, cid), f"no proposed note '{cid}' (see `tether review`)")
 
 
 async def _change_notes(ls: TetherServer, ws: Workspace, work):
@@ -639,13 +633,18 @@ async def _change_notes(ls: TetherServer, ws: Workspace, work):
 
 
 def _ws_of_note(ls: TetherServer, nid: str) -> Workspace:
+    return _ws_holding(ls, lambda ws: ws.get(nid), f"no note '{nid}'")
+
+
+def _ws_holding(ls: TetherServer, find, missing: str) -> Workspace:
+    """The served workspace in which ``find(ws)`` finds what a command names."""
     for ws in ls.workspaces.values():
         try:
-            ws.get(nid)
+            find(ws)
             return ws
         except WorkspaceError:
             continue
-    raise WorkspaceError(f"no note '{nid}'")
+    raise WorkspaceError(missing)
 
 
 # -- custom requests for richer clients and agents ----------------------------------------
