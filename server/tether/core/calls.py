@@ -71,8 +71,8 @@ def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) ->
         return []
     if src.tree is None or not 0 <= line < len(src.pos.byte_starts):
         return []
-    row = src.text.split("\n", line + 1)[line] if line < src.text.count("\n") + 1 else ""
-    byte = src.pos.byte_starts[line] + (len(row.encode("utf-8", "surrogatepass")) - len(row.lstrip().encode("utf-8", "surrogatepass")))
+    row = src.pos.lines[line]
+    byte = src.pos.byte_starts[line] + len(row[:len(row) - len(row.lstrip())].encode("utf-8", "surrogatepass"))
     touched = _innermost(src, byte)
     if touched is None:
         return []
