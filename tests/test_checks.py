@@ -2,6 +2,7 @@
 command, and record-time validation."""
 
 import json
+import shutil
 import subprocess
 import tarfile
 import tempfile
@@ -263,3 +264,46 @@ def test_code_typed_at_the_end_of_a_checked_function_is_checked_as_it_is_typed(t
     found = check_findings("loop.py", live.doc.current, live.notes, live.resolve())
     assert [(f.code, f.line) for f in found] == [("invariant-violation", 7)]
     ws.close()
+
+
+def test_a_large_check_shared_over_processes_reports_what_one_process_does(tmp_path: Path):
+    """Over 2 × 256 KB of source and 200 note files: the notes are read and the files checked
+    by forked processes; the findings are those of one process, cold and warm, and a
+    broken note file among the others is still reported with its line."""
+    from tether.core import anchors as A
+    from tether.core.notes import Note, format_note, new_id
+
+    git_init(tmp_path)
+    Workspace.init(tmp_path)
+    body = "".join(f"def f{i}(x):\n    y = x + {i}\n    return y * 2\n\n\n" for i in range(120))
+    notes = []
+    for k in range(130):  # ~4.5 KB a file; in each, one function sleeps and one must log
+        text = body.replace(f"    y = x + {k % 120}\n", f"    y = x + {k % 120}\n    time.sleep(1)\n")
+        (tmp_path / f"m{k:03d}.py").write_text(text)
+        src = SourceFile(text, by_name("python"))
+        for f, check in ((k % 120, {"id": "no-sleep", "kind": "forbid-call", "pattern": "time.sleep"}),
+                         ((k + 7) % 120, {"id": "logs", "kind": "require-call", "pattern": "log.debug"})):
+            a = A.record(src, f"m{k:03d}.py", text.split("\n").index(f"def f{f}(x):"), 0)
+            notes.append(Note(id=new_id(), kind="invariant", title=f"f{f} of m{k:03d} holds", author="T <t@x>",
+                              created="2026-01-01T00:00:00Z", updated="2026-01-01T00:00:00Z", anchors=[a],
+                              checks=[check], confirmed={"by": "T <t@x>", "at": "2026-01-01T00:00:00Z", "hash": a.hash}))
+    for n in notes:
+        (tmp_path / ".tether" / "notes" / n.file_name()).write_text(format_note(n))
+    (tmp_path / ".tether" / "notes" / "broken.md").write_text("+++\nid = 'x'\nkind = = 'invariant'\n+++\n")
+    (tmp_path / "m005.py").unlink()  # its two notes are orphaned
+
+    def check(*args):
+        r = run(tmp_path, "check", "--format", "json", *args)
+        assert r.returncode == 1, r.stderr
+        return json.loads(r.stdout)["findings"]
+
+    shared = check()
+    shutil.rmtree(tmp_path / ".tether" / "cache")
+    alone = check("--jobs", "1")
+    assert shared == alone
+    assert check() == shared  # warm
+    codes = [(f["code"], f["check"]) for f in shared]
+    assert codes.count(("invariant-violation", "no-sleep")) == 129 and codes.count(("invariant-violation", "logs")) == 129
+    assert codes.count(("orphaned", None)) == 2
+    assert [(f["file"], f["line"]) for f in shared if f["code"] == "broken-note"] == [(".tether/notes/broken.md", 3)]
+    assert run(tmp_path, "check", "--jobs", "0").returncode == 2

@@ -450,3 +450,19 @@ def test_reindex_rebuilds_from_the_files(repo):
     d = ok_json(repo, "list", "--json")
     assert sorted(n["id"] for n in d["notes"]) == sorted([a, "01hzzzzzzzzzzzzzzzzzzzzzzz"])
     assert [e["file"] for e in d["broken"]] == [".tether/notes/bad.md"]
+
+
+def test_work_shared_over_forked_processes_survives_a_child_that_dies():
+    """fork_map: every answer, in order, whichever process gave it; what a child that died
+    did not hand back is done again by the parent."""
+    from tether.core.fork import fork_map
+    parent = os.getpid()
+
+    def square(x):
+        if x == 37 and os.getpid() != parent:
+            os._exit(9)  # a child dies on this item (a crash in a grammar, a kill)
+        return x * x
+
+    assert fork_map(square, list(range(100)), 4) == [x * x for x in range(100)]
+    assert fork_map(square, [3], 4) == [9]
+    assert fork_map(square, [], 2) == []

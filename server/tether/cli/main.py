@@ -147,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every file a note applies to)")
     c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
     c.add_argument("--changed-since", metavar="REV", help="only files changed since this git revision")
+    c.add_argument("--jobs", type=int, metavar="N", help="processes to share a large check (default: one a core)")
 
     c = cmd("log", cmd_log, "the agents' observation log: prompts, files read and edited, commands, failures")
     c.add_argument("--session", metavar="ID", help="only this session (an id or a unique prefix of it)")
@@ -439,6 +440,8 @@ def cmd_context(args) -> int:
 
 
 def cmd_check(args) -> int:
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs: give a positive number of processes")
     ws = workspace()
     rels = None
     if args.paths:
@@ -457,7 +460,7 @@ def cmd_check(args) -> int:
         changed |= set(subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=ws.root,
                                       capture_output=True, text=True).stdout.split())
         rels = sorted(changed if rels is None else changed & set(rels))
-    findings = ws.check(rels)
+    findings = ws.check(rels, jobs=args.jobs)
     if args.format == "json":
         out_json({"findings": [f.to_json() for f in findings]})
     elif args.format == "sarif":

@@ -22,8 +22,10 @@ only, with a limit on in-progress matches; what was cut is reported."""
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import select
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -161,20 +163,23 @@ def evaluate_bounded(check: Check, src: SourceFile, scope: tuple[int, int] | Non
 
 
 class _Worker:
-    """One long-lived ``python -m tether.core.query_worker``, spoken to in JSON lines."""
+    """One long-lived query worker, spoken to in JSON lines: forked from this process when
+    it has a single thread (everything is imported already: it answers at once), else
+    ``python -m tether.core.query_worker`` (a server has threads; forking them is unsafe)."""
 
     def __init__(self):
-        self.proc: subprocess.Popen | None = None
+        self.pid = 0
+        self.popen: subprocess.Popen | None = None  # when started with exec
+        self.requests = self.answers = None
 
     def ask(self, request: dict, timeout: float) -> dict | None:
-        if self.proc is None or self.proc.poll() is not None:
-            self.proc = subprocess.Popen([sys.executable, "-m", "tether.core.query_worker"], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if not self._alive():
+            self._start()
         try:
-            self.proc.stdin.write(orjson.dumps(request) + b"\n")
-            self.proc.stdin.flush()
-            ready, _, _ = select.select([self.proc.stdout], [], [], timeout + 1.0)  # + its start-up
-            line = self.proc.stdout.readline() if ready else b""
+            self.requests.write(orjson.dumps(request) + b"\n")
+            self.requests.flush()
+            ready, _, _ = select.select([self.answers], [], [], timeout + 1.0)  # + its start-up
+            line = self.answers.readline() if ready else b""
         except OSError:
             line = b""
         if not line:
@@ -182,14 +187,64 @@ class _Worker:
             return None
         return orjson.loads(line)
 
+    def _alive(self) -> bool:
+        if not self.pid:
+            return False
+        if self.popen is not None:
+            return self.popen.poll() is None
+        if os.waitpid(self.pid, os.WNOHANG)[0]:
+            self.forget()
+            return False
+        return True
+
+    def _start(self) -> None:
+        from .fork import can_fork
+        if not can_fork():
+            self.popen = subprocess.Popen([sys.executable, "-m", "tether.core.query_worker"], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            self.pid, self.requests, self.answers = self.popen.pid, self.popen.stdin, self.popen.stdout
+            return
+        from .query_worker import serve
+        req_r, req_w = os.pipe()
+        ans_r, ans_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker keeps its two pipes only (no store, no lock file, no terminal)
+            lo, hi = sorted((req_r, ans_w))
+            os.closerange(3, lo)
+            os.closerange(lo + 1, hi)
+            os.closerange(hi + 1, os.sysconf("SC_OPEN_MAX"))
+            try:
+                serve(os.fdopen(req_r, "rb"), os.fdopen(ans_w, "wb"))
+            finally:
+                os._exit(0)
+        os.close(req_r)
+        os.close(ans_w)
+        self.pid, self.popen = pid, None
+        self.requests, self.answers = os.fdopen(req_w, "wb"), os.fdopen(ans_r, "rb")
+
+    def forget(self) -> None:
+        """In a forked child: the worker and its pipes are the parent's; start an own one."""
+        self.pid, self.popen, self.requests, self.answers = 0, None, None, None
+
     def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
+        if not self.pid:
+            return
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        if self.popen is not None:
+            self.popen.wait()
+        else:
+            os.waitpid(self.pid, 0)
+            self.requests.close()
+            self.answers.close()
+        self.forget()
 
 
 _WORKER = _Worker()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_WORKER.forget)
 
 
 def evaluate(check: Check, src: SourceFile, scope: tuple[int, int] | None = None) -> tuple[list[Violation], bool]:

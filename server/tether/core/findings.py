@@ -10,7 +10,9 @@ from . import anchors as A
 from .checks import CheckError, check_from_dict, evaluate_bounded
 from .notes import NoteError
 from .text import Range
-from .workspace import Finding, Located, glob_match
+from .languages import for_path
+from .syntax import SourceFile
+from .workspace import FileWork, Finding, Located, glob_match, resolve_anchors
 
 ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN, VIOLATION = (
     "orphaned", "ambiguous", "invariant-drift", "superseded", "broken-note", "invariant-violation")
@@ -50,6 +52,18 @@ def file_findings(rel: str, located: list[Located]) -> list[Finding]:
             out.append(_f(rel, where, "hint", SUPERSEDED, loc,
                           f"decision \"{note.title}\" was superseded by {note.superseded_by}"))
     return out
+
+
+def check_file(w: FileWork) -> tuple[list[Finding], dict]:
+    """What ``tether check`` reports for one file, touching no store (it may run in a
+    forked process): the findings, and the resolutions to keep."""
+    checked = any(n.kind == "invariant" and n.checks for n in w.notes)
+    src = SourceFile(w.text, for_path(w.rel)) if checked else None  # one parse for anchors and checks
+    located, updates = resolve_anchors(w.rel, w.text, w.h, w.todo, w.last, w.olds, src)
+    found = [f for f in file_findings(w.rel, located) if f.severity in ("error", "warning")]
+    if checked:
+        found += check_findings(w.rel, src, w.notes, located)
+    return found, updates
 
 
 def check_findings(rel: str, src, notes, located: list[Located]) -> list[Finding]:

@@ -42,6 +42,9 @@ class NoteError(ValueError):
         super().__init__(f"{path}:{line}: {reason}")
         self.path, self.line, self.reason = path, line, reason
 
+    def __reduce__(self):  # it travels back from a forked reader (fork.py)
+        return NoteError, (self.path, self.line, self.reason)
+
 
 @dataclass
 class Alternative:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import stat
 import subprocess
 import tempfile
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from .notes import (KINDS, Alternative, Note, NoteError, Waiver, author_name, fo
                     note_from_dict, note_to_dict, now, parse_note)
 import lmdb
 
+from .fork import cores, fork_map
 from .store import Store
 from .syntax import SourceFile
 from .text import Range, digest
@@ -169,25 +171,35 @@ class Workspace:
         return rel.as_posix()
 
     def abs(self, rel: str) -> Path:
-        p = (self.root / rel).resolve()
-        if not _inside(p, self.root):
+        return Path(self._real(rel))
+
+    def _real(self, rel: str) -> str:
+        real = os.path.realpath(os.path.join(self.root, rel))  # symlinks followed: a link out is outside
+        if not _inside(real, self.root):
             raise WorkspaceError(f"{rel}: outside the workspace {self.root}")
-        return p
+        return real
 
     def read_source(self, rel: str) -> str:
         """The text of a source file, or a WorkspaceError that says why it has none."""
-        p = self.abs(rel)
-        try:
-            size = p.stat().st_size
+        try:  # without blocking: a FIFO is refused below, not waited on
+            fd = os.open(self._real(rel), os.O_RDONLY | os.O_NONBLOCK)
         except FileNotFoundError:
             raise WorkspaceError(f"{rel}: no such file") from None
+        except IsADirectoryError:
+            raise WorkspaceError(f"{rel}: not a regular file") from None
         except OSError as e:
             raise WorkspaceError(f"{rel}: cannot read ({e.strerror})") from None
-        if not p.is_file():
-            raise WorkspaceError(f"{rel}: not a regular file")
-        if size > MAX_SOURCE_BYTES:
-            raise WorkspaceError(f"{rel}: {size / 1e6:.1f} MB is too large to anchor inside; anchor the whole file (--file)")
-        data = p.read_bytes()
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise WorkspaceError(f"{rel}: not a regular file")
+            if st.st_size > MAX_SOURCE_BYTES:
+                raise WorkspaceError(f"{rel}: {st.st_size / 1e6:.1f} MB is too large to anchor inside; "
+                                     f"anchor the whole file (--file)")
+            with open(fd, "rb", closefd=False) as f:
+                data = f.read()
+        finally:
+            os.close(fd)
         return decode_source(data, rel)
 
     # -- notes, reconciled with their files -------------------------------------------------
@@ -208,30 +220,10 @@ class Workspace:
         store = self.store
         with store.read() as txn:
             known = dict(store.items(txn, "files"))
-        changed, removed = [], [k for k in known if k not in files]
-        for rel, (mtime, size) in files.items():
-            k = known.get(rel)
-            if k is not None and k["mtime"] == mtime and k["size"] == size:
-                continue
-            try:
-                data = (self.root / rel).read_bytes()
-                text = data.decode("utf-8")
-            except OSError as e:
-                changed.append((rel, mtime, size, "", None, NoteError(rel, 1, f"cannot read: {e.strerror}")))
-                continue
-            except UnicodeDecodeError as e:
-                line = data[:e.start].count(b"\n") + 1
-                changed.append((rel, mtime, size, "", None, NoteError(
-                    rel, line, f"not valid UTF-8 (byte 0x{data[e.start]:02x}): save the note file as UTF-8")))
-                continue
-            h = digest(text)
-            if k is not None and k["hash"] == h:
-                changed.append((rel, mtime, size, h, "same", None))
-                continue
-            try:
-                changed.append((rel, mtime, size, h, parse_note(text, rel), None))
-            except NoteError as e:
-                changed.append((rel, mtime, size, h, None, e))
+        removed = [k for k in known if k not in files]
+        todo = [(rel, mtime, size, known.get(rel)) for rel, (mtime, size) in files.items()
+                if rel not in known or (known[rel]["mtime"], known[rel]["size"]) != (mtime, size)]
+        changed = fork_map(lambda t: _read_note(self.root, *t), todo, cores() if len(todo) >= FORK_NOTES else 1)
         if changed or removed:
             store.write(self._apply_index, changed, removed)
             self._generation += 1
@@ -556,8 +548,7 @@ class Workspace:
         """Every anchor in ``rel`` (notes anchored there), resolved in its current text
         (``text`` if given, e.g. an editor's unsaved buffer; else the file on disk);
         ``src``: that text already parsed."""
-        notes = [n for n in self.notes_on(rel)]
-        todo = [(n, i, a) for n in notes for i, a in enumerate(n.anchors) if a.path == rel and a.type != A.GLOB]
+        todo = self._anchored_in(rel, self.notes_on(rel))
         if not todo:
             return []
         if text is None:
@@ -573,56 +564,27 @@ class Workspace:
         hit = self._located.get(rel)
         if hit is not None and hit[0] == h and hit[1] == self._generation:
             return list(hit[2])
-        s = self.store
-        last = {}
-        with s.read() as txn:
-            for n, i, a in todo:  # a record of another anchor (the note file was edited since) is void
-                st = s.get(txn, "anchors", f"{n.id}\0{i}")
-                last[(n.id, i)] = st if st is not None and st.get("for") == _anchor_key(a) else None
-        out: list[Located] = []
-        new_src = None
-        olds: dict[str, SourceFile | None] = {}
-        updates = {}
-        resolvers: dict[str | None, A.Resolver] = {}
-        for n, i, a in todo:
-            if a.type == A.FILE:
-                out.append(Located(n, i, a, A.Resolution(A.OK)))
-                continue
-            st = last.get((n.id, i))
-            if st and st.get("resolved_in") == h and "res" in st:
-                out.append(Located(n, i, a, _res_from(st["res"]), Range(*st["range"]) if st.get("range") else a.range,
-                                   st.get("params", "")))
-                continue
-            if new_src is None:
-                new_src = src if src is not None and src.text == text else SourceFile(text, for_path(rel))
-            old_hash = st["text"] if st else None
-            if old_hash not in olds:
-                old_text = None
-                if old_hash:
-                    with s.read() as txn:
-                        old_text = s.get_text(txn, old_hash)
-                olds[old_hash] = SourceFile(old_text, new_src.lang) if old_text is not None else None
-                resolvers[old_hash] = A.Resolver(new_src, olds[old_hash])
-            probe = a
-            if st and olds[old_hash] is not None:
-                probe = A.Anchor(a.type, a.path, a.pattern, a.lang, a.node, st["name"], st["params"], st["hash"],
-                                 a.sketch, Range(*st["range"]) if st.get("range") else a.range)
-            res = resolvers[old_hash].resolve(probe)
-            res = against_note(a, res)
-            params = res.params if res.attached else ""
-            seen_at = Range(*st["range"]) if st and st.get("range") else a.range
-            out.append(Located(n, i, a, res, seen_at, params))
-            rec = dict(st or {})
-            rec["for"] = _anchor_key(a)
-            rec["resolved_in"] = h
-            rec["res"] = _res_to(res)
-            if res.attached and res.range is not None:
-                rec.update(text=h, range=list(res.range), name=res.name or a.name, params=params or a.params,
-                           hash=res.hash or a.hash)
-            updates[f"{n.id}\0{i}"] = rec
+        out, updates = resolve_anchors(rel, text, h, todo, *self._last_seen(todo, h), src)
         self._keep(text, h, updates)
         self._located[rel] = (h, self._generation, list(out))
         return out
+
+    @staticmethod
+    def _anchored_in(rel: str, notes: list[Note]) -> list[tuple[Note, int, A.Anchor]]:
+        return [(n, i, a) for n in notes for i, a in enumerate(n.anchors) if a.path == rel and a.type != A.GLOB]
+
+    def _last_seen(self, todo: list[tuple[Note, int, A.Anchor]], h: str) -> tuple[dict, dict]:
+        """What the store kept of these anchors' last resolutions, and the texts they were
+        made in (only those needed: the ones not made in the text ``h``)."""
+        s = self.store
+        last, olds = {}, {}
+        with s.read() as txn:
+            for n, i, a in todo:  # a record of another anchor (the note file was edited since) is void
+                st = s.get(txn, "anchors", f"{n.id}\0{i}")
+                st = last[(n.id, i)] = st if st is not None and st.get("for") == _anchor_key(a) else None
+                if st and not (st.get("resolved_in") == h and "res" in st) and st.get("text") not in olds:
+                    olds[st.get("text")] = s.get_text(txn, st["text"]) if st.get("text") else None
+        return last, olds
 
     def keep_located(self, text: str, located: list[Located]) -> None:
         """Store resolutions made elsewhere (the editor's edits path) as the last ones."""
@@ -698,10 +660,11 @@ class Workspace:
         return self.update(note.id, change)
 
     # -- checks --------------------------------------------------------------------------
-    def check(self, rels: list[str] | None = None) -> list[Finding]:
+    def check(self, rels: list[str] | None = None, jobs: int | None = None) -> list[Finding]:
         """Everything ``tether check`` reports for the given files (default: every file a
         note applies to): invariant check violations, invariants whose code drifted, lost
-        anchors, and broken note files."""
+        anchors, and broken note files. ``jobs``: processes to share the work (default: one
+        a core, when there is enough of it)."""
         notes = self.notes()
         if rels is None:
             paths = {a.path for n in notes if n.status == "active" for a in n.anchors if a.is_code or a.type == A.FILE}
@@ -712,28 +675,31 @@ class Workspace:
             rels = sorted(paths)
         out = [Finding(e.path, e.line, "error", "broken-note", e.reason) for e in self.broken()]
         with self.snapshot(), self._batched():
-            self._check_files(rels, out)
+            self._check_files(rels, out, jobs)
         out.sort(key=lambda f: (f.path, f.line, f.range.sc if f.range else 0))
         return out
 
-    def _check_files(self, rels: list[str], out: list[Finding]) -> None:
-        from .findings import check_findings, file_findings
-        for rel in rels:
-            if not self.abs(rel).is_file():
-                located = self.locate(rel)
-                out += [f for f in file_findings(rel, located) if f.severity in ("error", "warning")]
-                continue
+    def _check_files(self, rels: list[str], out: list[Finding], jobs: int | None) -> None:
+        from .findings import check_file, file_findings
+        work = []
+        for rel in rels:  # the store is read here, in this process ...
             try:
                 text = self.read_source(rel)
             except WorkspaceError:
+                if not self.abs(rel).is_file():  # gone: its anchors are orphaned
+                    out += [f for f in file_findings(rel, self.locate(rel)) if f.severity in ("error", "warning")]
                 continue
-            file_notes = self.notes_on(rel)
-            checked = any(n.kind == "invariant" and n.checks for n in file_notes)
-            src = SourceFile(text, for_path(rel)) if checked else None  # one parse for anchors and checks
-            located = self.locate(rel, text, src)
-            out += [f for f in file_findings(rel, located) if f.severity in ("error", "warning")]
-            if checked:
-                out += check_findings(rel, src, file_notes, located)
+            notes = self.notes_on(rel)
+            todo = self._anchored_in(rel, notes)
+            h = digest(text)
+            work.append(FileWork(rel, text, h, notes, todo, *self._last_seen(todo, h)))
+        # ... the files are parsed and checked anywhere (forked children share a big check;
+        # a language's files together, so each process compiles fewer languages' queries) ...
+        work.sort(key=lambda w: (os.path.splitext(w.rel)[1], w.rel))
+        jobs = max(1, min(jobs or cores(), sum(w.cost() for w in work) // FORK_BYTES))
+        for w, (found, updates) in zip(work, fork_map(check_file, work, jobs)):
+            out += found
+            self._keep(w.text, w.h, updates)  # ... and what is kept is stored here
 
     def files(self) -> list[str]:
         """Workspace files (hidden folders, .tether and dependency folders skipped)."""
@@ -896,6 +862,94 @@ def atomic_write(target: Path, text: str, newline: str = "\n") -> None:
         os.close(dfd)
 
 
+def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.Anchor]], last: dict,
+                    olds: dict, src: SourceFile | None = None) -> tuple[list[Located], dict]:
+    """The anchors ``todo`` of ``rel`` resolved in ``text`` (digest ``h``), from their last
+    resolutions ``last`` and the texts those were made in (``olds``), touching no store:
+    the resolutions, and the records to keep of them. ``src``: ``text`` already parsed."""
+    out: list[Located] = []
+    new_src = None
+    resolvers: dict[str | None, A.Resolver] = {}
+    updates = {}
+    for n, i, a in todo:
+        if a.type == A.FILE:
+            out.append(Located(n, i, a, A.Resolution(A.OK)))
+            continue
+        st = last.get((n.id, i))
+        if st and st.get("resolved_in") == h and "res" in st:
+            out.append(Located(n, i, a, _res_from(st["res"]), Range(*st["range"]) if st.get("range") else a.range,
+                               st.get("params", "")))
+            continue
+        if new_src is None:
+            new_src = src if src is not None and src.text == text else SourceFile(text, for_path(rel))
+        old_hash = st.get("text") if st else None
+        if old_hash not in resolvers:
+            old_text = olds.get(old_hash)
+            resolvers[old_hash] = A.Resolver(new_src, SourceFile(old_text, new_src.lang) if old_text is not None else None)
+        probe = a
+        if st and resolvers[old_hash].old is not None:
+            probe = A.Anchor(a.type, a.path, a.pattern, a.lang, a.node, st["name"], st["params"], st["hash"],
+                             a.sketch, Range(*st["range"]) if st.get("range") else a.range)
+        res = against_note(a, resolvers[old_hash].resolve(probe))
+        params = res.params if res.attached else ""
+        seen_at = Range(*st["range"]) if st and st.get("range") else a.range
+        out.append(Located(n, i, a, res, seen_at, params))
+        rec = dict(st or {})
+        rec["for"] = _anchor_key(a)
+        rec["resolved_in"] = h
+        rec["res"] = _res_to(res)
+        if res.attached and res.range is not None:
+            rec.update(text=h, range=list(res.range), name=res.name or a.name, params=params or a.params,
+                       hash=res.hash or a.hash)
+        updates[f"{n.id}\0{i}"] = rec
+    return out, updates
+
+
+@dataclass
+class FileWork:
+    """One file of a check, with all it needs from the store read beforehand."""
+
+    rel: str
+    text: str
+    h: str  # digest of text
+    notes: list[Note]  # notes that apply to the file
+    todo: list[tuple[Note, int, A.Anchor]]  # their anchors in it
+    last: dict  # (note id, anchor index) -> last resolution kept
+    olds: dict  # text digest -> the text a last resolution was made in
+
+    def cost(self) -> int:
+        """About how much work: a file is parsed when checked or when its text is new to an anchor."""
+        parse = any(n.kind == "invariant" and n.checks for n in self.notes) or any(
+            a.type != A.FILE and not ((st := self.last.get((n.id, i))) and st.get("resolved_in") == self.h)
+            for n, i, a in self.todo)
+        return len(self.text) if parse else 64
+
+
+FORK_BYTES = 256 * 1024  # a check forks only with at least this much source to parse per process
+FORK_NOTES = 200  # note files to read before the reading is shared over processes
+
+
+def _read_note(root: Path, rel: str, mtime: int, size: int, known: dict | None) -> tuple:
+    """One changed note file read for the index: (rel, mtime, size, digest, the note, or
+    "same" when only its time changed, or None, the error when it is broken)."""
+    try:
+        data = (root / rel).read_bytes()
+        text = data.decode("utf-8")
+    except OSError as e:
+        return rel, mtime, size, "", None, NoteError(rel, 1, f"cannot read: {e.strerror}")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        return rel, mtime, size, "", None, NoteError(
+            rel, line, f"not valid UTF-8 (byte 0x{data[e.start]:02x}): save the note file as UTF-8")
+    h = digest(text)
+    if known is not None and known["hash"] == h:
+        return rel, mtime, size, h, "same", None
+    try:
+        return rel, mtime, size, h, parse_note(text, rel), None
+    except NoteError as e:
+        return rel, mtime, size, h, None, e
+
+
 def against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:
     """State relative to what the note file records (not to the last resolution)."""
     if not res.attached or res.range is None:
@@ -916,8 +970,9 @@ def is_under(path: str, rel: str) -> bool:
     return rel in ("", ".") or path == rel or path.startswith(rel.rstrip("/") + "/")
 
 
-def _inside(p: Path, root: Path) -> bool:
-    return p == root or root in p.parents
+def _inside(p: Path | str, root: Path) -> bool:
+    s, r = str(p), str(root)
+    return s == r or s.startswith(r if r.endswith(os.sep) else r + os.sep)
 
 
 def _anchor_key(a: A.Anchor) -> str:

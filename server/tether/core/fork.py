@@ -1,0 +1,133 @@
+"""Work shared over the machine's cores by forking: a child inherits everything it needs
+(parsed notes, compiled queries, file texts) for free, and only its answers travel back.
+
+tree-sitter holds the GIL while it parses, so threads cannot share that work; a forked
+process can. Children never touch the parent's LMDB environment (LMDB forbids using one
+across fork): whatever must be stored is handed back and the parent stores it."""
+
+from __future__ import annotations
+
+import fcntl
+import mmap
+import os
+import pickle
+import signal
+import struct
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Forking is safe only with one thread: a lock another thread holds stays held in the child."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def fork_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
+    """``[fn(x) for x in items]`` shared by ``jobs`` processes: this one and forked children.
+    Each starts on its own run of consecutive items (keep alike items together: a process
+    then loads what they need once) and, when done, takes half of the run with most left. ``fn``'s answers must pickle. Whatever a child does not answer (it
+    died, or failed) is done here, so the result never depends on the children."""
+    n = min(jobs, len(items))
+    if n < 2 or not can_fork():
+        return [fn(x) for x in items]
+    with _Runs(len(items), n) as runs:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        children = []
+        try:
+            for k in range(1, n):
+                r, w = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # the child: answer, then leave without running the parent's exit handlers
+                    os.close(r)
+                    code = 1
+                    try:
+                        data = pickle.dumps(runs.work(k, fn, items), protocol=pickle.HIGHEST_PROTOCOL)
+                        with os.fdopen(w, "wb") as out:
+                            out.write(data)
+                        code = 0
+                    finally:
+                        os._exit(code)
+                os.close(w)
+                children.append((pid, r))
+            done = runs.work(0, fn, items)
+        except BaseException:
+            for pid, r in children:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                os.close(r)
+            raise
+        for pid, r in children:
+            with os.fdopen(r, "rb") as inp:
+                data = inp.read()  # read before waiting: a child blocks until its answer is read
+            _, status = os.waitpid(pid, 0)
+            if os.waitstatus_to_exitcode(status) == 0 and data:
+                done.update(pickle.loads(data))
+    return [done[i] if i in done else fn(x) for i, x in enumerate(items)]
+
+
+class _Runs:
+    """Which items are left: per process, the next and the end of its run, in a shared
+    mapping; a POSIX record lock guards it (the kernel drops it if its holder dies)."""
+
+    def __init__(self, count: int, n: int):
+        self.n = n
+        self.file = tempfile.TemporaryFile()
+        self.file.truncate(8 * n)
+        self.map = mmap.mmap(self.file.fileno(), 8 * n)
+        for k in range(n):
+            struct.pack_into("ii", self.map, 8 * k, count * k // n, count * (k + 1) // n)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.map.close()
+        self.file.close()
+
+    def work(self, k: int, fn: Callable, items: Sequence) -> dict:
+        done = {}
+        while (i := self._take(k)) is not None:
+            done[i] = fn(items[i])
+        return done
+
+    def _take(self, k: int) -> int | None:
+        """The next item for process ``k``: even ones walk their run forward, odd ones
+        backward, so two neighbours meet in the middle; a thief takes the half of a run
+        its owner is not on, next to where the thief was if they are neighbours."""
+        fcntl.lockf(self.file, fcntl.LOCK_EX)
+        try:
+            runs = [struct.unpack_from("ii", self.map, 8 * j) for j in range(self.n)]
+            lo, hi = runs[k]
+            if lo >= hi:
+                j = max(range(self.n), key=lambda j: runs[j][1] - runs[j][0])
+                vlo, vhi = runs[j]
+                if vhi <= vlo:
+                    return None
+                mid = (vlo + vhi + (j % 2)) // 2  # the owner keeps the half it is on (its next item)
+                if j % 2 == 0:
+                    struct.pack_into("ii", self.map, 8 * j, vlo, mid)
+                    lo, hi = mid, vhi
+                else:
+                    struct.pack_into("ii", self.map, 8 * j, mid, vhi)
+                    lo, hi = vlo, mid
+            if k % 2 == 0:
+                struct.pack_into("ii", self.map, 8 * k, lo + 1, hi)
+                return lo
+            struct.pack_into("ii", self.map, 8 * k, lo, hi - 1)
+            return hi - 1
+        finally:
+            fcntl.lockf(self.file, fcntl.LOCK_UN)
