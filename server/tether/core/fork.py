@@ -13,7 +13,6 @@ import os
 import pickle
 import signal
 import struct
-import sys
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
@@ -38,14 +37,13 @@ def can_fork() -> bool:
 def fork_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
     """``[fn(x) for x in items]`` shared by ``jobs`` processes: this one and forked children.
     Each starts on its own run of consecutive items (keep alike items together: a process
-    then loads what they need once) and, when done, takes half of the run with most left. ``fn``'s answers must pickle. Whatever a child does not answer (it
-    died, or failed) is done here, so the result never depends on the children."""
+    then loads what they need once) and, when done, takes half of the run with most left.
+    ``fn``'s answers must pickle. Whatever a child does not answer (it died, or failed) is
+    done here, so the result never depends on the children."""
     n = min(jobs, len(items))
     if n < 2 or not can_fork():
         return [fn(x) for x in items]
     with _Runs(len(items), n) as runs:
-        sys.stdout.flush()
-        sys.stderr.flush()
         children = []
         try:
             for k in range(1, n):
@@ -80,7 +78,7 @@ def fork_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
 
 
 class _Runs:
-    """Which items are left: per process, the next and the end of its run, in a shared
+    """Which items are left: per process, what is left of its run (from, to), in a shared
     mapping; a POSIX record lock guards it (the kernel drops it if its holder dies)."""
 
     def __init__(self, count: int, n: int):

@@ -33,6 +33,8 @@ from .text import Range, digest
 
 TETHER_DIR = ".tether"
 MAX_SOURCE_BYTES = 32 * 1024 * 1024  # larger files are not read at all (file/glob anchors only)
+FORK_BYTES = 256 * 1024  # a check forks only with at least this much source to parse per process
+FORK_NOTES = 200  # note files to read before the reading is shared over processes
 
 
 class WorkspaceError(Exception):
@@ -582,7 +584,7 @@ class Workspace:
             for n, i, a in todo:  # a record of another anchor (the note file was edited since) is void
                 st = s.get(txn, "anchors", f"{n.id}\0{i}")
                 st = last[(n.id, i)] = st if st is not None and st.get("for") == _anchor_key(a) else None
-                if st and not (st.get("resolved_in") == h and "res" in st) and st.get("text") not in olds:
+                if st and not _kept_for(st, h) and st.get("text") not in olds:
                     olds[st.get("text")] = s.get_text(txn, st["text"]) if st.get("text") else None
         return last, olds
 
@@ -862,6 +864,11 @@ def atomic_write(target: Path, text: str, newline: str = "\n") -> None:
         os.close(dfd)
 
 
+def _kept_for(record: dict | None, h: str) -> bool:
+    """The store holds this anchor's resolution in the text of digest ``h``."""
+    return bool(record) and record.get("resolved_in") == h and "res" in record
+
+
 def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.Anchor]], last: dict,
                     olds: dict, src: SourceFile | None = None) -> tuple[list[Located], dict]:
     """The anchors ``todo`` of ``rel`` resolved in ``text`` (digest ``h``), from their last
@@ -876,7 +883,7 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
             out.append(Located(n, i, a, A.Resolution(A.OK)))
             continue
         st = last.get((n.id, i))
-        if st and st.get("resolved_in") == h and "res" in st:
+        if _kept_for(st, h):
             out.append(Located(n, i, a, _res_from(st["res"]), Range(*st["range"]) if st.get("range") else a.range,
                                st.get("params", "")))
             continue
@@ -920,13 +927,8 @@ class FileWork:
     def cost(self) -> int:
         """About how much work: a file is parsed when checked or when its text is new to an anchor."""
         parse = any(n.kind == "invariant" and n.checks for n in self.notes) or any(
-            a.type != A.FILE and not ((st := self.last.get((n.id, i))) and st.get("resolved_in") == self.h)
-            for n, i, a in self.todo)
+            a.type != A.FILE and not _kept_for(self.last.get((n.id, i)), self.h) for n, i, a in self.todo)
         return len(self.text) if parse else 64
-
-
-FORK_BYTES = 256 * 1024  # a check forks only with at least this much source to parse per process
-FORK_NOTES = 200  # note files to read before the reading is shared over processes
 
 
 def _read_note(root: Path, rel: str, mtime: int, size: int, known: dict | None) -> tuple:
