@@ -598,7 +598,7 @@ def main(argv=None) -> int:
             {"figure": "warm / floor", "value": round(warm["wall_s"] / fl["wall_s"], 1), "target": "<= 2x",
              "met": warm["wall_s"] <= TARGETS["full_vs_floor"] * fl["wall_s"], "note": ""},
             {"figure": "peak RSS cold (MB)", "value": cold["rss_mb"], "target": "-", "met": True,
-             "note": "the CLI process (not its query worker)"},
+             "note": "the CLI and the processes it forks and waits for (not its query worker)"},
             {"figure": "peak RSS warm (MB)", "value": warm["rss_mb"], "target": "-", "met": True, "note": ""},
         ]
         for k, r in one.items():
