@@ -466,3 +466,16 @@ def test_work_shared_over_forked_processes_survives_a_child_that_dies():
     assert fork_map(square, list(range(100)), 4) == [x * x for x in range(100)]
     assert fork_map(square, [3], 4) == [9]
     assert fork_map(square, [], 2) == []
+
+
+def test_a_container_cpu_quota_bounds_the_processes(tmp_path, monkeypatch):
+    """A runner limited to 1.5 CPUs gets at most 2 processes, however many cores the host
+    has. (The kernel's cgroup file is stood in for by a file of the same format: this
+    machine runs without a quota.)"""
+    from tether.core import fork
+    quota = tmp_path / "cpu.max"
+    monkeypatch.setattr(fork, "CPU_MAX", str(quota))
+    quota.write_text("150000 100000\n")
+    assert fork.cores() == min(2, len(os.sched_getaffinity(0)))
+    quota.write_text("max 100000\n")
+    assert fork.cores() == len(os.sched_getaffinity(0))

@@ -18,15 +18,27 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+CPU_MAX = "/sys/fs/cgroup/cpu.max"  # a container's CPU quota (cgroup v2)
+
 T = TypeVar("T")
 R = TypeVar("R")
 
 
 def cores() -> int:
+    """The cores this process may use: those it may run on, within a container's CPU quota
+    (a runner limited to 2 CPUs on a 64-core host must not start 64 processes)."""
     try:
-        return len(os.sched_getaffinity(0))
+        n = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
+    try:  # cgroup v2: "QUOTA PERIOD" in microseconds, or "max PERIOD"
+        with open(CPU_MAX) as f:
+            quota, period = f.read().split()[:2]
+        if quota != "max":
+            n = min(n, max(1, -(-int(quota) // int(period))))
+    except (OSError, ValueError):
+        pass
+    return n
 
 
 def can_fork() -> bool:
