@@ -443,6 +443,7 @@ def cmd_check(args) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs: give a positive number of processes")
     ws = workspace()
+    ws.jobs = args.jobs
     rels = None
     if args.paths:
         rels = []
@@ -460,7 +461,7 @@ def cmd_check(args) -> int:
         changed |= set(subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=ws.root,
                                       capture_output=True, text=True).stdout.split())
         rels = sorted(changed if rels is None else changed & set(rels))
-    findings = ws.check(rels, jobs=args.jobs)
+    findings = ws.check(rels)
     if args.format == "json":
         out_json({"findings": [f.to_json() for f in findings]})
     elif args.format == "sarif":

@@ -107,6 +107,7 @@ class Workspace:
         # False when someone (the editor's file watcher) says when note files change: then
         # refresh() scans the notes folder only when asked to (force=True)
         self.auto_refresh = auto_refresh
+        self.jobs: int | None = None  # processes a large read may share (None: one a core; fork.py)
         self.dir = self.root / TETHER_DIR
         self.notes_dir = self.dir / "notes"
         self._store: Store | None = None
@@ -225,7 +226,7 @@ class Workspace:
         removed = [k for k in known if k not in files]
         todo = [(rel, mtime, size, known.get(rel)) for rel, (mtime, size) in files.items()
                 if rel not in known or (known[rel]["mtime"], known[rel]["size"]) != (mtime, size)]
-        changed = fork_map(lambda t: _read_note(self.root, *t), todo, cores() if len(todo) >= FORK_NOTES else 1)
+        changed = fork_map(lambda t: _read_note(self.root, *t), todo, self._jobs() if len(todo) >= FORK_NOTES else 1)
         if changed or removed:
             store.write(self._apply_index, changed, removed)
             self._generation += 1
@@ -662,11 +663,10 @@ class Workspace:
         return self.update(note.id, change)
 
     # -- checks --------------------------------------------------------------------------
-    def check(self, rels: list[str] | None = None, jobs: int | None = None) -> list[Finding]:
+    def check(self, rels: list[str] | None = None) -> list[Finding]:
         """Everything ``tether check`` reports for the given files (default: every file a
         note applies to): invariant check violations, invariants whose code drifted, lost
-        anchors, and broken note files. ``jobs``: processes to share the work (default: one
-        a core, when there is enough of it)."""
+        anchors, and broken note files."""
         notes = self.notes()
         if rels is None:
             paths = {a.path for n in notes if n.status == "active" for a in n.anchors if a.is_code or a.type == A.FILE}
@@ -677,11 +677,11 @@ class Workspace:
             rels = sorted(paths)
         out = [Finding(e.path, e.line, "error", "broken-note", e.reason) for e in self.broken()]
         with self.snapshot(), self._batched():
-            self._check_files(rels, out, jobs)
+            self._check_files(rels, out)
         out.sort(key=lambda f: (f.path, f.line, f.range.sc if f.range else 0))
         return out
 
-    def _check_files(self, rels: list[str], out: list[Finding], jobs: int | None) -> None:
+    def _check_files(self, rels: list[str], out: list[Finding]) -> None:
         from .findings import check_file, file_findings
         work = []
         for rel in rels:  # the store is read here, in this process ...
@@ -698,10 +698,13 @@ class Workspace:
         # ... the files are parsed and checked anywhere (forked children share a big check;
         # a language's files together, so each process compiles fewer languages' queries) ...
         work.sort(key=lambda w: (os.path.splitext(w.rel)[1], w.rel))
-        jobs = max(1, min(jobs or cores(), sum(w.cost() for w in work) // FORK_BYTES))
+        jobs = max(1, min(self._jobs(), sum(w.cost() for w in work) // FORK_BYTES))
         for w, (found, updates) in zip(work, fork_map(check_file, work, jobs)):
             out += found
             self._keep(w.text, w.h, updates)  # ... and what is kept is stored here
+
+    def _jobs(self) -> int:
+        return self.jobs or cores()
 
     def files(self) -> list[str]:
         """Workspace files (hidden folders, .tether and dependency folders skipped)."""
