@@ -35,7 +35,7 @@ from .languages import for_path
 from .notes import KINDS, Alternative, Note, new_id, now
 from .syntax import Definition, SourceFile
 from .text import Range, dice
-from .workspace import Workspace, WorkspaceError
+from .workspace import Workspace, WorkspaceError, anchored_in
 
 # -- candidates: kinds and statuses ----------------------------------------------------------
 
@@ -643,7 +643,7 @@ def places(ws: Workspace, rel: str, text: str | None = None, src: SourceFile | N
     """The anchors of pending candidates in ``rel``, resolved in ``text`` (an editor's
     buffer) or the file on disk: where the editor shows "proposed decision: …". ``src``:
     that text already parsed."""
-    todo = [(c, i, a) for c in candidates(ws) for i, a in enumerate(c.anchors) if a.path == rel and a.type != A.GLOB]
+    todo = anchored_in(rel, candidates(ws))
     if not todo:
         return []
     if text is None:

@@ -551,7 +551,7 @@ class Workspace:
         """Every anchor in ``rel`` (notes anchored there), resolved in its current text
         (``text`` if given, e.g. an editor's unsaved buffer; else the file on disk);
         ``src``: that text already parsed."""
-        todo = self._anchored_in(rel, self.notes_on(rel))
+        todo = anchored_in(rel, self.notes_on(rel))
         if not todo:
             return []
         if text is None:
@@ -571,10 +571,6 @@ class Workspace:
         self._keep(text, h, updates)
         self._located[rel] = (h, self._generation, list(out))
         return out
-
-    @staticmethod
-    def _anchored_in(rel: str, notes: list[Note]) -> list[tuple[Note, int, A.Anchor]]:
-        return [(n, i, a) for n in notes for i, a in enumerate(n.anchors) if a.path == rel and a.type != A.GLOB]
 
     def _last_seen(self, todo: list[tuple[Note, int, A.Anchor]], h: str) -> tuple[dict, dict]:
         """What the store kept of these anchors' last resolutions, and the texts they were
@@ -692,7 +688,7 @@ class Workspace:
                     out += [f for f in file_findings(rel, self.locate(rel)) if f.severity in ("error", "warning")]
                 continue
             notes = self.notes_on(rel)
-            todo = self._anchored_in(rel, notes)
+            todo = anchored_in(rel, notes)
             h = digest(text)
             work.append(FileWork(rel, text, h, notes, todo, *self._last_seen(todo, h)))
         # ... the files are parsed and checked anywhere (forked children share a big check;
@@ -865,6 +861,12 @@ def atomic_write(target: Path, text: str, newline: str = "\n") -> None:
         os.fsync(dfd)
     finally:
         os.close(dfd)
+
+
+def anchored_in(rel: str, holders: list) -> list[tuple]:
+    """(holder, index, anchor) for each anchor of ``holders`` (notes, candidates) placed in
+    ``rel`` itself, not by a glob."""
+    return [(h, i, a) for h in holders for i, a in enumerate(h.anchors) if a.path == rel and a.type != A.GLOB]
 
 
 def _kept_for(record: dict | None, h: str) -> bool:
