@@ -243,15 +243,16 @@ _CHOOSER = (r"(?:\b" + _CHOOSE + r"\b|\b(?:i'll|we'll|let's|let us|i will|we wil
             r"we are going to|i am going to|we should|(?:i|we)?\s*(?:decided|chose|opted|agreed) to)\s+\w+\b|"
             r"^(?!(?:the|a|an|this|that|these|those|it|its|there|both|each|every|we|i|you|they|he|she|my|our|your|"
             r"their|all|some|no|not|one)\b)[a-z]+\b)")
+# where an option named in a sentence ends: punctuation, a dash, or the reason that follows it
+_OPTION_END = r"[,;:]|\.(?:\s|$)|\s[—–-]\s|\bbecause\b|\bsince\b|\bso that\b"
 _INSTEAD = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*,?\s+(?:instead of|rather than|in favou?r of)\s+"
-                      r"(?P<alt>.{2,70}?)(?=\s*(?:[,;:]|\.(?:\s|$)|\s[—–-]\s|\bbecause\b|\bsince\b|\bso that\b|\bas it\b|"
-                      r"\bgiven\b|\bwhich\b|$))", re.I)
+                      r"(?P<alt>.{2,70}?)(?=\s*(?:" + _OPTION_END + r"|\bas it\b|\bgiven\b|\bwhich\b|$))", re.I)
 _INSTEAD_LEAD = re.compile(r"^(?:instead of|rather than)\s+(?P<alt>.{2,60}?),\s*(?P<x>.{4,})$", re.I)
 _OVER = re.compile(r"\b(?:chose|choose|picked|pick|prefer|prefers|preferred|went with|go with|going with|opted for|"
-                   r"opt for|favou?r)\b(?P<x>.{2,80}?)\s+over\s+(?P<alt>.{2,70}?)(?=\s*(?:[,;:]|\.(?:\s|$)|\s[—–-]\s|"
-                   r"\bbecause\b|\bsince\b|\bso that\b|\bas it\b|$))", re.I)
+                   r"opt for|favou?r)\b(?P<x>.{2,80}?)\s+over\s+(?P<alt>.{2,70}?)"
+                   r"(?=\s*(?:" + _OPTION_END + r"|\bas it\b|$))", re.I)
 _NOT_ALT = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*(?:,|\s[—–-])\s*(?:and\s+)?not\s+(?P<alt>.{2,60}?)"
-                      r"(?=\s*(?:[,;:]|\.(?:\s|$)|\s[—–-]\s|\bbecause\b|\bsince\b|\bso that\b|$))", re.I)
+                      r"(?=\s*(?:" + _OPTION_END + r"|$))", re.I)
 _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|decision:|let's go with|we'll go with|"
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
