@@ -18,19 +18,25 @@ const KIND_TITLE: Record<Kind, string> = {
 
 type Answer = { is: "value"; value: string } | { is: "back" } | { is: "cancel"; value: string };
 
+/** The first answer of an input widget resolves its promise and disposes of it; later ones
+ *  (a hide after an accept) are ignored. */
+function settleOnce<A>(resolve: (a: A) => void, widget: vscode.Disposable): (a: A) => void {
+    let done = false;
+    return (a: A) => {
+        if (!done) {
+            done = true;
+            resolve(a);
+            widget.dispose();
+        }
+    };
+}
+
 /** One input box; resolves on Enter (after `validate` passes), Back, or Escape (with the text typed). */
 function ask(opts: { title: string; prompt: string; value: string; placeholder?: string; back: boolean;
                      validate?: (v: string) => string | undefined }): Promise<Answer> {
     return new Promise((resolve) => {
         const box = vscode.window.createInputBox();
-        let done = false;
-        const finish = (a: Answer) => {
-            if (!done) {
-                done = true;
-                resolve(a);
-                box.dispose();
-            }
-        };
+        const finish = settleOnce(resolve, box);
         box.title = opts.title;
         box.prompt = opts.prompt;
         box.value = opts.value;
@@ -59,14 +65,7 @@ function pick<T>(opts: { title: string; placeholder: string; items: PickItem<T>[
     Promise<{ is: "value"; value: T } | { is: "back" } | { is: "cancel" }> {
     return new Promise((resolve) => {
         const qp = vscode.window.createQuickPick<PickItem<T>>();
-        let done = false;
-        const finish = (a: { is: "value"; value: T } | { is: "back" } | { is: "cancel" }) => {
-            if (!done) {
-                done = true;
-                resolve(a);
-                qp.dispose();
-            }
-        };
+        const finish = settleOnce(resolve, qp);
         qp.title = opts.title;
         qp.placeholder = opts.placeholder;
         qp.items = opts.items;
