@@ -27,7 +27,7 @@ It measures:
    the invariants' checks (p50 / p99 over ``--samples``; the checks alone beside it).
 
 and prints each figure beside its target. No assertions: it reports. When the full check
-misses a target (or with ``--profile``) it adds a cProfile of ``Workspace.check`` in-process.
+misses a target (or with ``--profile``) it adds a cProfile of ``checks.findings.check`` in-process.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 import tree_sitter as ts  # noqa: E402
 
 from tether.core import anchors as A  # noqa: E402
-from tether.core.checks import SHORTHAND_QUERY, Check, compile_query  # noqa: E402
-from tether.core.findings import check_findings, file_findings  # noqa: E402
+from tether.checks.findings import check, check_findings, file_findings  # noqa: E402
+from tether.core.notes import SHORTHAND_QUERY, Check, compile_query  # noqa: E402
 from tether.core.live import LiveFile  # noqa: E402
 from tether.core.text import Range  # noqa: E402
 from tether.core.languages import by_name, for_path  # noqa: E402
@@ -510,7 +510,7 @@ def profile_check(root: Path) -> tuple[str, float]:
     pr = cProfile.Profile()
     t0 = time.perf_counter()
     pr.enable()
-    ws.check()
+    check(ws)
     pr.disable()
     wall = time.perf_counter() - t0
     ws.close()
@@ -538,7 +538,7 @@ def main(argv=None) -> int:
     p.add_argument("--invariants", type=int, default=500)
     p.add_argument("--samples", type=int, default=200, help="edits for the one-file figure (>= 100)")
     p.add_argument("--json", metavar="OUT", help="write the figures as JSON")
-    p.add_argument("--profile", action="store_true", help="always cProfile Workspace.check in-process")
+    p.add_argument("--profile", action="store_true", help="always cProfile checks.findings.check in-process")
     p.add_argument("--keep", action="store_true", help="keep the generated repository")
     args = p.parse_args(argv)
 
@@ -616,7 +616,7 @@ def main(argv=None) -> int:
         missed = worst > TARGETS["full_check_s"] or worst > TARGETS["full_vs_floor"] * fl["wall_s"]
         if missed or args.profile:
             text, wall = profile_check(root)
-            print(f"\ncProfile of Workspace.check() in-process (warm index; {wall:.2f} s under the profiler):")
+            print(f"\ncProfile of checks.findings.check() in-process (warm index; {wall:.2f} s under the profiler):")
             print(text)
             res["profile"] = text
         if args.json:

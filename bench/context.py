@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from tether.core import anchors as A  # noqa: E402
-from tether.core.context import context_for  # noqa: E402
+from tether.context.ranking import context_for  # noqa: E402
 from tether.core.languages import for_path  # noqa: E402
 from tether.core.notes import Note, format_note, new_id, now  # noqa: E402
 from tether.core.syntax import SourceFile  # noqa: E402
@@ -134,7 +134,7 @@ def main() -> int:
                     n = fill(ws, args.scale)
                     run_touches(ws, spec["touches"], ids, budget, spec["name"], None)
                     for watched in (False, True):
-                        ws.auto_refresh = not watched
+                        ws.repo.auto_refresh = not watched
                         big = run_touches(ws, spec["touches"] * 3, ids, budget, spec["name"], None)
                         how = "notes folder watched (LSP, MCP)" if watched else "notes folder scanned each call"
                         print(f"{'':<14} notes {n:>5}  {how:<31} context_for p50 {statistics.median(big):5.1f} ms"

@@ -34,8 +34,8 @@ sys.path.insert(0, str(HERE.parent / "server"))
 from capture_fixtures import materialize, make_repo, replay, scenarios, score  # noqa: E402
 
 from tether.agents.hooks import answer  # noqa: E402
-from tether.core import capture  # noqa: E402
-from tether.core.distill import distill  # noqa: E402
+from tether.capture import candidates as capture  # noqa: E402
+from tether.capture.distill import distill  # noqa: E402
 from tether.core.workspace import Workspace  # noqa: E402
 
 

@@ -481,7 +481,7 @@ def floor(text: str, edits: list[tuple[int, str]]) -> list[float]:
 # -- profile (in-process, the same core calls the server makes) ----------------------------
 
 def profile(root: Path, gen: dict, n_edits: int = 40) -> dict:
-    from tether.core.findings import file_findings
+    from tether.checks.findings import file_findings
     from tether.core.live import LiveFile
     from tether.core.text import Range
     from tether.lsp import convert as C

@@ -436,8 +436,8 @@ def in_process(tmp_path: Path, name: str):
 
 
 def test_places_follow_the_code_a_candidate_is_on(tmp_path):
-    from tether.core import capture
-    from tether.core.distill import distill
+    from tether.capture import candidates as capture
+    from tether.capture.distill import distill
     ws, (path,) = in_process(tmp_path, "set-rule")
     try:
         distill(ws, transcript=path)
@@ -456,9 +456,10 @@ def test_places_follow_the_code_a_candidate_is_on(tmp_path):
 
 
 def test_the_time_budget_and_another_extractor(tmp_path):
-    from tether.core import capture
-    from tether.core.capture import Evidence
-    from tether.core.distill import Proposal, distill
+    from tether.capture import candidates as capture
+    from tether.capture.candidates import Evidence
+    from tether.capture.distill import distill
+    from tether.capture.session import Proposal
     ws, (path,) = in_process(tmp_path, "choose-approach")
     try:
         done = distill(ws, transcript=path, budget=0.0)

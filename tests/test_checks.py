@@ -12,7 +12,10 @@ import jsonschema
 import pytest
 from samples import TETHER, git_init
 
-from tether.core.checks import Check, CheckError, evaluate, evaluate_bounded, validate
+from tether.checks.engine import evaluate
+from tether.checks.findings import check
+from tether.checks.worker import evaluate_bounded
+from tether.core.notes import Check, CheckError, validate
 from tether.core.languages import by_name
 from tether.core.syntax import SourceFile
 from tether.core.workspace import Workspace, WorkspaceError
@@ -234,12 +237,12 @@ def test_an_exception_excuses_one_statement_and_follows_it(tmp_path: Path):
     ws, _ = Workspace.init(tmp_path)
     note = ws.record("invariant", "h.py", 0, 4, title="no sleep",
                      checks=[{"id": "no-sleep", "kind": "forbid-call", "pattern": "time.sleep"}])
-    assert [f.line for f in ws.check(["h.py"]) if f.code == "invariant-violation"] == [2]
+    assert [f.line for f in check(ws, ["h.py"]) if f.code == "invariant-violation"] == [2]
     ws.ignore_once(note.id, "no-sleep", "h.py", 1, 4, reason="startup only, before the loop runs")
     saved = (tmp_path / ws.get(note.id).path).read_text()
     assert "[[exceptions]]" in saved and 'reason = "startup only, before the loop runs"' in saved
     (tmp_path / "h.py").write_text("import time\n\n\n" + text)  # lines inserted above
-    assert [f for f in ws.check(["h.py"]) if f.code == "invariant-violation"] == []
+    assert [f for f in check(ws, ["h.py"]) if f.code == "invariant-violation"] == []
     with pytest.raises(WorkspaceError, match="no check 'nope'"):
         ws.ignore_once(note.id, "nope", "h.py", 4, 4)
 
@@ -247,7 +250,7 @@ def test_an_exception_excuses_one_statement_and_follows_it(tmp_path: Path):
 def test_code_typed_at_the_end_of_a_checked_function_is_checked_as_it_is_typed(tmp_path: Path):
     """The editor's path: a statement appended after the function's last character (Enter
     at its end, then the call) belongs to the function, so its check sees it at once."""
-    from tether.core.findings import check_findings
+    from tether.checks.findings import check_findings
     from tether.core.live import LiveFile
     from tether.core.text import Range
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tether.core import anchors as A
-from tether.core.context import CALLEE, ENCLOSING, ON_FILE, ON_PATTERN, ON_SYMBOL, context_for, estimate_tokens
+from tether.context.ranking import CALLEE, ENCLOSING, ON_FILE, ON_PATTERN, ON_SYMBOL, context_for, estimate_tokens
 from tether.core.workspace import Workspace
 
 FILES = {

@@ -29,10 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import anchors as A
-from ..core.context import is_repo_wide
+from ..context.ranking import is_repo_wide
+from ..core.files import atomic_write, normalize_glob
 from ..core.notes import Note
 from ..core.text import digest
-from ..core.workspace import Workspace, WorkspaceError, atomic_write, normalize_glob
+from ..core.workspace import Workspace, WorkspaceError
 
 TARGETS = ("agents", "claude", "cursor", "copilot")
 BEGIN, END = "<!-- tether:begin -->", "<!-- tether:end -->"

@@ -44,8 +44,9 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
-from ..core import capture as K
-from ..core.context import DEFAULT_BUDGET, Context, Item, context_for, estimate_tokens, note_markdown, repo_context
+from ..capture import observations as K
+from ..checks.findings import check
+from ..context.ranking import DEFAULT_BUDGET, Context, Item, context_for, estimate_tokens, note_markdown, repo_context
 from ..core.workspace import Workspace, WorkspaceError
 
 AGENTS = ("claude-code", "copilot")
@@ -342,7 +343,7 @@ def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:
     rels = list(dict.fromkeys(r for r in (_rel(ws, t.path, cwd) for t in found if t.edit) if r))
     if not rels:
         return ""
-    findings = [f for f in ws.check(rels) if f.path in rels]
+    findings = [f for f in check(ws, rels) if f.path in rels]
     if not findings:
         return ""
     head = (f"tether check after this edit: {len(findings)} finding{'s' if len(findings) > 1 else ''} "
@@ -473,7 +474,7 @@ def observe_failure(ws: Workspace, sid: str, cwd: Path, event: dict) -> None:
 
 def session_end(ws: Workspace, sid: str, event: dict, budget: float = DISTILL_BUDGET) -> None:
     """Distil the session (its transcript, else its observation log) into the review queue."""
-    from ..core.distill import distill
+    from ..capture.distill import distill
     transcript = _transcript(event)
     if transcript and Path(transcript).is_file():
         done = distill(ws, sid or None, transcript, budget=budget)

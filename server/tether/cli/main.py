@@ -15,13 +15,17 @@ from pathlib import Path
 import orjson
 
 from .. import __version__
+from ..capture import candidates as capture
+from ..capture import observations
+from ..checks.findings import Finding, check, doctor
+from ..context.ranking import DEFAULT_BUDGET, context_for, note_markdown, where
 from ..core import anchors as A
-from ..core import capture
-from ..core.context import DEFAULT_BUDGET, context_for, note_json, note_markdown, where
+from ..core.files import git_toplevel, is_under
 from ..core.languages import by_name, for_path
 from ..core.notes import KINDS, NoteError
+from ..core.resolution import note_json
 from ..core.text import utf16_len
-from ..core.workspace import Finding, Workspace, WorkspaceError, git_toplevel, is_under
+from ..core.workspace import Workspace, WorkspaceError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -461,7 +465,7 @@ def cmd_check(args) -> int:
         changed |= set(subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=ws.root,
                                       capture_output=True, text=True).stdout.split())
         rels = sorted(changed if rels is None else changed & set(rels))
-    findings = ws.check(rels)
+    findings = check(ws, rels)
     if args.format == "json":
         out_json({"findings": [f.to_json() for f in findings]})
     elif args.format == "sarif":
@@ -527,10 +531,10 @@ def cmd_export(args) -> int:
 
 def cmd_log(args) -> int:
     ws = workspace()
-    sid = capture.find_session(ws, args.session)["id"] if args.session else None
-    entries = capture.observations(ws, sid)
+    sid = observations.find_session(ws, args.session)["id"] if args.session else None
+    entries = observations.observations(ws, sid)
     if args.json:
-        out_json({"entries": entries, "sessions": [m for m in capture.sessions(ws) if sid in (None, m["id"])]})
+        out_json({"entries": entries, "sessions": [m for m in observations.sessions(ws) if sid in (None, m["id"])]})
         return EXIT_OK
     if not entries:
         print("the observation log is empty (the agent hooks fill it: `tether init --agents`)")
@@ -571,7 +575,7 @@ def one_line(text: str, width: int = 100) -> str:
 
 
 def cmd_distill(args) -> int:
-    from ..core.distill import distill
+    from ..capture.distill import distill
     ws = workspace()
     transcript = str(Path(args.transcript).resolve()) if args.transcript else None
     done = distill(ws, args.session, transcript)
@@ -683,7 +687,7 @@ def cmd_reindex(args) -> int:
 
 def cmd_doctor(args) -> int:
     ws = workspace()
-    findings = ws.doctor()
+    findings = doctor(ws)
     if args.json:
         out_json({"findings": [{"file": f.path, "line": f.line, "severity": f.severity, "code": f.code,
                                 "message": f.message, "note": f.note_id or None} for f in findings]})

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .anchors import (AMBIGUOUS, CHANGED, FILE, GLOB, LINES, MOVED, OK, SPAN, SYMBOL, Anchor, Resolution,
                       Resolver)
 from .languages import Language, for_path
+from .resolution import Located, against_note
 from .syntax import MAX_PARSE_BYTES, SourceFile
 from .text import Positions, Range, digest, normalize
 
@@ -245,7 +246,6 @@ class LiveFile:
     def resolve(self):
         """The anchors now, after the changes applied so far."""
         if self._stale:
-            from .workspace import Located, against_note
             results = self.doc.resolve(self._probes, self._previous)
             self._previous = results
             self.located = [

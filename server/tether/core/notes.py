@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import tomli as tomllib  # the compiled upstream of the standard library's tomllib: 3x faster
+import tree_sitter as ts
 
 from .anchors import ANCHOR_TYPES, Anchor
-from .checks import CheckError, check_from_dict
+from .languages import Language, by_name
 from .text import Range
 
 KINDS = ("decision", "invariant", "boundary", "intent", "workaround")
@@ -369,3 +370,106 @@ def author_name(cwd: str | None = None) -> str:
     except OSError:
         import getpass
         return getpass.getuser()
+
+
+# -- an invariant's checks, as the note file holds them ([[checks]] tables) ------------------------
+# A check is data (DESIGN.md decision 3); tether.checks evaluates it. Kinds: ``forbid`` /
+# ``require`` (a tree-sitter ``query`` written for ``lang``) and the shorthands
+# ``forbid-call`` / ``require-call`` / ``forbid-import`` / ``forbid-identifier`` (a dotted
+# ``pattern`` matched against what the language's calls/imports/identifiers queries find).
+
+CHECK_KINDS = ("forbid", "require", "forbid-call", "require-call", "forbid-import", "forbid-identifier")
+SHORTHAND_QUERY = {"forbid-call": "calls", "require-call": "calls", "forbid-import": "imports",
+                   "forbid-identifier": "identifiers"}
+SEVERITIES = ("error", "warning", "info", "hint")
+
+
+class CheckError(ValueError):
+    """A check that cannot be used, with where and why."""
+
+
+@dataclass
+class Check:
+    id: str
+    kind: str
+    pattern: str = ""
+    query: str = ""
+    lang: str = ""
+    message: str = ""
+    severity: str = "error"
+
+    def to_dict(self) -> dict:
+        d = {"id": self.id, "kind": self.kind}
+        for k in ("pattern", "query", "lang", "message"):
+            if getattr(self, k):
+                d[k] = getattr(self, k)
+        if self.severity != "error":
+            d["severity"] = self.severity
+        return d
+
+    def describe(self) -> str:
+        what = self.pattern or "a query"
+        return self.message or f"{self.kind} {what}"
+
+
+def check_from_dict(d: dict, where: str = "") -> Check:
+    kind = d.get("kind")
+    if kind not in CHECK_KINDS:
+        raise CheckError(f"{where}check kind '{kind}' is not one of {', '.join(CHECK_KINDS)}")
+    c = Check(id=str(d.get("id") or kind), kind=kind, pattern=str(d.get("pattern", "")),
+              query=str(d.get("query", "")), lang=str(d.get("lang", "")), message=str(d.get("message", "")),
+              severity=str(d.get("severity", "error")))
+    if c.severity not in SEVERITIES:
+        raise CheckError(f"{where}check '{c.id}': severity '{c.severity}' is not one of {', '.join(SEVERITIES)}")
+    if kind in SHORTHAND_QUERY and not c.pattern.strip():
+        raise CheckError(f"{where}check '{c.id}': a {kind} check needs a pattern (e.g. time.sleep)")
+    if kind in ("forbid", "require") and not (c.query.strip() and c.lang):
+        raise CheckError(f"{where}check '{c.id}': a {kind} check needs a query and the lang it is written for")
+    return c
+
+
+def validate(check: Check, lang: Language | None, any_language: bool = False) -> None:
+    """Refuse, with the position of the problem, a check that cannot run on ``lang`` (the
+    anchor's language; ``any_language`` for a glob, whose files may be in any)."""
+    if check.kind in SHORTHAND_QUERY:
+        if any_language:
+            return  # every language in grammars/ has the shorthand queries (a test says so)
+        if lang is None:
+            raise CheckError(f"check '{check.id}': {check.kind} needs a language with a grammar; "
+                             f"this anchor's file has none")
+        lang.query(SHORTHAND_QUERY[check.kind])
+        return
+    qlang = by_name(check.lang)
+    if qlang is None:
+        raise CheckError(f"check '{check.id}': unknown lang '{check.lang}'")
+    if not any_language and lang is not None and lang.name != qlang.name and not family(lang.name, qlang.name):
+        raise CheckError(f"check '{check.id}': the query is written for {qlang.name}, the anchor is in {lang.name}")
+    compile_query(check, qlang)
+
+
+_COMPILED: dict[tuple[str, str], ts.Query] = {}  # compiling costs milliseconds; running one, far less
+
+
+def compile_query(check: Check, lang: Language) -> ts.Query:
+    q = _COMPILED.get((lang.name, check.query))
+    if q is not None:
+        return q
+    try:
+        q = ts.Query(lang.grammar, check.query)
+    except Exception as e:  # tree-sitter's QueryError says "... at row R, column C"
+        msg = str(e)
+        m = re.search(r"row (\d+), column (\d+)", msg)
+        at = f" (query line {int(m.group(1)) + 1}, column {int(m.group(2)) + 1})" if m else ""
+        raise CheckError(f"check '{check.id}': the query does not compile{at}: {msg.split(' at row')[0]}") from None
+    if q.capture_count == 0:
+        raise CheckError(f"check '{check.id}': the query captures nothing; add a capture (e.g. @violation) "
+                         f"on the node to report")
+    if len(_COMPILED) >= 256:
+        _COMPILED.pop(next(iter(_COMPILED)))
+    _COMPILED[(lang.name, check.query)] = q
+    return q
+
+
+def family(a: str, b: str) -> bool:
+    """TSX files accept TypeScript queries (TSX's grammar extends TypeScript's)."""
+    return {a, b} == {"typescript", "tsx"}

@@ -30,26 +30,39 @@ _INITIAL_MAP = 64 << 20
 
 
 class Store:
-    def __init__(self, cache_dir: Path, map_size: int = _INITIAL_MAP):
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        path = cache_dir / "index"
-        try:
-            self._open(path, map_size)
-        except lmdb.Error:  # a damaged cache: it only holds what the note files rebuild
-            shutil.rmtree(path, ignore_errors=True)
-            self._open(path, map_size)
+    """Opened on first use (a workspace whose ``.tether/`` does not exist yet has none), and
+    again after :meth:`close`."""
 
-    def _open(self, path: Path, map_size: int) -> None:
-        self.env = lmdb.open(str(path), map_size=map_size, max_dbs=len(_DBS) + 1,
-                             subdir=True, lock=True, metasync=True, sync=True)
-        self.db = {name.decode(): self.env.open_db(name) for name in _DBS}
-        with self.env.begin() as txn:
+    def __init__(self, cache_dir: Path, map_size: int = _INITIAL_MAP):
+        self.cache_dir, self.map_size = cache_dir, map_size
+        self._env: lmdb.Environment | None = None
+        self.db: dict = {}
+
+    @property
+    def env(self) -> lmdb.Environment:
+        if self._env is None:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            path = self.cache_dir / "index"
+            try:
+                self._open(path)
+            except lmdb.Error:  # a damaged cache: it only holds what the note files rebuild
+                shutil.rmtree(path, ignore_errors=True)
+                self._open(path)
+        return self._env
+
+    def _open(self, path: Path) -> None:
+        self._env = lmdb.open(str(path), map_size=self.map_size, max_dbs=len(_DBS) + 1,
+                              subdir=True, lock=True, metasync=True, sync=True)
+        self.db = {name.decode(): self._env.open_db(name) for name in _DBS}
+        with self._env.begin() as txn:
             v = txn.get(b"schema", db=self.db["meta"])
         if v is None or int(v) != SCHEMA:
             self.write(self._reset)
 
     def close(self) -> None:
-        self.env.close()
+        if self._env is not None:
+            self._env.close()
+            self._env = None
 
     def _reset(self, txn) -> None:
         for name, db in self.db.items():
@@ -70,6 +83,10 @@ class Store:
 
     def read(self):
         return self.env.begin(buffers=False)
+
+    def reset(self) -> None:
+        """Empty everything the note files rebuild (``tether reindex``)."""
+        self.write(self._reset)
 
     # -- records ----------------------------------------------------------------------------
     def put(self, txn, db: str, key: str, value) -> None:

@@ -6,11 +6,12 @@ from collections import Counter
 
 from lsprotocol import types as T
 
+from ..capture.candidates import Place
+from ..checks.findings import Finding
+from ..context.ranking import note_markdown
 from ..core import anchors as A
-from ..core.capture import Place
-from ..core.context import note_markdown
+from ..core.resolution import Located
 from ..core.text import Range
-from ..core.workspace import Finding, Located
 
 SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
             "info": T.DiagnosticSeverity.Information, "hint": T.DiagnosticSeverity.Hint}

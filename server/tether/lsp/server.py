@@ -18,13 +18,15 @@ from pygls.protocol import (JsonRPCNotification, JsonRPCRequestMessage, JsonRPCR
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
+from ..capture import candidates as capture
+from ..checks.findings import DRIFT, VIOLATION, check_findings, file_findings, note_file_findings
+from ..context.ranking import context_for
 from ..core import anchors as A
-from ..core import capture
-from ..core.context import context_for, note_json
-from ..core.findings import DRIFT, VIOLATION, check_findings, file_findings, note_file_findings
+from ..core.files import TETHER_DIR, glob_match
 from ..core.live import LiveFile
 from ..core.notes import KINDS, NoteError, parse_note
-from ..core.workspace import TETHER_DIR, Workspace, WorkspaceError, glob_match
+from ..core.resolution import note_json
+from ..core.workspace import Workspace, WorkspaceError
 from . import convert as C
 from .settings import Settings, parse_settings
 
@@ -97,7 +99,7 @@ class TetherServer(LanguageServer):
                            if f == p or f in p.parents), p.parent)
             ws, _ = Workspace.init(folder, exact=True)
         ws = self.workspaces.setdefault(ws.root, ws)
-        ws.auto_refresh = not self.watching
+        ws.repo.auto_refresh = not self.watching
         try:
             rel = ws.rel(p)
         except WorkspaceError:
@@ -224,7 +226,7 @@ async def initialized(ls: TetherServer, params: T.InitializedParams):
             register_options=T.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
         ls.watching = True  # from now on the notes folder is rescanned only when it changes
         for ws in ls.workspaces.values():
-            ws.auto_refresh = False
+            ws.repo.auto_refresh = False
 
 
 @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.findings import CODES as FINDING_CODES
+from ..checks.findings import CODES as FINDING_CODES
 from .convert import PROPOSED
 
 CODES = (*FINDING_CODES, PROPOSED)  # what a diagnostic's code can be, and so a severity's key

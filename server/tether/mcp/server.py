@@ -23,16 +23,18 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
+from ..capture import candidates as capture
+from ..checks import findings
+from ..context.ranking import DEFAULT_BUDGET, Context, context_for, note_markdown
+from ..context.search import search_notes as find_notes
 from ..core import anchors as A
-from ..core import capture
-from ..core.checks import CHECK_KINDS, SEVERITIES, CheckError
-from ..core.context import DEFAULT_BUDGET, Context, context_for, note_json, note_markdown
+from ..core.files import is_under
 from ..core.languages import GrammarError
-from ..core.notes import KINDS, NoteError
-from ..core.search import search_notes as find_notes
+from ..core.notes import CHECK_KINDS, KINDS, SEVERITIES, CheckError, NoteError
+from ..core.repository import watch_notes
+from ..core.resolution import note_json
 from ..core.text import split_lines
-from ..core.watcher import watch_notes
-from ..core.workspace import Workspace, WorkspaceError, is_under
+from ..core.workspace import Workspace, WorkspaceError
 
 REFUSED = (WorkspaceError, NoteError, CheckError, GrammarError)
 
@@ -59,7 +61,7 @@ class Served:
             self.ws = Workspace.find(root)
         except WorkspaceError:
             self.ws = Workspace(Path(root))
-        self.unwatch = watch_notes(self.ws)  # else every call scans the notes folder
+        self.unwatch = watch_notes(self.ws.repo)  # else every call scans the notes folder
 
     def close(self) -> None:
         if self.unwatch is not None:
@@ -73,7 +75,7 @@ class Served:
     def for_writing(self) -> Workspace:
         if not self.ready:
             Workspace.init(self.ws.root, exact=True)
-            self.unwatch = watch_notes(self.ws)
+            self.unwatch = watch_notes(self.ws.repo)
         return self.ws
 
 
@@ -250,7 +252,7 @@ def check(paths: Annotated[list[str] | None, Field(description="files or folders
             rels += [f for f in ws.files() if is_under(f, rel)] if ws.abs(rel).is_dir() else [rel]
     if not STATE.ready:
         return {"findings": []}
-    return {"findings": [f.to_json() for f in ws.check(rels)]}
+    return {"findings": [f.to_json() for f in findings.check(ws, rels)]}
 
 
 # -- proposed notes (the review queue agent sessions fill) -----------------------------------

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import orjson
 
-from .workspace import WorkspaceError
+from ..core.files import WorkspaceError
 
 USER, ASSISTANT, TOOL = "user", "assistant", "tool"
 

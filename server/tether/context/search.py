@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .notes import Note
-from .workspace import Workspace
+from ..core.notes import Note
+from ..core.workspace import Workspace
 
 WEIGHTS = {"title": 4.0, "tags": 4.0, "rationale": 2.0, "alternatives": 1.0, "body": 1.0,
            "works_around": 1.0, "remove_when": 1.0, "anchors": 1.0}

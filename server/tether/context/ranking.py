@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import anchors as A
-from .notes import Note
-from .workspace import Located, Workspace, glob_match
+from ..core import anchors as A
+from ..core.files import glob_match
+from ..core.notes import Note
+from ..core.resolution import Located, note_json
+from ..core.workspace import Workspace
 
 # tiers, best first
 ON_SYMBOL, ENCLOSING, ON_FILE, CALLEE, ON_PATTERN = 1, 2, 3, 4, 5
@@ -272,40 +274,3 @@ def item_json(item: Item) -> dict:
     d = note_json(item.note, item.located)
     d["tier"], d["reason"] = item.tier, item.reason
     return d
-
-
-def anchor_json(a: A.Anchor, res: A.Resolution | None = None) -> dict:
-    """An anchor as JSON: where it points and, once resolved, its state and range now."""
-    d = {"type": a.type}
-    if a.type == A.GLOB:
-        d["pattern"] = a.pattern
-    else:
-        d["path"] = a.path
-    if a.name:
-        d["name"] = a.name
-    if res is not None:
-        d["state"] = res.state
-        d["range"] = res.range.to_lsp() if res.range else None
-    return d
-
-
-def note_json(note: Note, located: list[Located] = ()) -> dict:
-    loc_by = {loc.index: loc for loc in located}
-    anchors = []
-    for i, a in enumerate(note.anchors):
-        loc = loc_by.get(i)
-        d = anchor_json(a, loc.resolution if loc is not None else None)
-        if loc is not None:
-            if loc.resolution.name and loc.resolution.name != a.name:
-                d["now_named"] = loc.resolution.name
-            if loc.resolution.candidates:
-                d["candidates"] = [c.to_lsp() for c in loc.resolution.candidates]
-        anchors.append(d)
-    return {
-        "id": note.id, "kind": note.kind, "title": note.title, "status": note.status,
-        "superseded_by": note.superseded_by or None, "author": note.author, "created": note.created,
-        "updated": note.updated, "tags": note.tags, "rationale": note.rationale or None,
-        "alternatives": [{"option": a.option, "rejected_because": a.rejected_because} for a in note.alternatives],
-        "works_around": note.works_around or None, "remove_when": note.remove_when or None,
-        "body": note.body, "file": note.path, "anchors": anchors,
-    }

@@ -37,9 +37,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .capture import Evidence
-from .distill import GLOB_ALL, MAX_SYMBOLS, Call, Proposal, Session, Utterance
-from .notes import Alternative
+from ..core.notes import Alternative
+from .candidates import Evidence
+from .session import GLOB_ALL, MAX_SYMBOLS, Call, Proposal, Session, Utterance
 from .transcript import ASSISTANT, TOOL, USER
 
 # -- sentences -----------------------------------------------------------------------------------

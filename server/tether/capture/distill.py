@@ -1,14 +1,14 @@
 """Distillation: read what a session said and did, propose candidate notes.
 
-A session is read from the agent's transcript (:mod:`tether.core.transcript`) and the
-observation log (:mod:`tether.core.capture`): the log says which symbols each edit touched
+A session is read from the agent's transcript (:mod:`transcript`) and the
+observation log (:mod:`observations`): the log says which symbols each edit touched
 when it happened (by ``tool_use_id``); without a transcript the log alone is read (the
 prompts, edits, commands and failures, without the agent's words). Both become one
 :class:`Session`: what was said and the tool calls, in order, split into turns (a turn
 starts at each prompt).
 
 An :class:`Extractor` turns a session into proposals. The one shipped,
-:class:`tether.core.rules.RuleExtractor`, is deterministic and rule-based (phrases and
+:class:`rules.RuleExtractor`, is deterministic and rule-based (phrases and
 sequences, documented there); a model-based extractor would implement the same
 ``propose(session)`` and be passed to :func:`distill`. Proposals name the code they are
 about as ``(path, qualified name)`` pairs of code the session touched; :func:`distill`
@@ -19,114 +19,18 @@ candidates to the review queue, where a restated proposal joins the one already 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
-from . import anchors as A
-from . import capture as K
-from .languages import for_path
-from .notes import Alternative
-from .syntax import SourceFile
+from ..core import anchors as A
+from ..core.languages import for_path
+from ..core.syntax import SourceFile
+from ..core.workspace import Workspace, WorkspaceError
+from . import candidates as K
+from . import observations as O
+from .rules import RuleExtractor
+from .session import GLOB_ALL, MAX_SYMBOLS, Call, Extractor, Session, Utterance
 from .transcript import USER, Said, Transcript, read_transcript
-from .workspace import Workspace, WorkspaceError
-
-GLOB_ALL = "**"  # a proposal about no particular code: the repository as a whole
-MAX_SYMBOLS = 3  # an edit touching more definitions than this is about its file
-
-
-# -- the session, as the extractor sees it -------------------------------------------------------
-
-@dataclass
-class Utterance:
-    index: int  # position in the session
-    turn: int
-    who: str  # user | assistant
-    text: str
-    at: str
-    line: int  # transcript line (0: from the log)
-
-
-@dataclass
-class Call:
-    index: int
-    turn: int
-    tool: str
-    at: str
-    line: int
-    id: str = ""
-    path: str = ""  # workspace-relative file it read or edited
-    edit: bool = False
-    symbols: list[str] = field(default_factory=list)  # definitions an edit touched (or a read window lies in)
-    command: str = ""  # a shell command
-    text: str = ""  # the code an edit wrote (its new strings or content), when the transcript says
-    error: bool = False
-    output: str = ""  # the tool's output or error text
-
-
-@dataclass
-class Session:
-    id: str
-    transcript: str  # "" when read from the log alone
-    lines: int  # transcript lines read
-    events: list[Utterance | Call]
-    deadline: float | None = None  # time.monotonic() by which an extractor stops (most recent first)
-    cut: bool = False  # an extractor stopped at the deadline
-
-    def out_of_time(self) -> bool:
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            self.cut = True
-        return self.cut
-
-    def __post_init__(self):
-        self._said = [e for e in self.events if isinstance(e, Utterance)]
-        self._calls = [e for e in self.events if isinstance(e, Call)]
-        self._edits = [c for c in self._calls if c.edit and c.path]
-        self._by_turn: dict[int, list[Call]] = {}
-        for c in self._calls:
-            self._by_turn.setdefault(c.turn, []).append(c)
-
-    def said(self) -> list[Utterance]:
-        return self._said
-
-    def calls(self, turns: set[int] | None = None) -> list[Call]:
-        """The tool calls, in order (of these turns only)."""
-        if turns is None:
-            return self._calls
-        return sorted((c for t in turns for c in self._by_turn.get(t, ())), key=lambda c: c.index)
-
-    def edits(self, turns: set[int] | None = None) -> list[Call]:
-        """The calls that edited a file of the workspace (in these turns)."""
-        return self._edits if turns is None else [c for c in self.calls(turns) if c.edit and c.path]
-
-
-@dataclass
-class Proposal:
-    """What an extractor proposes: a candidate note before it is fingerprinted and queued.
-    ``refs``: the code it is about, as ``(path, qualified name)`` (name "" = the file;
-    path ``**`` = the repository)."""
-
-    kind: str
-    title: str
-    confidence: float
-    refs: list[tuple[str, str]]
-    evidence: list[K.Evidence]
-    rationale: str = ""
-    alternatives: list[Alternative] = field(default_factory=list)
-    works_around: str = ""
-    remove_when: str = ""
-
-
-class Extractor(Protocol):
-    """Turns a session into proposals. ``name`` is recorded with each candidate. When
-    ``session.out_of_time()`` says so, it returns what it has, the most recent part of the
-    session first (at the end of every turn the hook distils the session again, so what an
-    earlier run covered is in the queue already)."""
-
-    name: str
-
-    def propose(self, session: Session) -> list[Proposal]: ...
-
 
 # -- building a session --------------------------------------------------------------------------
 
@@ -201,19 +105,19 @@ def _symbols_now(ws: Workspace, rel: str, tool: str, inp: dict, response, files:
         off, lim = inp.get("offset"), inp.get("limit")
         if not isinstance(off, int) or not isinstance(lim, int):
             return []
-        names = K.edited_symbols(text, rel, [(max(off - 1, 0), max(off - 1, 0) + lim - 1)])
+        names = O.edited_symbols(text, rel, [(max(off - 1, 0), max(off - 1, 0) + lim - 1)])
         return names if len(names) == 1 else []
     if tool == "Write":
         if inp.get("content") != text:
             return []  # changed since: what this write touched cannot be told from the file now
         patch = response.get("structuredPatch") if isinstance(response, dict) else None
-        ranges = K.patch_lines(patch) if patch else [(0, text.count("\n"))]
+        ranges = O.patch_lines(patch) if patch else [(0, text.count("\n"))]
     else:
         edits = inp.get("edits") if tool == "MultiEdit" and isinstance(inp.get("edits"), list) else [inp]
-        ranges = K.edit_lines(text, [(e.get("old_string") or "", e["new_string"]) for e in edits
+        ranges = O.edit_lines(text, [(e.get("old_string") or "", e["new_string"]) for e in edits
                                      if isinstance(e, dict) and isinstance(e.get("new_string"), str)
                                      and isinstance(e.get("old_string") or "", str)])
-    return K.edited_symbols(text, rel, ranges)
+    return O.edited_symbols(text, rel, ranges)
 
 
 # -- distilling --------------------------------------------------------------------------------------
@@ -243,7 +147,6 @@ MIN_CONFIDENCE = 0.5  # proposals below this are not queued
 
 
 def default_extractor() -> Extractor:
-    from .rules import RuleExtractor
     return RuleExtractor()
 
 
@@ -252,7 +155,7 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
     """Distil one session into the review queue. The session is the transcript's (given),
     else ``session`` (an id or unique prefix, its transcript found in the observation log),
     else the most recently active session in the log. A transcript that cannot be read
-    raises :class:`~tether.core.transcript.TranscriptError` before anything is queued.
+    raises :class:`~transcript.TranscriptError` before anything is queued.
     ``budget``: seconds; proposals left when it runs out are not queued (``cut``)."""
     start = time.monotonic()
     extractor = extractor or default_extractor()
@@ -261,11 +164,11 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
         tr = read_transcript(transcript)
         sid = session or tr.session
     else:
-        meta = K.find_session(ws, session)
+        meta = O.find_session(ws, session)
         sid = meta["id"]
         if meta.get("transcript") and Path(meta["transcript"]).is_file():
             tr = read_transcript(meta["transcript"])
-    log = K.observations(ws, sid)
+    log = O.observations(ws, sid)
     if tr is not None:
         tr.session = sid
     sess = session_from(ws, tr, log)

@@ -29,12 +29,12 @@ from posixpath import dirname, join, normpath
 
 import tree_sitter as ts
 
-from . import anchors as A
-from .languages import Language, for_path
-from .notes import Note
-from .syntax import Definition, SourceFile
-from .text import digest
-from .workspace import Workspace, WorkspaceError
+from ..core import anchors as A
+from ..core.languages import Language, for_path
+from ..core.notes import Note
+from ..core.syntax import Definition, SourceFile
+from ..core.text import digest
+from ..core.workspace import Workspace, WorkspaceError
 
 _RECHECK_S = 1.0
 _SELF = {"self", "cls", "this"}

@@ -1,0 +1,229 @@
+"""The observation log (LMDB ``observations``, local, never committed): per session, with
+timestamps, the prompts, the files read and edited (with the definitions each edit touched,
+found when it happened), the commands run and the tool failures with their error text. Its
+size is capped (``TETHER_LOG_MAX_BYTES``, default 8 MiB): the oldest entries go first. The
+hooks write it (``observe``); distillation and ``tether log`` read it.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+
+import orjson
+
+from ..core.files import WorkspaceError
+from ..core.languages import for_path
+from ..core.syntax import Definition, SourceFile
+from ..core.text import Range
+from ..core.workspace import Workspace
+
+DEFAULT_LOG_BYTES = 8 << 20
+MAX_FIELD = 2000  # characters kept of one prompt, command or error text
+
+
+def log_cap() -> int:
+    """The log's size cap in bytes: ``TETHER_LOG_MAX_BYTES``, else 8 MiB."""
+    v = os.environ.get("TETHER_LOG_MAX_BYTES", "")
+    return int(v) if v.isdigit() and int(v) > 0 else DEFAULT_LOG_BYTES
+
+
+def _clip(v):
+    if isinstance(v, str) and len(v) > MAX_FIELD:
+        return v[:MAX_FIELD] + f"… [{len(v) - MAX_FIELD} more characters]"
+    return v
+
+
+def observe(ws: Workspace, session: str, kind: str, *, transcript: str = "", cap: int | None = None,
+            **fields) -> None:
+    """Append one entry to the observation log (``kind``: prompt, read, edit, command,
+    failure, tool, distill), evicting the oldest entries beyond the cap."""
+    if not session:
+        return
+    s = ws.store
+    at = time.time_ns()
+    key = f"{at:020d}-{secrets.token_hex(3)}"
+    entry = {"session": session, "at": _iso(at), "kind": kind, **{k: _clip(v) for k, v in fields.items()}}
+    size = len(orjson.dumps(entry))
+    limit = cap or log_cap()
+
+    def txn_fn(txn):
+        s.put(txn, "observations", key, entry)
+        s.put(txn, "obs_by_session", f"{session}\0{key}", size)
+        meta = s.get(txn, "sessions", session) or {"id": session, "started": entry["at"], "transcript": ""}
+        meta["last"] = entry["at"]
+        if transcript:
+            meta["transcript"] = transcript
+        s.put(txn, "sessions", session, meta)
+        total = s.get(txn, "meta", "obs_bytes")
+        if total is None:  # the index was reset (the log was not): count what is there
+            total = sum(v for _, v in s.items(txn, "obs_by_session"))
+        total += size
+        cur = txn.cursor(db=s.db["observations"])
+        emptied = set()
+        while total > limit and cur.first():
+            k, v = cur.key().decode(), orjson.loads(cur.value())
+            cur.delete()
+            total -= len(orjson.dumps(v))
+            s.delete(txn, "obs_by_session", f"{v['session']}\0{k}")
+            emptied.add(v["session"])
+        for sid in emptied:  # a session whose every entry is gone is forgotten
+            if not s.keys(txn, "obs_by_session", sid + "\0"):
+                s.delete(txn, "sessions", sid)
+        s.put(txn, "meta", "obs_bytes", max(total, 0))
+    s.write(txn_fn)
+
+
+def _iso(ns: int) -> str:
+    t = ns / 1e9
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t * 1000) % 1000:03d}Z"
+
+
+def observations(ws: Workspace, session: str | None = None) -> list[dict]:
+    """The log, oldest first (one session's, or every session's)."""
+    s = ws.store
+    with s.read() as txn:
+        if session is None:
+            return [v for _, v in s.items(txn, "observations")]
+        keys = [k.split("\0", 1)[1] for k in s.keys(txn, "obs_by_session", session + "\0")]
+        return [v for v in (s.get(txn, "observations", k) for k in keys) if v is not None]
+
+
+def sessions(ws: Workspace) -> list[dict]:
+    """Every session in the log, least recently active first: ``{id, started, last, transcript}``."""
+    s = ws.store
+    with s.read() as txn:
+        return sorted((v for _, v in s.items(txn, "sessions")), key=lambda m: (m.get("last", ""), m["id"]))
+
+
+def find_session(ws: Workspace, ref: str | None) -> dict:
+    """A session by id or unique prefix; without one, the most recently active."""
+    known = sessions(ws)
+    if ref is None:
+        if not known:
+            raise WorkspaceError("the observation log holds no session yet (the agent hooks record them; "
+                                 "`tether init --agents` sets them up): give --transcript PATH")
+        return known[-1]
+    hits = [m for m in known if m["id"] == ref] or [m for m in known if m["id"].startswith(ref)]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise WorkspaceError(f"'{ref}' matches {len(hits)} sessions: give more of the id")
+    raise WorkspaceError(f"no session '{ref}' in the observation log (see `tether log`)")
+
+
+# -- what an edit touched ---------------------------------------------------------------------------
+
+def lines_of(text: str, olds: list[str]) -> list[tuple[int, int]]:
+    """The 0-based first/last lines of each of ``olds`` in ``text`` (texts not found are
+    skipped; a text's leading empty lines do not count)."""
+    out = []
+    for old in olds:
+        i = text.find(old) if old.strip() else -1
+        if i >= 0:
+            first = text.count("\n", 0, i + len(old) - len(old.lstrip("\n")))
+            out.append((first, first + old.strip("\n").count("\n")))
+    return sorted(out)
+
+
+def edit_lines(text: str, pairs: list[tuple[str, str]]) -> list[tuple[int, int]]:
+    """The lines (0-based, in ``text``) that ``(old, new)`` replacements changed: where
+    each new string is, without the lines it shares with the old one at its start and end
+    (an edit that adds a method before ``def send`` and repeats that line did not change
+    ``send``). A new string that is not in the text (a later edit changed it) is skipped."""
+    out = []
+    for old, new in pairs:
+        i = text.find(new) if new.strip() else -1
+        if i < 0:
+            continue
+        a = old[:-1].split("\n") if old.endswith("\n") else old.split("\n")
+        b = new[:-1].split("\n") if new.endswith("\n") else new.split("\n")
+        pre = 0
+        while pre < min(len(a), len(b)) and a[pre] == b[pre]:
+            pre += 1
+        suf = 0
+        while suf < min(len(a), len(b)) - pre and a[-1 - suf] == b[-1 - suf]:
+            suf += 1
+        first = text.count("\n", 0, i)
+        sl, el = first + pre, first + len(b) - 1 - suf
+        if el < sl:  # only removed lines: the place where they were
+            sl, el = max(first, sl - 1), min(first + len(b) - 1, sl)
+        out.append((sl, el))
+    return _merge(out)
+
+
+def patch_lines(patch) -> list[tuple[int, int]]:
+    """The lines a unified-diff-like patch (Claude Code's ``structuredPatch``: hunks with
+    ``newStart`` and ``lines`` prefixed ``+``/``-``/`` ``) added or changed, 0-based in
+    the new text; a pure deletion counts as the line where it happened."""
+    out = []
+    if not isinstance(patch, list):
+        return out
+    for hunk in patch:
+        if not isinstance(hunk, dict) or not isinstance(hunk.get("newStart"), int) or \
+                not isinstance(hunk.get("lines"), list):
+            continue
+        line = hunk["newStart"] - 1
+        for text in hunk["lines"]:
+            if not isinstance(text, str):
+                continue
+            if text.startswith("+"):
+                out.append((line, line))
+                line += 1
+            elif text.startswith("-"):
+                out.append((max(line - 1, 0), line))
+            else:
+                line += 1
+    return _merge(out)
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1] + 1:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
+def edited_symbols(text: str, rel: str, ranges: list[tuple[int, int]]) -> list[str]:
+    """The qualified names of the definitions an edit of ``ranges`` (0-based lines of the
+    text after the edit) touched: the innermost definition around the edited lines, or the
+    whole definitions the edit wrote inside it (an edit that adds two methods touched those
+    two methods, not their class). Lines outside every definition touch none."""
+    src = SourceFile(text, for_path(rel))
+    if src.tree is None or not ranges:
+        return []
+    out: list[str] = []
+    for d in touched_definitions(src, ranges):
+        if d.qualname not in out:
+            out.append(d.qualname)
+    return out
+
+
+def touched_definitions(src: SourceFile, ranges: list[tuple[int, int]]) -> list[Definition]:
+    out: list[Definition] = []
+    spans = []  # each definition's lines, from its decorators or export keyword on
+    for d in src.defs:
+        r = src.def_range(d)
+        spans.append((Range(min(r.sl, src.pos.line_of_byte(d.outer)), r.sc, r.el, r.ec), d))
+    lines = src.pos.lines
+    for sl, el in ranges:
+        el = min(el, len(lines) - 1)
+        while sl < el and not lines[sl].strip():
+            sl += 1
+        while el > sl and not lines[el].strip():
+            el -= 1
+        around = [(r, d) for r, d in spans if r.sl <= sl and el <= r.el]
+        enclosing = min(around, key=lambda t: t[1].end - t[1].start)[1] if around else None
+        parent = enclosing.index if enclosing is not None else None
+        inside = [(r, d) for r, d in spans if d.parent == parent and sl <= r.sl and r.el <= el]
+        covered = {ln for r, _ in inside for ln in range(r.sl, r.el + 1)}
+        rest = any(lines[ln].strip() and ln not in covered for ln in range(sl, el + 1))
+        picked = [d for _, d in inside]
+        if enclosing is not None and (rest or not picked):
+            picked.insert(0, enclosing)
+        out += [d for d in picked if d not in out]
+    return out

@@ -1,0 +1,257 @@
+"""What needs a person, computed once for every face: the editor's diagnostics for one file,
+``tether check`` over the workspace, ``tether doctor``.
+
+Codes are stable (clients key settings and quick fixes on them).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..core import anchors as A
+from ..core.files import WorkspaceError, glob_match
+from ..core.fork import fork_map
+from ..core.languages import for_path
+from ..core.notes import CheckError, Note, NoteError, check_from_dict
+from ..core.resolution import Located, anchored_in, kept_for, resolve_anchors
+from ..core.syntax import SourceFile
+from ..core.text import Range, digest
+from ..core.workspace import Workspace
+from .worker import evaluate_bounded
+
+FORK_BYTES = 256 * 1024  # a check forks only with at least this much source to parse per process
+
+ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN, VIOLATION = (
+    "orphaned", "ambiguous", "invariant-drift", "superseded", "broken-note", "invariant-violation")
+CODES = (ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN, VIOLATION)
+
+
+@dataclass
+class Finding:
+    """Something that needs a person: reported by ``check``, ``doctor`` and the editor's
+    diagnostics, always with the same codes."""
+
+    path: str
+    line: int  # 1-based
+    severity: str  # error | warning | info | hint
+    code: str  # broken-note | orphaned | ambiguous | invariant-drift | superseded | …
+    message: str
+    note_id: str = ""
+    range: Range | None = None  # 0-based, when known
+    extra: dict = field(default_factory=dict)
+
+    def to_text(self) -> str:
+        """Like a compiler: ``path:line:col: severity: message [note/check]``."""
+        col = f":{self.range.sc + 1}" if self.range else ""
+        ref = "/".join(x for x in (self.note_id, self.extra.get("check", "")) if x)
+        return f"{self.path}:{self.line}{col}: {self.severity}: {self.message}" + (f" [{ref}]" if ref else "")
+
+    def to_json(self) -> dict:
+        """The documented shape of ``tether check --format json``."""
+        return {"file": self.path, "line": self.line, "range": self.range.to_lsp() if self.range else None,
+                "severity": self.severity, "code": self.code, "message": self.message, "note": self.note_id or None,
+                "check": self.extra.get("check")}
+
+
+@dataclass
+class FileWork:
+    """One file of a check, with all it needs from the store read beforehand."""
+
+    rel: str
+    text: str
+    h: str  # digest of text
+    notes: list[Note]  # notes that apply to the file
+    todo: list[tuple[Note, int, A.Anchor]]  # their anchors in it
+    last: dict  # (note id, anchor index) -> last resolution kept
+    olds: dict  # text digest -> the text a last resolution was made in
+
+    def cost(self) -> int:
+        """About how much work: a file is parsed when checked or when its text is new to an anchor."""
+        parse = any(n.kind == "invariant" and n.checks for n in self.notes) or any(
+            a.type != A.FILE and not kept_for(self.last.get((n.id, i)), self.h) for n, i, a in self.todo)
+        return len(self.text) if parse else 64
+
+
+def drift(loc: Located) -> bool:
+    """An invariant's code changed since the invariant was last confirmed."""
+    note = loc.note
+    if note.kind != "invariant" or not loc.anchor.is_code or not loc.resolution.attached:
+        return False
+    confirmed = note.confirmed.get("hash") or loc.anchor.hash
+    return bool(loc.resolution.hash) and loc.resolution.hash not in str(confirmed).split(",")
+
+
+def file_findings(rel: str, located: list[Located]) -> list[Finding]:
+    out = []
+    for loc in located:
+        note, a = loc.note, loc.anchor
+        if note.status == "retired":
+            continue
+        place = loc.place or Range(0, 0, 0, 0)
+        where = Range(place.sl, place.sc, place.sl + 1, 0)  # the head line, not the whole body
+        name = f"`{a.name}`" if a.name else "its code"
+        if loc.state == A.ORPHANED:
+            out.append(_f(rel, where, "warning", ORPHANED, loc,
+                          f"{note.kind} \"{note.title}\" is orphaned: {name} is gone from this file "
+                          f"(re-anchor or retire the note)"))
+        elif loc.state == A.AMBIGUOUS:
+            out.append(_f(rel, where, "warning", AMBIGUOUS, loc,
+                          f"{note.kind} \"{note.title}\": {name} matches several places; re-anchor the note"))
+        elif drift(loc):
+            out.append(_f(rel, where, "warning", DRIFT, loc,
+                          f"invariant \"{note.title}\": this code changed since it was last confirmed. "
+                          f"Still holds?"))
+        elif note.kind == "decision" and note.status == "superseded" and loc.resolution.attached:
+            out.append(_f(rel, where, "hint", SUPERSEDED, loc,
+                          f"decision \"{note.title}\" was superseded by {note.superseded_by}"))
+    return out
+
+
+def check_file(w: FileWork) -> tuple[list[Finding], dict]:
+    """What ``tether check`` reports for one file, touching no store (it may run in a
+    forked process): the findings, and the resolutions to keep."""
+    checked = any(n.kind == "invariant" and n.checks for n in w.notes)
+    src = SourceFile(w.text, for_path(w.rel)) if checked else None  # one parse for anchors and checks
+    located, updates = resolve_anchors(w.rel, w.text, w.h, w.todo, w.last, w.olds, src)
+    found = [f for f in file_findings(w.rel, located) if f.severity in ("error", "warning")]
+    if checked:
+        found += check_findings(w.rel, src, w.notes, located)
+    return found, updates
+
+
+def check_findings(rel: str, src, notes, located: list[Located]) -> list[Finding]:
+    """Violations of the structural checks of the active invariants that apply to ``rel``
+    (anchored in it, or covering it by a glob), each inside its invariant's scope."""
+    out = []
+    by_note: dict[str, list[Located]] = {}
+    for loc in located:
+        by_note.setdefault(loc.note.id, []).append(loc)
+    for note in notes:
+        if note.kind != "invariant" or note.status != "active" or not note.checks:
+            continue
+        scopes = []
+        for loc in by_note.get(note.id, []):
+            if loc.anchor.type == A.FILE:
+                scopes.append(None)
+            elif loc.anchor.is_code and loc.resolution.attached and loc.range is not None:
+                r = loc.range
+                scopes.append((src.pos.byte(r.sl, r.sc), src.pos.byte(r.el, r.ec)))
+        if any(a.type == A.GLOB and glob_match(a.pattern, rel) for a in note.anchors):
+            scopes.append(None)
+        waived = {}  # check id -> ranges of the statements its reviewed exceptions excuse
+        for w in note.exceptions:
+            if w.anchor.path == rel:
+                res = A.resolve(w.anchor, src)
+                if res.attached and res.range is not None:
+                    waived.setdefault(w.check, []).append(res.range)
+        for raw in note.checks:
+            try:
+                check = check_from_dict(raw)
+            except CheckError:
+                continue  # reported where the note file is read
+            for scope in scopes:
+                violations, cut = evaluate_bounded(check, src, scope)
+                for v in violations:
+                    if any(_within(v.range, r) for r in waived.get(check.id, ())):
+                        continue
+                    out.append(Finding(rel, v.range.sl + 1, check.severity, VIOLATION,
+                                       f"invariant \"{note.title}\": {v.message}", note.id, v.range,
+                                       {"check": check.id, "cut": cut}))
+    return out
+
+
+def _within(inner: Range, outer: Range) -> bool:
+    return (outer.sl, outer.sc) <= (inner.sl, inner.sc) and (inner.el, inner.ec) <= (outer.el, outer.ec)
+
+
+def note_file_findings(errors: list[NoteError]) -> list[Finding]:
+    return [Finding(e.path, e.line, "error", BROKEN, e.reason, range=Range(e.line - 1, 0, e.line - 1, 1 << 16))
+            for e in errors]
+
+
+def _f(rel: str, where: Range, severity: str, code: str, loc: Located, message: str) -> Finding:
+    return Finding(rel, where.sl + 1, severity, code, message, loc.note.id, where,
+                   {"anchor": loc.index, "state": loc.state})
+
+
+# -- the workspace as a whole ------------------------------------------------------------------
+
+def check(ws: Workspace, rels: list[str] | None = None) -> list[Finding]:
+    """Everything ``tether check`` reports for the given files (default: every file a
+    note applies to): invariant check violations, invariants whose code drifted, lost
+    anchors, and broken note files."""
+    notes = ws.notes()
+    if rels is None:
+        paths = {a.path for n in notes if n.status == "active" for a in n.anchors if a.is_code or a.type == A.FILE}
+        globs = [a.pattern for n in notes if n.status == "active" and n.kind == "invariant" and n.checks
+                 for a in n.anchors if a.type == A.GLOB]
+        if globs:
+            paths |= {rel for rel in ws.files() if any(glob_match(g, rel) for g in globs)}
+        rels = sorted(paths)
+    out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()]
+    with ws.snapshot(), ws.resolutions.batched():
+        _check_files(ws, rels, out)
+    out.sort(key=lambda f: (f.path, f.line, f.range.sc if f.range else 0))
+    return out
+
+
+def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
+    work = []
+    for rel in rels:  # the store is read here, in this process ...
+        try:
+            text = ws.read_source(rel)
+        except WorkspaceError:
+            if not ws.abs(rel).is_file():  # gone: its anchors are orphaned
+                out += [f for f in file_findings(rel, ws.locate(rel)) if f.severity in ("error", "warning")]
+            continue
+        notes = ws.notes_on(rel)
+        todo = anchored_in(rel, notes)
+        h = digest(text)
+        work.append(FileWork(rel, text, h, notes, todo, *ws.resolutions.last_seen(todo, h)))
+    # ... the files are parsed and checked anywhere (forked children share a big check;
+    # a language's files together, so each process compiles fewer languages' queries) ...
+    work.sort(key=lambda w: (os.path.splitext(w.rel)[1], w.rel))
+    jobs = max(1, min(ws.cores(), sum(w.cost() for w in work) // FORK_BYTES))
+    for w, (found, updates) in zip(work, fork_map(check_file, work, jobs)):
+        out += found
+        ws.resolutions.keep(w.text, w.h, updates)  # ... and what is kept is stored here
+
+
+def doctor(ws: Workspace) -> list[Finding]:
+    """Everything that needs a person: broken note files, anchors that lost their code,
+    references to missing notes, an index that disagrees with the files."""
+    out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()]
+    notes = ws.notes()
+    for note in notes:
+        if note.status == "superseded" and ws.note(note.superseded_by) is None:
+            out.append(Finding(note.path, 1, "warning", "unknown-successor",
+                               f"superseded by '{note.superseded_by}', which is no note here", note.id))
+        if note.status == "retired":
+            continue
+        for loc in ws.locate_note(note):
+            a = loc.anchor
+            line = (a.range.sl + 1) if a.range else 1
+            if loc.state == A.ORPHANED:
+                gone = "its file is gone" if not ws.abs(a.path).exists() else \
+                    f"`{a.name}` is no longer in {a.path}" if a.name else f"its code is no longer in {a.path}"
+                out.append(Finding(a.path, line, "warning", ORPHANED,
+                                   f"note \"{note.title}\" is orphaned: {gone}; re-anchor or retire it", note.id))
+            elif loc.state == A.AMBIGUOUS:
+                out.append(Finding(a.path, line, "warning", AMBIGUOUS,
+                                   f"note \"{note.title}\" matches several places in {a.path}; re-anchor it", note.id))
+    for note in notes:
+        if note.kind == "invariant" and note.status == "active":
+            for loc in ws.locate_note(note):
+                if drift(loc):
+                    out.append(Finding(loc.anchor.path, loc.range.sl + 1, "warning", DRIFT,
+                                       f"invariant \"{note.title}\": its code changed since it was last "
+                                       f"confirmed; still holds? (`tether confirm {note.id}`)", note.id))
+    for nid, path in ws.repo.indexed().items():
+        if not (ws.root / path).exists():
+            out.append(Finding(path, 1, "error", "index-mismatch",
+                               f"the index lists note {nid} but its file is gone; run `tether reindex`", nid))
+    for f in sorted(ws.notes_dir.glob(".*.tmp")) if ws.notes_dir.is_dir() else ():
+        out.append(Finding(ws.rel(f), 1, "warning", "leftover-temp",
+                           "a temporary file left by an interrupted write; its note is intact, delete this file"))
+    return out

@@ -1,0 +1,193 @@
+"""The workspace's files: paths kept inside it, source texts read safely, note files written
+all or nothing, path patterns.
+
+Every path a face hands in goes through :meth:`SourceTree.rel` (a link or ``..`` leading out
+is refused), and every source text through :meth:`SourceTree.read` (a FIFO, a binary or a
+huge file, invalid UTF-8: a :class:`WorkspaceError` that says why, never a hang or a crash).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import subprocess
+import tempfile
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+TETHER_DIR = ".tether"
+MAX_SOURCE_BYTES = 32 * 1024 * 1024  # larger files are not read at all (file/glob anchors only)
+
+
+class WorkspaceError(Exception):
+    """A request that cannot be done, with the reason (exit code 2 in the CLI)."""
+
+
+class SourceTree:
+    """The files under one workspace root."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def rel(self, path: str | Path, base: Path | None = None) -> str:
+        """Workspace-relative POSIX path of ``path`` (relative to ``base``, by default the
+        workspace root); paths outside the workspace are refused."""
+        p = Path(path)
+        if not p.is_absolute():
+            p = (base or self.root) / p
+        real = Path(os.path.normpath(p)).resolve()  # symlinks followed: a link out is outside
+        try:
+            rel = real.relative_to(self.root)
+        except ValueError:
+            raise WorkspaceError(f"{path}: outside the workspace {self.root}") from None
+        if rel.parts and rel.parts[0] == TETHER_DIR and (len(rel.parts) < 2 or rel.parts[1] != "notes"):
+            raise WorkspaceError(f"{path}: inside {TETHER_DIR}/, which holds tether's own files")
+        return rel.as_posix()
+
+    def real(self, rel: str) -> str:
+        """The real path of ``rel``, refused when it leads outside (symlinks followed)."""
+        real = os.path.realpath(os.path.join(self.root, rel))
+        if not inside(real, self.root):
+            raise WorkspaceError(f"{rel}: outside the workspace {self.root}")
+        return real
+
+    def read(self, rel: str) -> str:
+        """The text of a source file, or a WorkspaceError that says why it has none."""
+        try:  # without blocking: a FIFO is refused below, not waited on
+            fd = os.open(self.real(rel), os.O_RDONLY | os.O_NONBLOCK)
+        except FileNotFoundError:
+            raise WorkspaceError(f"{rel}: no such file") from None
+        except IsADirectoryError:
+            raise WorkspaceError(f"{rel}: not a regular file") from None
+        except OSError as e:
+            raise WorkspaceError(f"{rel}: cannot read ({e.strerror})") from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise WorkspaceError(f"{rel}: not a regular file")
+            if st.st_size > MAX_SOURCE_BYTES:
+                raise WorkspaceError(f"{rel}: {st.st_size / 1e6:.1f} MB is too large to anchor inside; "
+                                     f"anchor the whole file (--file)")
+            with open(fd, "rb", closefd=False) as f:
+                data = f.read()
+        finally:
+            os.close(fd)
+        return decode_source(data, rel)
+
+    def exists(self, rel: str) -> bool:
+        return os.path.exists(self.real(rel))
+
+    def files(self) -> list[str]:
+        """Workspace files (hidden folders, .tether and dependency folders skipped)."""
+        out = []
+        for d, dirs, names in os.walk(self.root):
+            dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x not in ("node_modules", "__pycache__"))
+            base = Path(d).relative_to(self.root)
+            for n in sorted(names):
+                if os.path.islink(os.path.join(d, n)) and not inside(Path(d, n).resolve(), self.root):
+                    continue  # a link out of the workspace is not the workspace's
+                out.append((base / n).as_posix())
+        return out
+
+
+def decode_source(data: bytes, rel: str) -> str:
+    if b"\0" in data[:8192]:
+        raise WorkspaceError(f"{rel}: a binary file; only the whole file can be anchored (--file)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise WorkspaceError(f"{rel}:{line}: not valid UTF-8 (byte 0x{data[e.start]:02x}); "
+                             f"only the whole file can be anchored (--file)") from None
+
+
+def atomic_write(target: Path, text: str, newline: str = "\n") -> None:
+    """Write ``text`` to ``target`` all or nothing (temp file, fsync, rename), keeping the
+    replaced file's permissions. ``newline=""`` writes line endings as they are in ``text``."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        try:  # mkstemp makes the file 0600; a note file is shared like any file of the repository
+            mode = os.stat(target).st_mode & 0o7777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    dfd = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+def is_under(path: str, rel: str) -> bool:
+    """``path`` is ``rel`` or inside the folder ``rel`` ("" or "." is the whole workspace)."""
+    return rel in ("", ".") or path == rel or path.startswith(rel.rstrip("/") + "/")
+
+
+def inside(p: Path | str, root: Path) -> bool:
+    s, r = str(p), str(root)
+    return s == r or s.startswith(r if r.endswith(os.sep) else r + os.sep)
+
+
+def git_toplevel(start: Path) -> Path | None:
+    try:
+        r = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True,
+                           text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(r.stdout.strip()) if r.returncode == 0 and r.stdout.strip() else None
+
+
+# -- path patterns (glob anchors) ------------------------------------------------------------
+
+def normalize_glob(pattern: str) -> str:
+    p = pattern.strip().replace("\\", "/")
+    while p.startswith("./"):
+        p = p[2:]
+    if not p or p.startswith("/") or ".." in PurePosixPath(p).parts:
+        raise WorkspaceError(f"glob '{pattern}': give a pattern relative to the workspace, such as src/auth/**")
+    return p
+
+
+@lru_cache(maxsize=1024)
+def _glob_re(pattern: str) -> re.Pattern:
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        out.append("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c))
+        i += 1
+    rx = "".join(out)
+    if pattern.endswith("/"):
+        rx += ".*"
+    return re.compile(rx + r"\Z")
+
+
+def glob_match(pattern: str, rel: str) -> bool:
+    """gitignore-like: ``**`` spans directories, ``*`` and ``?`` stay inside one; a pattern
+    naming a directory covers everything below it."""
+    rx = _glob_re(pattern)
+    if rx.match(rel):
+        return True
+    parts = rel.split("/")
+    return any(rx.match("/".join(parts[:k])) for k in range(1, len(parts)))

@@ -1,0 +1,304 @@
+"""Where each note's anchors are now: a file's anchors resolved in its current text, with
+the last resolution of every anchor kept in the store so the next one can align old and new
+code (:mod:`anchors` does the aligning; this module feeds it and keeps what it found).
+
+:func:`resolve_anchors` is pure (no store, no disk): a check forks it over processes, and a
+test gives it texts. :class:`Resolutions` reads what it needs from the store first, and
+stores what is kept afterwards, in one transaction for a whole check (:meth:`batched`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import lmdb
+
+from . import anchors as A
+from .files import SourceTree, WorkspaceError
+from .languages import for_path
+from .notes import Note
+from .store import Store
+from .syntax import SourceFile
+from .text import Range, digest
+
+
+@dataclass
+class Located:
+    """One anchor of one note, resolved in the current content of its file."""
+
+    note: Note
+    index: int  # which anchor of the note
+    anchor: A.Anchor
+    resolution: A.Resolution
+    last: Range | None = None  # where it was last seen (for an anchor that is lost now)
+    params: str = ""  # parameter list of the definition found (to tell overloads apart)
+
+    @property
+    def place(self) -> Range | None:
+        """Where to show it: the current range, else the last known one."""
+        return self.resolution.range or self.last or self.anchor.range
+
+    def current(self) -> A.Anchor:
+        """The anchor as it is in the text it was resolved in (name, range, hash now)."""
+        a, r = self.anchor, self.resolution
+        if not r.attached:
+            return a
+        return A.Anchor(a.type, a.path, a.pattern, a.lang, a.node, r.name or a.name, self.params or a.params,
+                        r.hash or a.hash, a.sketch, r.range or a.range)
+
+    @property
+    def state(self) -> str:
+        return self.resolution.state
+
+    @property
+    def range(self) -> Range | None:
+        return self.resolution.range
+
+
+class Resolutions:
+    """Resolves the anchors of the notes in ``notes_on(rel)`` in the files of ``tree``, keeping
+    each file's result until its text or the notes (``generation()``) change."""
+
+    def __init__(self, store: Store, tree: SourceTree, notes_on: Callable[[str], list[Note]],
+                 generation: Callable[[], int]):
+        self.store, self.tree, self.notes_on, self.generation = store, tree, notes_on, generation
+        self._batch: list | None = None  # resolutions to keep, while a check runs (batched)
+        self._located: dict[str, tuple[str, int, list[Located]]] = {}  # rel -> (text digest, generation, result)
+
+    def locate(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
+        """Every anchor in ``rel`` (notes anchored there), resolved in its current text
+        (``text`` if given, e.g. an editor's unsaved buffer; else the file on disk);
+        ``src``: that text already parsed."""
+        todo = anchored_in(rel, self.notes_on(rel))
+        if not todo:
+            return []
+        if text is None:
+            try:
+                text = self.tree.read(rel)
+            except WorkspaceError:
+                # gone: its anchors are orphaned; unreadable (binary, too large): undecidable
+                gone = not self.tree.exists(rel)
+                return [Located(n, i, a, A.Resolution(
+                    A.ORPHANED if gone else (A.AMBIGUOUS if a.is_code else A.OK), None, a.name))
+                    for n, i, a in todo]
+        h = digest(text)
+        hit = self._located.get(rel)
+        if hit is not None and hit[0] == h and hit[1] == self.generation():
+            return list(hit[2])
+        out, updates = resolve_anchors(rel, text, h, todo, *self.last_seen(todo, h), src)
+        self.keep(text, h, updates)
+        self._located[rel] = (h, self.generation(), list(out))
+        return out
+
+    def locate_note(self, note: Note, texts: dict[str, str] | None = None) -> list[Located]:
+        out = []
+        for rel in sorted({a.path for a in note.anchors if a.type != A.GLOB}):
+            out += [loc for loc in self.locate(rel, (texts or {}).get(rel)) if loc.note.id == note.id]
+        out += [Located(note, i, a, A.Resolution(A.OK)) for i, a in enumerate(note.anchors) if a.type == A.GLOB]
+        return sorted(out, key=lambda loc: loc.index)
+
+    def last_seen(self, todo: list[tuple[Note, int, A.Anchor]], h: str) -> tuple[dict, dict]:
+        """What the store kept of these anchors' last resolutions, and the texts they were
+        made in (only those needed: the ones not made in the text ``h``)."""
+        s = self.store
+        last, olds = {}, {}
+        with s.read() as txn:
+            for n, i, a in todo:  # a record of another anchor (the note file was edited since) is void
+                st = s.get(txn, "anchors", f"{n.id}\0{i}")
+                st = last[(n.id, i)] = st if st is not None and st.get("for") == anchor_key(a) else None
+                if st and not kept_for(st, h) and st.get("text") not in olds:
+                    olds[st.get("text")] = s.get_text(txn, st["text"]) if st.get("text") else None
+        return last, olds
+
+    def remember(self, note: Note, i: int, anchor: A.Anchor, text: str) -> None:
+        """Keep the text an anchor was made in (recorded, re-anchored, synced), for the next
+        resolution."""
+        h = digest(text)
+
+        def put(txn):
+            self.store.put_text(txn, h, text)
+            self.store.put(txn, "anchors", f"{note.id}\0{i}", {
+                "text": h, "range": list(anchor.range) if anchor.range else None,
+                "name": anchor.name, "params": anchor.params, "hash": anchor.hash, "for": anchor_key(anchor)})
+        self.store.write(put)
+
+    def keep_located(self, text: str, located: list[Located]) -> None:
+        """Store resolutions made elsewhere (the editor's edits path) as the last ones."""
+        h = digest(text)
+        s = self.store
+        with s.read() as txn:
+            updates = {}
+            for loc in located:
+                key = f"{loc.note.id}\0{loc.index}"
+                rec = s.get(txn, "anchors", key) or {}
+                rec["resolved_in"], rec["res"], rec["for"] = h, _res_to(loc.resolution), anchor_key(loc.anchor)
+                if loc.resolution.attached and loc.range is not None:
+                    cur = loc.current()
+                    rec.update(text=h, range=list(cur.range), name=cur.name, params=cur.params, hash=cur.hash)
+                updates[key] = rec
+        self.keep(text, h, updates)
+
+    def keep(self, text: str, h: str, updates: dict) -> None:
+        """Store ``updates`` (anchor records) made in ``text`` of digest ``h``."""
+        if not updates:
+            return
+        self._located.clear()  # resolutions made elsewhere (the editor) replace what was kept
+        if self._batch is not None:
+            self._batch.append((text, h, updates))
+        else:
+            self._write([(text, h, updates)])
+
+    @contextmanager
+    def batched(self):
+        """Resolutions kept during a long read (a whole check) go to the store in one
+        transaction at its end, not one per file (a commit costs about a millisecond)."""
+        self._batch = []
+        try:
+            yield
+        finally:
+            batch, self._batch = self._batch, None
+            if batch:
+                self._write(batch)
+
+    def _write(self, batch: list[tuple[str, str, dict]]) -> None:
+        s = self.store
+
+        def put(txn):
+            for text, h, updates in batch:
+                if any(r.get("text") == h for r in updates.values()):
+                    s.put_text(txn, h, text)
+                for k, v in updates.items():
+                    s.put(txn, "anchors", k, v)
+            writes = (s.get(txn, "meta", "text_writes") or 0) + len(batch)
+            s.put(txn, "meta", "text_writes", writes)
+            if writes // 256 != (writes - len(batch)) // 256:  # every so often, drop the texts nothing refers to
+                s.collect_texts(txn)
+        try:
+            s.write(put)
+        except lmdb.Error:  # a read-only or full disk must not stop anyone reading notes
+            pass
+
+
+def anchored_in(rel: str, holders: list) -> list[tuple]:
+    """(holder, index, anchor) for each anchor of ``holders`` (notes, candidates) placed in
+    ``rel`` itself, not by a glob."""
+    return [(h, i, a) for h in holders for i, a in enumerate(h.anchors) if a.path == rel and a.type != A.GLOB]
+
+
+def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.Anchor]], last: dict,
+                    olds: dict, src: SourceFile | None = None) -> tuple[list[Located], dict]:
+    """The anchors ``todo`` of ``rel`` resolved in ``text`` (digest ``h``), from their last
+    resolutions ``last`` and the texts those were made in (``olds``), touching no store:
+    the resolutions, and the records to keep of them. ``src``: ``text`` already parsed."""
+    out: list[Located] = []
+    new_src = None
+    resolvers: dict[str | None, A.Resolver] = {}
+    updates = {}
+    for n, i, a in todo:
+        if a.type == A.FILE:
+            out.append(Located(n, i, a, A.Resolution(A.OK)))
+            continue
+        st = last.get((n.id, i))
+        if kept_for(st, h):
+            out.append(Located(n, i, a, _res_from(st["res"]), Range(*st["range"]) if st.get("range") else a.range,
+                               st.get("params", "")))
+            continue
+        if new_src is None:
+            new_src = src if src is not None and src.text == text else SourceFile(text, for_path(rel))
+        old_hash = st.get("text") if st else None
+        if old_hash not in resolvers:
+            old_text = olds.get(old_hash)
+            resolvers[old_hash] = A.Resolver(new_src, SourceFile(old_text, new_src.lang) if old_text is not None else None)
+        probe = a
+        if st and resolvers[old_hash].old is not None:
+            probe = A.Anchor(a.type, a.path, a.pattern, a.lang, a.node, st["name"], st["params"], st["hash"],
+                             a.sketch, Range(*st["range"]) if st.get("range") else a.range)
+        res = against_note(a, resolvers[old_hash].resolve(probe))
+        params = res.params if res.attached else ""
+        seen_at = Range(*st["range"]) if st and st.get("range") else a.range
+        out.append(Located(n, i, a, res, seen_at, params))
+        rec = dict(st or {})
+        rec["for"] = anchor_key(a)
+        rec["resolved_in"] = h
+        rec["res"] = _res_to(res)
+        if res.attached and res.range is not None:
+            rec.update(text=h, range=list(res.range), name=res.name or a.name, params=params or a.params,
+                       hash=res.hash or a.hash)
+        updates[f"{n.id}\0{i}"] = rec
+    return out, updates
+
+
+def against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:
+    """State relative to what the note file records (not to the last resolution)."""
+    if not res.attached or res.range is None:
+        return res
+    if res.name and a.name and res.name != a.name and a.type == A.SYMBOL:
+        state = A.RENAMED
+    elif res.hash and a.hash and res.hash != a.hash:
+        state = A.CHANGED
+    elif a.range is not None and (res.range.sl, res.range.el) != (a.range.sl, a.range.el):
+        state = A.MOVED
+    else:
+        state = A.OK
+    return A.Resolution(state, res.range, res.name, res.candidates, res.hash, res.params)
+
+
+def kept_for(record: dict | None, h: str) -> bool:
+    """The store holds this anchor's resolution in the text of digest ``h``."""
+    return bool(record) and record.get("resolved_in") == h and "res" in record
+
+
+def anchor_key(a: A.Anchor) -> str:
+    """What the note file says of an anchor: a cached resolution of another one is void."""
+    return digest(f"{a.type}|{a.path}|{a.name}|{a.params}|{a.hash}|{tuple(a.range) if a.range else ''}")
+
+
+def _res_to(res: A.Resolution) -> dict:
+    return {"state": res.state, "range": list(res.range) if res.range else None, "name": res.name,
+            "hash": res.hash, "params": res.params, "candidates": [list(c) for c in res.candidates]}
+
+
+def _res_from(d: dict) -> A.Resolution:
+    return A.Resolution(d["state"], Range(*d["range"]) if d["range"] else None, d["name"],
+                        [Range(*c) for c in d["candidates"]], d["hash"], d.get("params", ""))
+
+
+# -- the documented JSON of a note and its anchors (every face prints this one) ------------------
+
+def anchor_json(a: A.Anchor, res: A.Resolution | None = None) -> dict:
+    """An anchor as JSON: where it points and, once resolved, its state and range now."""
+    d = {"type": a.type}
+    if a.type == A.GLOB:
+        d["pattern"] = a.pattern
+    else:
+        d["path"] = a.path
+    if a.name:
+        d["name"] = a.name
+    if res is not None:
+        d["state"] = res.state
+        d["range"] = res.range.to_lsp() if res.range else None
+    return d
+
+
+def note_json(note: Note, located: list[Located] = ()) -> dict:
+    loc_by = {loc.index: loc for loc in located}
+    anchors = []
+    for i, a in enumerate(note.anchors):
+        loc = loc_by.get(i)
+        d = anchor_json(a, loc.resolution if loc is not None else None)
+        if loc is not None:
+            if loc.resolution.name and loc.resolution.name != a.name:
+                d["now_named"] = loc.resolution.name
+            if loc.resolution.candidates:
+                d["candidates"] = [c.to_lsp() for c in loc.resolution.candidates]
+        anchors.append(d)
+    return {
+        "id": note.id, "kind": note.kind, "title": note.title, "status": note.status,
+        "superseded_by": note.superseded_by or None, "author": note.author, "created": note.created,
+        "updated": note.updated, "tags": note.tags, "rationale": note.rationale or None,
+        "alternatives": [{"option": a.option, "rejected_because": a.rejected_because} for a in note.alternatives],
+        "works_around": note.works_around or None, "remove_when": note.remove_when or None,
+        "body": note.body, "file": note.path, "anchors": anchors,
+    }
