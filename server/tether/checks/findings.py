@@ -47,6 +47,13 @@ class Finding:
         ref = "/".join(x for x in (self.note_id, self.extra.get("check", "")) if x)
         return f"{self.path}:{self.line}{col}: {self.severity}: {self.message}" + (f" [{ref}]" if ref else "")
 
+    def to_github(self) -> str:
+        """A GitHub Actions workflow command (an annotation on the pull request's diff)."""
+        level = {"error": "error", "warning": "warning"}.get(self.severity, "notice")
+        col = f",col={self.range.sc + 1}" if self.range else ""
+        msg = self.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return f"::{level} file={self.path},line={self.line}{col},title=tether {self.code}::{msg}"
+
     def to_json(self) -> dict:
         """The documented shape of ``tether check --format json``."""
         return {"file": self.path, "line": self.line, "range": self.range.to_lsp() if self.range else None,

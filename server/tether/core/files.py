@@ -142,12 +142,26 @@ def inside(p: Path | str, root: Path) -> bool:
     return s == r or s.startswith(r if r.endswith(os.sep) else r + os.sep)
 
 
-def git_toplevel(start: Path) -> Path | None:
+def git(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run git in ``root`` (revisions a user gave come after ``--end-of-options`` in ``args``,
+    so one that starts with ``-`` is never read as an option)."""
     try:
-        r = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True,
-                           text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as e:  # no git here, or it hung
+        return subprocess.CompletedProcess(["git", *args], 1, "", str(e))
+
+
+def changed_since(root: Path, ref: str) -> set[str]:
+    """Files changed between ``ref`` and the working tree, and files git does not track yet."""
+    r = git(root, "diff", "--name-only", "--relative", "--end-of-options", ref, "--")
+    if r.returncode != 0:
+        err = r.stderr.strip().splitlines()
+        raise WorkspaceError(f"--changed-since {ref}: {err[-1] if err else 'git failed'}")
+    return set(r.stdout.split()) | set(git(root, "ls-files", "--others", "--exclude-standard").stdout.split())
+
+
+def git_toplevel(start: Path) -> Path | None:
+    r = git(start, "rev-parse", "--show-toplevel")
     return Path(r.stdout.strip()) if r.returncode == 0 and r.stdout.strip() else None
 
 

@@ -126,9 +126,11 @@ class Workspace:
     def record(self, kind: str, path: str, line: int | None = None, col: int = 0, *, how: str = A.SYMBOL,
                title: str, body: str = "", rationale: str = "", rejected: list[tuple[str, str]] = (),
                tags: list[str] = (), works_around: str = "", remove_when: str = "",
-               end: tuple[int, int] | None = None, text: str | None = None, checks: list[dict] = ()) -> Note:
+               end: tuple[int, int] | None = None, text: str | None = None, checks: list[dict] = (),
+               or_statement: bool = False) -> Note:
         """Create a note anchored at ``path:line:col`` (0-based; ``how`` = symbol, span or
-        file), or on a glob pattern (``how`` = glob, ``path`` = the pattern)."""
+        file), or on a glob pattern (``how`` = glob, ``path`` = the pattern). ``or_statement``:
+        where no definition encloses the position, the statement or lines there."""
         if kind not in KINDS:
             raise WorkspaceError(f"unknown kind '{kind}': use one of {', '.join(KINDS)}")
         if not title.strip():
@@ -146,7 +148,12 @@ class Workspace:
             rel = self.rel(path)
             if line is None:
                 raise WorkspaceError(f"{rel}: give a line (PATH:LINE), or --file for the whole file")
-            anchor, src = self._anchor_at(rel, line, col, how, end, text)
+            try:
+                anchor, src = self._anchor_at(rel, line, col, how, end if how != A.SYMBOL else None, text)
+            except WorkspaceError:
+                if not (or_statement and how == A.SYMBOL):
+                    raise
+                anchor, src = self._anchor_at(rel, line, col, A.SPAN, end, text)
         if checks and kind != "invariant":
             raise WorkspaceError("only invariants carry checks")
         lang = src.lang if src is not None else for_path(anchor.path) if anchor.type == A.FILE else None

@@ -7,7 +7,7 @@ from collections import Counter
 from lsprotocol import types as T
 
 from ..capture.candidates import Place
-from ..checks.findings import Finding
+from ..checks.findings import AMBIGUOUS, DRIFT, ORPHANED, VIOLATION, Finding
 from ..context.ranking import note_markdown
 from ..core import anchors as A
 from ..core.resolution import Located
@@ -82,3 +82,29 @@ def innermost_first(locs: list[Located], line: int, col: int) -> list[Located]:
 
 def lost(loc: Located) -> bool:
     return loc.anchor.is_code and loc.state in (A.ORPHANED, A.AMBIGUOUS)
+
+
+def note_fixes(d, where: dict, d_range: dict) -> list[tuple[str, str, dict]]:
+    """The quick fixes of a diagnostic on a note: (title, command, argument)."""
+    nid = d.data["note"]
+    fixes = []
+    if d.code == DRIFT:
+        fixes.append(("Still holds (confirm invariant)", "tether.confirm", {"id": nid}))
+    if d.code == VIOLATION and d.data.get("check"):
+        fixes.append(("Ignore this once (a reviewed exception)", "tether.ignoreOnce",
+                      {"id": nid, "check": d.data["check"], "uri": where["uri"], "range": d_range}))
+    if d.code in (ORPHANED, AMBIGUOUS):
+        fixes.append(("Re-anchor note here", "tether.reanchor", {"id": nid, "anchor": d.data.get("anchor", 0), **where}))
+    return fixes + [("Show note", "tether.showNote", {"id": nid}), ("Retire note", "tether.retire", {"id": nid})]
+
+
+def rejected_options(alternatives: list) -> list[tuple[str, str]]:
+    """Rejected options as a client sends them: ``{option, rejected_because|why}`` or "option: why"."""
+    out = []
+    for a in alternatives:
+        if isinstance(a, dict):
+            out.append((a.get("option", ""), a.get("rejected_because") or a.get("why", "")))
+        else:
+            opt, _, why = str(a).partition(":")
+            out.append((opt, why))
+    return out

@@ -19,7 +19,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
 from ..capture import candidates as capture
-from ..checks.findings import DRIFT, VIOLATION, check_findings, file_findings, note_file_findings
+from ..checks.findings import check_findings, file_findings, note_file_findings
 from ..context.ranking import context_for
 from ..core import anchors as A
 from ..core.files import TETHER_DIR, glob_match
@@ -409,22 +409,11 @@ async def code_action(ls: TetherServer, params: T.CodeActionParams):
         if d.source == "tether" and isinstance(d.data, dict) and d.data.get("candidate"):
             actions += await _candidate_actions(ls, d)
             continue
-        if d.source != "tether" or not isinstance(d.data, dict) or not d.data.get("note"):
-            continue
-        nid = d.data["note"]
-        fixes = []
-        if d.code == DRIFT:
-            fixes.append(("Still holds (confirm invariant)", "tether.confirm", {"id": nid}))
-        if d.code == VIOLATION and d.data.get("check"):
-            fixes.append(("Ignore this once (a reviewed exception)", "tether.ignoreOnce",
-                          {"id": nid, "check": d.data["check"], "uri": uri,
-                           "range": ls.protocol._converter.unstructure(d.range)}))
-        if d.code in ("orphaned", "ambiguous"):
-            fixes.append(("Re-anchor note here", "tether.reanchor",
-                          {"id": nid, "anchor": d.data.get("anchor", 0), **where}))
-        fixes += [("Show note", "tether.showNote", {"id": nid}), ("Retire note", "tether.retire", {"id": nid})]
-        actions += [T.CodeAction(title, kind=T.CodeActionKind.QuickFix, diagnostics=[d],
-                                 command=T.Command(title=title, command=cmd, arguments=[arg])) for title, cmd, arg in fixes]
+        if d.source == "tether" and isinstance(d.data, dict) and d.data.get("note"):
+            fixes = C.note_fixes(d, where, ls.protocol._converter.unstructure(d.range))
+            actions += [T.CodeAction(title, kind=T.CodeActionKind.QuickFix, diagnostics=[d],
+                                     command=T.Command(title=title, command=cmd, arguments=[arg]))
+                        for title, cmd, arg in fixes]
     only = params.context.only
     if only:  # the kinds the client asked for (a kind covers its sub-kinds: refactor -> refactor.extract)
         want = [getattr(k, "value", k) for k in only]
@@ -501,13 +490,7 @@ async def record(ls: TetherServer, arg: dict):
     line, col, end = _position(arg)
     title = (arg.get("title") or "").strip()
     template = not title
-    alts = []
-    for a in arg.get("alternatives") or []:
-        if isinstance(a, dict):
-            alts.append((a.get("option", ""), a.get("rejected_because") or a.get("why", "")))
-        else:
-            opt, _, why = str(a).partition(":")
-            alts.append((opt, why))
+    alts = C.rejected_options(arg.get("alternatives") or [])
     how = arg.get("how") or A.SYMBOL
 
     def work():
@@ -517,13 +500,7 @@ async def record(ls: TetherServer, arg: dict):
                       rationale=arg.get("rationale", ""), rejected=alts, tags=arg.get("tags") or [],
                       works_around=arg.get("works_around", ""), remove_when=arg.get("remove_when", ""),
                       checks=arg.get("checks") or [], text=lf.text if lf else None)
-        try:
-            note = ws.record(kind, rel, line, col, how=how, end=end if how == A.SPAN else None, **kwargs)
-        except WorkspaceError:
-            if how != A.SYMBOL:
-                raise
-            # no definition here: the statement or lines of the selection instead
-            note = ws.record(kind, rel, line, col, how=A.SPAN, end=end, **kwargs)
+        note = ws.record(kind, rel, line, col, how=how, end=end, or_statement=True, **kwargs)
         ls.reload(ws)
         return note
     note = await ls.run(work)

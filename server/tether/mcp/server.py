@@ -217,12 +217,7 @@ def record_note(kind: Literal[KINDS],
                   rejected=[(a.option, a.rejected_because) for a in alternatives or ()],
                   checks=[c.to_dict() for c in checks or ()])
     ws = STATE.for_writing()
-    try:
-        note = ws.record(kind, target, line0, how=how, **common)
-    except WorkspaceError:
-        if how != A.SYMBOL:
-            raise
-        note = ws.record(kind, target, line0, how=A.SPAN, **common)  # no definition there: the statement or line
+    note = ws.record(kind, target, line0, how=how, or_statement=True, **common)
     return note_json(note, ws.locate_note(note))
 
 

@@ -1,0 +1,64 @@
+"""Commands for agents and editors: context, and the faces it starts (mcp, hook, export, lsp)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..context.ranking import context_for
+from ..core.files import git_toplevel
+from ..core.workspace import WorkspaceError
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    UsageError,
+    out_json,
+    parse_position,
+    workspace,
+)
+
+
+def cmd_context(args) -> int:
+    ws = workspace()
+    path, line, _, _ = parse_position(args.position)
+    rel = ws.rel(path, Path.cwd())
+    if not ws.abs(rel).exists():
+        raise WorkspaceError(f"{rel}: no such file")
+    if args.budget < 1:
+        raise UsageError("--budget: give a positive number of tokens")
+    ctx = context_for(ws, rel, line - 1 if line else None, budget=args.budget)
+    if args.format == "json":
+        out_json(ctx.to_json())
+    else:
+        sys.stdout.write(ctx.to_markdown())
+    return EXIT_OK
+
+
+def cmd_mcp(args) -> int:
+    from ..mcp.server import main as serve
+    try:
+        root = workspace().root
+    except WorkspaceError:  # not set up yet: reads answer "no notes", the first record creates .tether/
+        root = git_toplevel(Path.cwd()) or Path.cwd()
+    serve(root)
+    return EXIT_OK
+
+
+def cmd_hook(args) -> int:
+    from ..agents.hooks import run
+    return run(args.agent, sys.stdin, sys.stdout)
+
+
+def cmd_export(args) -> int:
+    from ..agents.export import export
+    ws = workspace()
+    stale = export(ws, args.target, check=args.check)
+    for rel in stale:
+        print(f"{'stale' if args.check else 'wrote'} {rel}")
+    return EXIT_FINDINGS if args.check and stale else EXIT_OK
+
+
+def cmd_lsp(args) -> int:
+    from ..lsp.server import main as serve
+    serve(tcp=args.tcp)
+    return EXIT_OK

@@ -1,0 +1,233 @@
+"""Commands that create, show and change notes: init, record, list, show, edit, retire,
+supersede, confirm, reanchor, sync, reindex."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from ..context.ranking import note_markdown, where
+from ..core import anchors as A
+from ..core.files import is_under
+from ..core.languages import by_name, for_path
+from ..core.resolution import note_json
+from ..core.workspace import Workspace
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    lsp_col,
+    note_ref,
+    out_json,
+    parse_position,
+    workspace,
+)
+
+
+def cmd_init(args) -> int:
+    ws, created = Workspace.init(Path(args.path) if args.path else Path.cwd(), exact=bool(args.path))
+    ws.refresh()
+    changed = []
+    if args.agents:
+        from ..agents.setup import set_up_agents
+        changed = set_up_agents(ws)
+    if args.json:
+        out_json({"root": str(ws.root), "created": created, "agent_files": changed})
+    else:
+        print(f"{'created' if created else 'already set up:'} {ws.dir}")
+        for rel in changed:
+            print(f"wrote {rel}")
+    return EXIT_OK
+
+
+def cmd_record(args) -> int:
+    ws = workspace()
+    rejected = []
+    for r in args.rejected:
+        opt, sep, why = r.partition(":")
+        if not opt.strip():
+            raise UsageError(f"--rejected '{r}': expected 'OPTION: WHY'")
+        rejected.append((opt, why if sep else ""))
+    body = sys.stdin.read() if args.body == "-" else args.body
+    common = dict(title=args.title, body=body, rationale=args.rationale, rejected=rejected, tags=args.tag,
+                  works_around=args.works_around, remove_when=args.remove_when, checks=checks_from_args(args))
+    if args.glob:
+        note = ws.record(args.kind, args.glob, how=A.GLOB, **common)
+    else:
+        if not args.position:
+            raise UsageError("give PATH:LINE (or PATH with --file, or --glob PATTERN)")
+        path, line, col, end = parse_position(args.position)
+        rel = ws.rel(path, Path.cwd())
+        if args.file:
+            note = ws.record(args.kind, rel, how=A.FILE, **common)
+        else:
+            if line is None:
+                raise UsageError(f"{path}: give a line (PATH:LINE), or --file for the whole file")
+            if end is not None and not args.span:
+                raise UsageError("a line range (PATH:LINE-LINE) anchors lines: add --span")
+            note = ws.record(args.kind, rel, line - 1, lsp_col(ws, rel, line - 1, col),
+                             how=A.SPAN if args.span else A.SYMBOL,
+                             end=(end - 1, 1 << 30) if end is not None else None, **common)
+    if args.json:
+        out_json(note_json(note, ws.locate_note(note)))
+    else:
+        print(note.id)
+    return EXIT_OK
+
+
+def checks_from_args(args) -> list[dict]:
+    checks = []
+    for kind in ("forbid-call", "require-call", "forbid-import", "forbid-identifier"):
+        for pattern in getattr(args, kind.replace("-", "_")):
+            checks.append({"id": f"{kind}:{pattern}", "kind": kind, "pattern": pattern})
+    for kind, files in (("forbid", args.query_forbid), ("require", args.query_require)):
+        for f in files:
+            path = Path(f)
+            try:
+                query = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                raise UsageError(f"{f}: cannot read the query ({e})") from None
+            lang = for_path(parse_position(args.position)[0]) if args.position and not args.glob else None
+            checks.append({"id": f"{kind}:{path.stem}", "kind": kind, "query": query,
+                           "lang": lang.name if lang else _lang_from_query_name(path)})
+    if args.message:
+        for c in checks:
+            c["message"] = args.message
+    return checks
+
+
+def _lang_from_query_name(path: Path) -> str:
+    """A glob invariant's query names its language: ``no-sleep.python.scm``."""
+    parts = path.name.split(".")
+    if len(parts) >= 3 and by_name(parts[-2]):
+        return parts[-2]
+    raise UsageError(f"{path}: name the query's language in the file name (e.g. {path.stem}.python.scm)")
+
+
+def cmd_list(args) -> int:
+    ws = workspace()
+    notes = ws.notes()
+    if args.path:
+        rel = ws.rel(args.path, Path.cwd())
+        scope = [n for n in notes if any(is_under(a.path, rel)
+                                         for a in n.anchors if a.type != A.GLOB)]
+        scope += [n for n in ws.notes_on(rel) if n not in scope]
+        notes = sorted(scope, key=lambda n: n.id)
+    located = {n.id: ws.locate_note(n) for n in notes}
+    if args.json:
+        out_json({"notes": [note_json(n, located[n.id]) for n in notes],
+                  "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]})
+        return EXIT_OK
+    if not notes:
+        print("no notes" + (f" for {args.path}" if args.path else "") + " (record one with `tether record`)")
+    for n in notes:
+        status = "" if n.status == "active" else f" ({n.status})"
+        print(f"{n.id}  {n.kind:<10} {n.title}{status}")
+        for loc in located[n.id]:
+            state = f"[{loc.state}]"
+            print(f"    {state:<12} {where(loc)}")
+    for e in ws.broken():
+        print(f"{e.path}:{e.line}: error: {e.reason}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_show(args) -> int:
+    ws = workspace()
+    note = ws.get(note_ref(args.id))
+    located = ws.locate_note(note)
+    if args.json:
+        out_json(note_json(note, located))
+    else:
+        print("\n".join(note_markdown(note, "", located)).rstrip())
+        print(f"\nfile: {note.path}")
+    return EXIT_OK
+
+
+def cmd_edit(args) -> int:
+    ws = workspace()
+    note = ws.get(note_ref(args.id))
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    path = ws.root / note.path
+    r = subprocess.run([*shlex.split(editor), str(path)])
+    if r.returncode != 0:
+        print(f"tether: the editor exited with {r.returncode}; the note file is as it was saved", file=sys.stderr)
+    broken = [e for e in ws.broken() if e.path == note.path]
+    for e in broken:
+        print(f"{e.path}:{e.line}: error: {e.reason}", file=sys.stderr)
+    return EXIT_USAGE if broken else EXIT_OK
+
+
+def cmd_retire(args) -> int:
+    ws = workspace()
+    note = ws.retire(note_ref(args.id))
+    if args.json:
+        out_json(note_json(note))
+    else:
+        print(f"retired {note.id}  {note.title}")
+    return EXIT_OK
+
+
+def cmd_supersede(args) -> int:
+    ws = workspace()
+    note = ws.supersede(note_ref(args.id), note_ref(args.by))
+    if args.json:
+        out_json(note_json(note))
+    else:
+        print(f"{note.id} is superseded by {note.superseded_by}")
+    return EXIT_OK
+
+
+def cmd_confirm(args) -> int:
+    ws = workspace()
+    note = ws.confirm(note_ref(args.id))
+    if args.json:
+        out_json(note_json(note, ws.locate_note(note)))
+    else:
+        print(f"confirmed {note.id}  {note.title}")
+    return EXIT_OK
+
+
+def cmd_reanchor(args) -> int:
+    ws = workspace()
+    path, line, col, _ = parse_position(args.position)
+    if line is None:
+        raise UsageError(f"{args.position}: give PATH:LINE")
+    rel = ws.rel(path, Path.cwd())
+    note = ws.reanchor(note_ref(args.id), args.anchor - 1, rel, line - 1, lsp_col(ws, rel, line - 1, col),
+                       how=A.SPAN if args.span else None)
+    if args.json:
+        out_json(note_json(note, ws.locate_note(note)))
+    else:
+        loc = ws.locate_note(note)[args.anchor - 1]
+        print(f"{note.id} now anchored on {where(loc)}")
+    return EXIT_OK
+
+
+def cmd_sync(args) -> int:
+    ws = workspace()
+    rels = [ws.rel(p, Path.cwd()) for p in args.paths] or None
+    changed = ws.sync(rels, write=not args.check)
+    if args.json:
+        out_json({"changed": [{"id": n.id, "file": n.path, "anchor": i, "name": a.name or None,
+                               "range": a.range.to_lsp() if a.range else None} for n, i, a in changed]})
+    else:
+        verb = "would update" if args.check else "updated"
+        for n, i, a in changed:
+            print(f"{verb} {n.path}: anchor {i + 1} -> {a.name or a.path} at {a.path}:{a.range.sl + 1}")
+        if not changed:
+            print("every anchor's fingerprint is current")
+    return EXIT_FINDINGS if args.check and changed else EXIT_OK
+
+
+def cmd_reindex(args) -> int:
+    ws = workspace()
+    notes, broken = ws.reindex()
+    if args.json:
+        out_json({"notes": notes, "broken": broken})
+    else:
+        print(f"indexed {notes} notes" + (f", {broken} note files could not be read (see `tether doctor`)" if broken else ""))
+    return EXIT_OK
