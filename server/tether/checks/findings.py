@@ -120,7 +120,7 @@ def check_file(w: FileWork) -> tuple[list[Finding], dict]:
     forked process): the findings, and the resolutions to keep."""
     checked = any(n.kind == "invariant" and n.checks for n in w.notes)
     src = SourceFile(w.text, for_path(w.rel)) if checked else None  # one parse for anchors and checks
-    located, updates = resolve_anchors(w.rel, w.text, w.h, w.todo, w.last, w.olds, src)
+    located, updates, _ = resolve_anchors(w.rel, w.text, w.h, w.todo, w.last, w.olds, src)
     found = [f for f in file_findings(w.rel, located) if f.severity in ("error", "warning")]
     if checked:
         found += check_findings(w.rel, src, w.notes, located)
@@ -221,8 +221,12 @@ def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
     work.sort(key=lambda w: (os.path.splitext(w.rel)[1], w.rel))
     jobs = max(1, min(ws.cores(), sum(w.cost() for w in work) // FORK_BYTES))
     for w, (found, updates) in zip(work, fork_map(check_file, work, jobs)):
-        out += found
         ws.resolutions.keep(w.text, w.h, updates)  # ... and what is kept is stored here
+        if any(f.code == ORPHANED for f in found):  # lost here: looked for in other files (no store in a child)
+            lost = {ORPHANED, AMBIGUOUS}
+            found = [f for f in found if f.code not in lost] + [
+                f for f in file_findings(w.rel, ws.locate(w.rel, w.text)) if f.code in lost]
+        out += found
 
 
 def doctor(ws: Workspace) -> list[Finding]:

@@ -219,7 +219,7 @@ def where(loc: Located) -> str:
     if a.type == A.FILE:
         return f"file {a.path}"
     name = loc.resolution.name or a.name
-    place = f"{a.path}:{r.sl + 1}-{r.el + 1}" if r is not None else f"{a.path} (last seen at line {a.range.sl + 1})" \
+    place = f"{loc.path}:{r.sl + 1}-{r.el + 1}" if r is not None else f"{a.path} (last seen at line {a.range.sl + 1})" \
         if a.range is not None else a.path
     if a.type == A.SPAN:
         return f"a statement in `{name}` at {place}"

@@ -73,6 +73,8 @@ class Resolution:
     candidates: list[Range] = field(default_factory=list)  # places to offer when ambiguous
     hash: str = ""  # digest of the code found, normalized (compare with Anchor.hash)
     params: str = ""  # parameter list of the definition found (of the enclosing one, for a span)
+    path: str = ""  # the file it is in now, when another than the anchor's (see ``follow``)
+    candidate_paths: list[str] = field(default_factory=list)  # the file of each candidate, when elsewhere
 
     @property
     def attached(self) -> bool:
@@ -295,6 +297,12 @@ class Resolver:
             if moved is not None:
                 return moved
             return Resolution(AMBIGUOUS if ores.state == AMBIGUOUS else ORPHANED, None, a.name)
+        return self.in_owner(a, owner, old_owner, old_s)
+
+    def in_owner(self, a: Anchor, owner: Definition, old_owner: Definition | None,
+                 old_s: Statement | None) -> Resolution:
+        """The statement ``a`` (``old_s`` of ``old_owner`` in the old text) inside ``owner``."""
+        new = self.new
         stmts = new.stmts_of(owner.index)
         same = [s for s in stmts if digest(new.stmt_norm(s)) == a.hash]
         if len(same) == 1:
@@ -404,6 +412,116 @@ class Resolver:
                 mapping[i + k] = j + k
         return old_toks, new_toks, [o for o, _ in old_toks], [o for o, _ in new_toks], mapping, self.old.stmts_of(old_owner.index), \
             self.new.stmts_of(owner.index)
+
+
+# -- across files -------------------------------------------------------------------------
+# A definition gone from its file may have moved to another (a file renamed or split, a
+# function cut and pasted). It is followed only where the evidence is clear: a definition
+# that is new in its file since the anchor was last seen there, of the same family, that kept
+# most of the old tokens and clearly beats every other candidate. A definition that was in its
+# file before (a near copy with a history of its own) is never the moved one.
+
+FOLLOW_MIN = 0.6  # token Dice (own name masked) of a moved definition that kept its name
+FOLLOW_RENAMED = 0.75  # ... and of one renamed on the way
+FOLLOW_MARGIN = 0.15
+
+
+@dataclass
+class Elsewhere:
+    """A file a lost anchor may have moved to. ``fresh(d)``: the definition is new in this
+    file since the anchor was last seen (True), was there already (False), unknown (None)."""
+
+    path: str
+    src: SourceFile
+    fresh: object  # Callable[[Definition], bool | None]
+
+
+def follow(a: Anchor, old: SourceFile | None, files: list[Elsewhere]) -> Resolution:
+    """Where the code of ``a``, lost from its own file, is now among ``files``. ``old``: the
+    text ``a`` was last seen in (its range and name are from there); without it only an
+    unchanged definition (the same normalized text and name) in a fresh place is followed."""
+    if a.type not in (SYMBOL, SPAN) or not a.name:
+        return Resolution(ORPHANED, None, a.name)
+    old_def = Resolver(old, old).old_def(a) if old is not None and old.tree is not None else None
+    if a.type == SPAN:
+        return _follow_span(a, old, old_def, files)
+    return _follow_def(a, old, old_def, files)[1]
+
+
+def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
+                files: list[Elsewhere]) -> tuple[tuple[Elsewhere, Definition] | None, Resolution]:
+    short = a.name.rsplit(".", 1)[-1]
+    if old_def is None:  # fingerprint only: the unchanged definition, in one fresh place
+        same = [(f, d) for f in files for d in f.src.defs
+                if f.src.def_hash(d) == a.hash and d.name.rsplit(".", 1)[-1] == short and f.fresh(d) is not False]
+        sure = [(f, d) for f, d in same if f.fresh(d)]
+        if len(same) == 1 and sure:
+            return sure[0], _moved(a, *sure[0])
+        return None, _offered(a, same)
+    family = _family(old_def.kind)
+    old_toks = Counter(old.def_tokens(old_def))
+    scored = []
+    for f in files:
+        for d in f.src.defs:
+            if _family(d.kind) != family:
+                continue
+            fresh = f.fresh(d)
+            if fresh is False:
+                continue  # it was there before: another definition with a history of its own
+            sim = dice(old_toks, Counter(f.src.def_tokens(d)))
+            if sim >= FOLLOW_MIN - FOLLOW_MARGIN:
+                scored.append((sim, d.name.rsplit(".", 1)[-1] == short, fresh, f, d))
+    scored.sort(key=lambda t: -t[0])
+    if not scored:
+        return None, Resolution(ORPHANED, None, a.name)
+    sim, same_name, fresh, f, d = scored[0]
+    runner = max((t[0] for t in scored[1:] if not _nested(t[4], d, t[3] is f)), default=0.0)
+    need = FOLLOW_MIN if same_name else FOLLOW_RENAMED
+    exact = f.src.def_hash(d) == old.def_hash(old_def)
+    if sim >= need and sim - runner >= FOLLOW_MARGIN and (fresh or (fresh is None and exact and same_name)):
+        return (f, d), _moved(a, f, d)
+    return None, _offered(a, [(t[3], t[4]) for t in scored if t[0] >= FOLLOW_MIN][:3])
+
+
+def _follow_span(a: Anchor, old: SourceFile | None, old_owner: Definition | None,
+                 files: list[Elsewhere]) -> Resolution:
+    owner_anchor = Anchor(SYMBOL, a.path, lang=a.lang, name=a.name, params=a.params)
+    if old_owner is not None:
+        owner_anchor.hash = old.def_hash(old_owner)
+    found, res = _follow_def(owner_anchor, old, old_owner, files)
+    if found is None:
+        return Resolution(AMBIGUOUS if res.state == AMBIGUOUS else ORPHANED, None, a.name)
+    f, owner = found
+    r = Resolver(f.src, old)
+    old_s = r.old_stmt(a, old_owner) if old_owner is not None else None
+    if old_s is None:  # fingerprint only: the same statement text, once
+        same = [s for s in f.src.stmts_of(owner.index) if digest(f.src.stmt_norm(s)) == a.hash]
+        if len(same) != 1:
+            return Resolution(ORPHANED, None, a.name)
+        res = r._found(a, owner, same[0], exact=True)
+    else:
+        res = r.in_owner(a, owner, old_owner, old_s)
+    if not res.attached:
+        return Resolution(res.state, None, a.name)
+    return Resolution(MOVED if res.state == OK else res.state, res.range, res.name, hash=res.hash,
+                      params=res.params, path=f.path)
+
+
+def _moved(a: Anchor, f: Elsewhere, d: Definition) -> Resolution:
+    state = RENAMED if d.qualname != a.name else MOVED
+    return Resolution(state, f.src.def_range(d), d.qualname, hash=f.src.def_hash(d), params=d.params, path=f.path)
+
+
+def _offered(a: Anchor, cands: list[tuple[Elsewhere, Definition]]) -> Resolution:
+    if not cands:
+        return Resolution(ORPHANED, None, a.name)
+    return Resolution(AMBIGUOUS, None, a.name, [f.src.def_range(d) for f, d in cands],
+                      candidate_paths=[f.path for f, _ in cands])
+
+
+def _nested(x: Definition, d: Definition, same_file: bool) -> bool:
+    """``x`` is inside ``d`` or around it (in the same file): not a rival of ``d``."""
+    return same_file and (d.start <= x.start and x.end <= d.end or x.start <= d.start and d.end <= x.end)
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -78,6 +78,31 @@ class SourceTree:
     def exists(self, rel: str) -> bool:
         return os.path.exists(self.real(rel))
 
+    def changed_since(self, ns: int | None) -> list[str]:
+        """Workspace files written, created or moved (their mtime or ctime) at or after ``ns``
+        (every file when None)."""
+        out = []
+        for rel in self.files():
+            if ns is None:
+                out.append(rel)
+                continue
+            try:
+                st = os.stat(os.path.join(self.root, rel))
+            except OSError:
+                continue
+            if max(st.st_mtime_ns, st.st_ctime_ns) >= ns:
+                out.append(rel)
+        return out
+
+    def mentions(self, rel: str, words: set[str]) -> bool:
+        """The file's bytes hold one of ``words`` (a cheap filter before a parse)."""
+        try:
+            with open(self.real(rel), "rb") as f:
+                data = f.read(MAX_SOURCE_BYTES)
+        except (OSError, WorkspaceError):
+            return False
+        return any(w.encode() in data for w in words if w)
+
     def files(self) -> list[str]:
         """Workspace files (hidden folders, .tether and dependency folders skipped)."""
         out = []

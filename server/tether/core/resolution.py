@@ -9,6 +9,7 @@ stores what is kept afterwards, in one transaction for a whole check (:meth:`bat
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -41,12 +42,17 @@ class Located:
         return self.resolution.range or self.last or self.anchor.range
 
     def current(self) -> A.Anchor:
-        """The anchor as it is in the text it was resolved in (name, range, hash now)."""
+        """The anchor as it is in the text it was resolved in (path, name, range, hash now)."""
         a, r = self.anchor, self.resolution
         if not r.attached:
             return a
-        return A.Anchor(a.type, a.path, a.pattern, a.lang, a.node, r.name or a.name, self.params or a.params,
-                        r.hash or a.hash, a.sketch, r.range or a.range)
+        return A.Anchor(a.type, r.path or a.path, a.pattern, a.lang, a.node, r.name or a.name,
+                        self.params or a.params, r.hash or a.hash, a.sketch, r.range or a.range)
+
+    @property
+    def path(self) -> str:
+        """The file its code is in now (another than the anchor's when it moved there)."""
+        return self.resolution.path or self.anchor.path
 
     @property
     def state(self) -> str:
@@ -78,18 +84,95 @@ class Resolutions:
             try:
                 text = self.tree.read(rel)
             except WorkspaceError:
-                # gone: its anchors are orphaned; unreadable (binary, too large): undecidable
+                # gone: its anchors are orphaned (unless their code went elsewhere);
+                # unreadable (binary, too large): undecidable
                 gone = not self.tree.exists(rel)
-                return [Located(n, i, a, A.Resolution(
+                out = [Located(n, i, a, A.Resolution(
                     A.ORPHANED if gone else (A.AMBIGUOUS if a.is_code else A.OK), None, a.name))
                     for n, i, a in todo]
+                return self._follow(rel, out) if gone else out
         h = digest(text)
         hit = self._located.get(rel)
         if hit is not None and hit[0] == h and hit[1] == self.generation():
             return list(hit[2])
-        out, updates = resolve_anchors(rel, text, h, todo, *self.last_seen(todo, h), src)
+        out, updates, parsed = resolve_anchors(rel, text, h, todo, *self.last_seen(todo, h), src)
         self.keep(text, h, updates)
+        if parsed is not None:
+            self.see(rel, parsed)
+        out = self._follow(rel, out)
         self._located[rel] = (h, self.generation(), list(out))
+        return out
+
+    # -- code that left its file ------------------------------------------------------------
+    def see(self, rel: str, src: SourceFile) -> None:
+        """Keep which definitions ``rel`` holds, each with when it was first seen there: the
+        evidence that a definition found elsewhere later is new there (moved in), or was
+        there all along (a look-alike with a history of its own)."""
+        if src.tree is None:
+            return
+        h = digest(src.text)
+        s = self.store
+        with s.read() as txn:
+            rec = s.get(txn, "seen", rel)
+        if rec is not None and rec["h"] == h:
+            return
+        stamp, known = time.time_ns(), (rec or {}).get("keys", {})
+        keys = {d.key: known.get(d.key, stamp) for d in src.defs}
+        try:
+            s.write(lambda txn: s.put(txn, "seen", rel, {"h": h, "keys": keys}))
+        except lmdb.Error:
+            pass
+
+    def _follow(self, rel: str, out: list[Located]) -> list[Located]:
+        """Look for the code of the anchors lost from ``rel`` in the files where the evidence
+        points: files of the same language changed since each anchor was last seen in ``rel``."""
+        lost = [k for k, loc in enumerate(out) if loc.state == A.ORPHANED and loc.anchor.type in (A.SYMBOL, A.SPAN)]
+        if not lost:
+            return out
+        s = self.store
+        probes = {}
+        with s.read() as txn:
+            for k in lost:
+                loc = out[k]
+                st = s.get(txn, "anchors", f"{loc.note.id}\0{loc.index}")
+                st = st if st is not None and st.get("for") == anchor_key(loc.anchor) and st.get("text") else None
+                old = s.get_text(txn, st["text"]) if st else None
+                probes[k] = (_probe(loc.anchor, st) if old is not None else loc.anchor, old, st.get("at") if st else None)
+        files = self._elsewhere(rel, out[lost[0]].anchor.lang, min((p[2] or 0) for p in probes.values()) or None,
+                                {out[k].anchor.name.rsplit(".", 1)[-1] for k in lost})
+        if not files:
+            return out
+        out, lang = list(out), for_path(rel)
+        for k, (probe, old, at) in probes.items():
+            old_src = SourceFile(old, lang) if old is not None else None
+            res = A.follow(probe, old_src, [A.Elsewhere(p, src, _fresh_since(keys, at)) for p, src, keys in files])
+            if res.state != A.ORPHANED:
+                loc = out[k]
+                out[k] = Located(loc.note, loc.index, loc.anchor, res, loc.last, res.params if res.attached else "")
+        return out
+
+    def _elsewhere(self, rel: str, lang: str, since: int | None,
+                   names: set[str]) -> list[tuple[str, SourceFile, dict | None]]:
+        """The files a definition of ``rel`` (in ``lang``) may have gone to: of its language
+        family, changed since ``since`` (ns; None: any); when many, those that name it."""
+        family = _family(lang)
+        since = since - SLACK_NS if since is not None else None
+        paths = [p for p in self.tree.changed_since(since) if p != rel and _family_of(p) == family]
+        if len(paths) > FOLLOW_FILES:
+            paths = [p for p in paths if self.tree.mentions(p, names)][:FOLLOW_FILES]
+        s = self.store
+        out = []
+        for p in paths:
+            try:
+                src = SourceFile(self.tree.read(p), for_path(p))
+            except WorkspaceError:
+                continue
+            if src.tree is None:
+                continue
+            with s.read() as txn:
+                rec = s.get(txn, "seen", p)
+            out.append((p, src, rec["keys"] if rec else None))
+            self.see(p, src)
         return out
 
     def locate_note(self, note: Note, texts: dict[str, str] | None = None) -> list[Located]:
@@ -121,7 +204,8 @@ class Resolutions:
             self.store.put_text(txn, h, text)
             self.store.put(txn, "anchors", f"{note.id}\0{i}", {
                 "text": h, "range": list(anchor.range) if anchor.range else None,
-                "name": anchor.name, "params": anchor.params, "hash": anchor.hash, "for": anchor_key(anchor)})
+                "name": anchor.name, "params": anchor.params, "hash": anchor.hash, "for": anchor_key(anchor),
+                "at": time.time_ns()})
         self.store.write(put)
 
     def keep_located(self, text: str, located: list[Located]) -> None:
@@ -131,12 +215,15 @@ class Resolutions:
         with s.read() as txn:
             updates = {}
             for loc in located:
+                if loc.resolution.path:
+                    continue  # followed to another file: its record stays that of its own file
                 key = f"{loc.note.id}\0{loc.index}"
                 rec = s.get(txn, "anchors", key) or {}
                 rec["resolved_in"], rec["res"], rec["for"] = h, _res_to(loc.resolution), anchor_key(loc.anchor)
                 if loc.resolution.attached and loc.range is not None:
                     cur = loc.current()
-                    rec.update(text=h, range=list(cur.range), name=cur.name, params=cur.params, hash=cur.hash)
+                    rec.update(text=h, range=list(cur.range), name=cur.name, params=cur.params, hash=cur.hash,
+                               at=time.time_ns())
                 updates[key] = rec
         self.keep(text, h, updates)
 
@@ -188,10 +275,11 @@ def anchored_in(rel: str, holders: list) -> list[tuple]:
 
 
 def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.Anchor]], last: dict,
-                    olds: dict, src: SourceFile | None = None) -> tuple[list[Located], dict]:
+                    olds: dict, src: SourceFile | None = None) -> tuple[list[Located], dict, SourceFile | None]:
     """The anchors ``todo`` of ``rel`` resolved in ``text`` (digest ``h``), from their last
     resolutions ``last`` and the texts those were made in (``olds``), touching no store:
-    the resolutions, and the records to keep of them. ``src``: ``text`` already parsed."""
+    the resolutions, the records to keep of them, and ``text`` parsed (None when every
+    resolution was kept from before). ``src``: ``text`` already parsed."""
     out: list[Located] = []
     new_src = None
     resolvers: dict[str | None, A.Resolver] = {}
@@ -225,14 +313,14 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
         rec["res"] = _res_to(res)
         if res.attached and res.range is not None:
             rec.update(text=h, range=list(res.range), name=res.name or a.name, params=params or a.params,
-                       hash=res.hash or a.hash)
+                       hash=res.hash or a.hash, at=time.time_ns())
         updates[f"{n.id}\0{i}"] = rec
-    return out, updates
+    return out, updates, new_src
 
 
 def against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:
     """State relative to what the note file records (not to the last resolution)."""
-    if not res.attached or res.range is None:
+    if not res.attached or res.range is None or res.path:  # followed to another file: moved or renamed
         return res
     if res.name and a.name and res.name != a.name and a.type == A.SYMBOL:
         state = A.RENAMED
@@ -265,6 +353,37 @@ def _res_from(d: dict) -> A.Resolution:
                         [Range(*c) for c in d["candidates"]], d["hash"], d.get("params", ""))
 
 
+FOLLOW_FILES = 64  # changed files searched by content; beyond, only those that name the lost code
+SLACK_NS = 2_000_000_000  # file times are coarse on some file systems
+_FAMILIES = {"typescript": "ecma", "tsx": "ecma", "javascript": "ecma"}
+
+
+def _family(lang: str | None) -> str | None:
+    return _FAMILIES.get(lang, lang) if lang else None
+
+
+def _family_of(path: str) -> str | None:
+    lang = for_path(path)
+    return _family(lang.name) if lang else None
+
+
+def _probe(a: A.Anchor, st: dict) -> A.Anchor:
+    """The anchor as it was when last seen attached (name, range, hash of that text)."""
+    return A.Anchor(a.type, a.path, a.pattern, a.lang, a.node, st["name"], st.get("params", ""), st["hash"],
+                    a.sketch, Range(*st["range"]) if st.get("range") else a.range)
+
+
+def _fresh_since(keys: dict | None, at: int | None):
+    """Is a definition new in a file since ``at`` (when the anchor was last seen)? Unknown
+    when tether never saw the file, or does not know when the anchor was last seen."""
+    def fresh(d) -> bool | None:
+        if keys is None or at is None:
+            return None
+        first = keys.get(d.key)
+        return first is None or first > at
+    return fresh
+
+
 # -- the documented JSON of a note and its anchors (every face prints this one) ------------------
 
 def anchor_json(a: A.Anchor, res: A.Resolution | None = None) -> dict:
@@ -291,6 +410,8 @@ def note_json(note: Note, located: list[Located] = ()) -> dict:
         if loc is not None:
             if loc.resolution.name and loc.resolution.name != a.name:
                 d["now_named"] = loc.resolution.name
+            if loc.resolution.path:
+                d["now_path"] = loc.resolution.path
             if loc.resolution.candidates:
                 d["candidates"] = [c.to_lsp() for c in loc.resolution.candidates]
         anchors.append(d)

@@ -240,21 +240,23 @@ class Workspace:
         paths = rels if rels is not None else sorted(
             {a.path for n in self.notes() if n.status != "retired" for a in n.anchors if a.is_code})
         found: dict[str, list[tuple[int, A.Anchor]]] = {}
+        parsed: dict[str, SourceFile] = {}
         for rel in paths:
             try:
-                text = texts.get(rel) or self.read_source(rel)
+                located = self.locate(rel, texts.get(rel))
             except WorkspaceError:
                 continue
-            src = None
-            for loc in self.locate(rel, text):
+            for loc in located:
                 r, a = loc.range, loc.anchor
                 if not a.is_code or not loc.resolution.attached or r is None or loc.state == A.OK:
                     continue
                 if renamed_only and loc.state != A.RENAMED:
                     continue
-                src = src or SourceFile(text, for_path(rel))
+                path = loc.path  # where its code is now: another file when it moved there
+                if path not in parsed:
+                    parsed[path] = SourceFile(texts.get(path) or self.read_source(path), for_path(path))
                 try:
-                    new = A.record(src, rel, r.sl, r.sc, how=A.SYMBOL if a.type == A.SYMBOL else A.SPAN,
+                    new = A.record(parsed[path], path, r.sl, r.sc, how=A.SYMBOL if a.type == A.SYMBOL else A.SPAN,
                                    end=(r.el, r.ec) if a.type != A.SYMBOL else None)
                 except A.AnchorError:
                     continue
