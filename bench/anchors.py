@@ -1,4 +1,4 @@
-"""Anchor re-location benchmark harness (../shared/bench/anchors/SPEC.md, corpus version 2).
+"""Anchor re-location benchmark harness (../shared/bench/anchors/SPEC.md, corpus version 3).
 
     python bench/anchors.py --corpus DIR --out RESULTS.jsonl [--max-cases N]
     python ../shared/bench/anchors/score.py DIR RESULTS.jsonl
@@ -8,14 +8,27 @@ path, then resolves in ``after``: ``replace`` gets the whole new text, ``edits``
 LSP changes one by one through a LiveDocument (incremental re-parse). Only ``lang``,
 ``before``, ``after``/``edits`` and each anchor's ``id``, ``kind`` and ``range`` are read.
 ``record_us`` / ``resolve_us`` are per anchor, with the parse of the file shared out
-evenly among the file's anchors (the parse is paid once per file, not per anchor)."""
+evenly among the file's anchors (the parse is paid once per file, not per anchor).
+
+Multi-file cases (``multi.jsonl.gz``, SPEC section 9) run through the real resolution path:
+a workspace on disk with the case's files, one note holding every anchor (recorded on the
+before files, which are opened first as an editor would), then the files replaced by
+``files_after`` (deleted, created, rewritten where they changed) and every anchor resolved
+by ``Workspace.locate_note``. Only ``files_before``, ``files_after`` and each anchor's ``id``,
+``kind``, ``path`` and ``range`` are read. An anchor that cannot be recorded is reported on
+standard error and written as orphaned; a case that fails is reported and skipped."""
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import os
+import shutil
+import statistics
 import sys
+import tempfile
 import time
+import traceback
 from pathlib import Path
 
 import orjson
@@ -23,26 +36,28 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from tether.core import anchors as A  # noqa: E402
-from tether.core.languages import by_name  # noqa: E402
+from tether.core.languages import by_name, for_path  # noqa: E402
 from tether.core.live import LiveDocument  # noqa: E402
+from tether.core.notes import Note, new_id, now  # noqa: E402
 from tether.core.syntax import SourceFile  # noqa: E402
 from tether.core.text import Range  # noqa: E402
+from tether.core.workspace import Workspace  # noqa: E402
 
 
-def record_range(src: SourceFile, kind: str, r: Range) -> A.Anchor:
+def record_range(src: SourceFile, kind: str, r: Range, path: str = "") -> A.Anchor:
     """Record the anchor the benchmark names by its range, through tether's record path:
     the definition / statement at the range's start whose lines match."""
     if kind == "symbol":
         for d in src.defs:
             dr = src.def_range(d)
             if (dr.sl, dr.el) == (r.sl, r.el):
-                return A.symbol_anchor(src, "", d)
-        return A.record(src, "", r.sl, r.sc, how=A.SYMBOL)
+                return A.symbol_anchor(src, path, d)
+        return A.record(src, path, r.sl, r.sc, how=A.SYMBOL)
     for s in src.stmts:
         sr = src.range_of(s.start, s.end)
         if (sr.sl, sr.el) == (r.sl, r.el) and sr.sc == r.sc:
-            return A.span_anchor(src, "", s)
-    return A.record(src, "", r.sl, r.sc, how=A.SPAN, end=(r.el, r.ec))
+            return A.span_anchor(src, path, s)
+    return A.record(src, path, r.sl, r.sc, how=A.SPAN, end=(r.el, r.ec))
 
 
 def run_case(case: dict, out: list) -> None:
@@ -89,27 +104,99 @@ def run_case(case: dict, out: list) -> None:
             })
 
 
+def run_multi(case: dict, out: list, tmp: Path, costs: list) -> None:
+    root = Path(tempfile.mkdtemp(dir=tmp))
+    try:
+        before, after = case["files_before"], case["files_after"]
+        for p, text in before.items():
+            _write(root / p, text)
+        ws, _ = Workspace.init(root, exact=True)
+        srcs = {p: SourceFile(text, for_path(p)) for p, text in before.items()}
+        for p, src in srcs.items():  # the files are opened first, as in an editor
+            ws.resolutions.see(p, src)
+        anchors, slots = [], {}
+        for a in case["anchors"]:
+            try:
+                anchor = record_range(srcs[a["path"]], a["kind"], Range(*a["range"]), a["path"])
+            except (A.AnchorError, KeyError) as e:
+                print(f"bench/anchors.py: {a['id']}: not recorded ({e}); reported orphaned", file=sys.stderr)
+                continue
+            slots[a["id"]] = len(anchors)
+            anchors.append(anchor)
+        stamp = now()
+        note = ws.save(Note(id=new_id(), kind="intent", title=case["case"][:80], created=stamp, updated=stamp,
+                            anchors=anchors))
+        for i, anchor in enumerate(anchors):
+            ws.resolutions.remember(note, i, anchor, before[anchor.path])
+        for p in before:  # the change arrives as whole files
+            if p not in after:
+                os.unlink(root / p)
+        for p, text in after.items():
+            if before.get(p) != text:
+                _write(root / p, text)
+        t0 = time.perf_counter()
+        located = {loc.index: loc for loc in ws.locate_note(note)}
+        spent = time.perf_counter() - t0
+        lost = sum(1 for a in anchors if a.path not in after or after[a.path] != before[a.path])
+        costs.append((spent, max(1, lost)))
+        ws.close()
+        for a in case["anchors"]:
+            loc = located.get(slots.get(a["id"], -1))
+            if loc is None or not loc.resolution.attached or loc.range is None:
+                out.append({"id": a["id"], "path": None, "range": None, "state": "orphaned"})
+            else:
+                out.append({"id": a["id"], "path": loc.path, "range": list(loc.range),
+                            "state": "moved" if loc.path != a["path"] else "anchored"})
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", required=True, type=Path)
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--max-cases", type=int, default=0)
     ap.add_argument("--only", default="", help="substring of case ids to run")
+    ap.add_argument("--cases", choices=("all", "single", "multi"), default="all")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    count = 0
-    with gzip.open(args.corpus / "cases.jsonl.gz", "rb") as f, args.out.open("wb") as w:
-        for line in f:
-            case = orjson.loads(line)
-            if args.only and args.only not in case["case"]:
+    count = failed = 0
+    costs: list = []
+    with args.out.open("wb") as w, tempfile.TemporaryDirectory() as tmp:
+        for name, run in (("cases.jsonl.gz", "single"), ("multi.jsonl.gz", "multi")):
+            path = args.corpus / name
+            if args.cases not in ("all", run) or not path.is_file():
                 continue
-            out: list = []
-            run_case(case, out)
-            w.write(b"".join(orjson.dumps(o) + b"\n" for o in out))
-            count += 1
-            if args.max_cases and count >= args.max_cases:
-                break
-    print(f"bench/anchors.py: {count} cases in {time.perf_counter() - t0:.1f}s -> {args.out}", file=sys.stderr)
+            n = 0
+            with gzip.open(path, "rb") as f:
+                for line in f:
+                    case = orjson.loads(line)
+                    if args.only and args.only not in case["case"]:
+                        continue
+                    out: list = []
+                    try:
+                        run_case(case, out) if run == "single" else run_multi(case, out, Path(tmp), costs)
+                    except Exception:  # noqa: BLE001 — one case never stops the run: it is reported
+                        failed += 1
+                        print(f"bench/anchors.py: case {case['case']} failed:\n{traceback.format_exc()}", file=sys.stderr)
+                        continue
+                    w.write(b"".join(orjson.dumps(o) + b"\n" for o in out))
+                    count += 1
+                    n += 1
+                    if args.max_cases and n >= args.max_cases:
+                        break
+    print(f"bench/anchors.py: {count} cases ({failed} failed) in {time.perf_counter() - t0:.1f}s -> {args.out}",
+          file=sys.stderr)
+    if costs:
+        per = [spent / lost * 1e3 for spent, lost in costs]
+        print(f"bench/anchors.py: multi-file resolution per lost anchor: median {statistics.median(per):.2f} ms, "
+              f"p95 {sorted(per)[int(len(per) * 0.95)]:.2f} ms (a case's whole locate_note over its anchors on "
+              f"changed files)", file=sys.stderr)
     return 0
 
 

@@ -454,9 +454,8 @@ def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
     if old_def is None:  # fingerprint only: the unchanged definition, in one fresh place
         same = [(f, d) for f in files for d in f.src.defs
                 if f.src.def_hash(d) == a.hash and d.name.rsplit(".", 1)[-1] == short and f.fresh(d) is not False]
-        sure = [(f, d) for f, d in same if f.fresh(d)]
-        if len(same) == 1 and sure:
-            return sure[0], _moved(a, *sure[0])
+        if len(same) == 1:
+            return same[0], _moved(a, *same[0])
         return None, _offered(a, same)
     family = _family(old_def.kind)
     old_toks = Counter(old.def_tokens(old_def))
