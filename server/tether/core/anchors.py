@@ -469,17 +469,20 @@ def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
                 continue  # it was there before: another definition with a history of its own
             sim = dice(old_toks, Counter(f.src.def_tokens(d)))
             if sim >= FOLLOW_MIN - FOLLOW_MARGIN:
-                scored.append((sim, d.name.rsplit(".", 1)[-1] == short, fresh, f, d))
+                scored.append((sim, fresh, f, d))
     scored.sort(key=lambda t: -t[0])
-    if not scored:
+    # the same qualified name first, then the same own name; a new name only on clear evidence
+    named = [t for t in scored if t[3].qualname == a.name] or \
+        [t for t in scored if t[3].name.rsplit(".", 1)[-1] == short]
+    pool, need = (named, FOLLOW_MIN) if named else (scored, FOLLOW_RENAMED)
+    if not pool:
         return None, Resolution(ORPHANED, None, a.name)
-    sim, same_name, fresh, f, d = scored[0]
-    runner = max((t[0] for t in scored[1:] if not _nested(t[4], d, t[3] is f)), default=0.0)
-    need = FOLLOW_MIN if same_name else FOLLOW_RENAMED
-    exact = f.src.def_hash(d) == old.def_hash(old_def)
-    if sim >= need and sim - runner >= FOLLOW_MARGIN and (fresh or (fresh is None and exact and same_name)):
+    sim, fresh, f, d = pool[0]
+    runner = max((t[0] for t in pool[1:] if not _nested(t[3], d, t[2] is f)), default=0.0)
+    # a file tether never saw (fresh is None): only a definition that kept its name is taken there
+    if sim >= need and sim - runner >= FOLLOW_MARGIN and (fresh or (fresh is None and named)):
         return (f, d), _moved(a, f, d)
-    return None, _offered(a, [(t[3], t[4]) for t in scored if t[0] >= FOLLOW_MIN][:3])
+    return None, _offered(a, [(t[2], t[3]) for t in pool if t[0] >= FOLLOW_MIN][:3])
 
 
 def _follow_span(a: Anchor, old: SourceFile | None, old_owner: Definition | None,
