@@ -456,7 +456,7 @@ def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
                 if f.src.def_hash(d) == a.hash and d.name.rsplit(".", 1)[-1] == short and f.fresh(d) is not False]
         if len(same) == 1:
             return same[0], _moved(a, *same[0])
-        return None, _offered(a, same)
+        return None, Resolution(ORPHANED, None, a.name)  # copies in several places are no evidence of a move
     family = _family(old_def.kind)
     old_toks = Counter(old.def_tokens(old_def))
     scored = []

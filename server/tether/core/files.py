@@ -90,9 +90,17 @@ class SourceTree:
                 st = os.stat(os.path.join(self.root, rel))
             except OSError:
                 continue
-            if max(st.st_mtime_ns, st.st_ctime_ns) >= ns:
+            if max(st.st_mtime_ns, st.st_ctime_ns) >= ns:  # a move keeps the mtime, not the ctime
                 out.append(rel)
         return out
+
+    def changed_at(self, rel: str) -> int:
+        """When the file was last written, created or moved here (ns): a move keeps the mtime."""
+        try:
+            st = os.stat(os.path.join(self.root, rel))
+        except OSError:
+            return 0
+        return max(st.st_mtime_ns, st.st_ctime_ns)
 
     def mentions(self, rel: str, words: set[str]) -> bool:
         """The file's bytes hold one of ``words`` (a cheap filter before a parse)."""

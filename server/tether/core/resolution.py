@@ -116,8 +116,12 @@ class Resolutions:
             rec = s.get(txn, "seen", rel)
         if rec is not None and rec["h"] == h:
             return
-        stamp, known = time.time_ns(), (rec or {}).get("keys", {})
-        keys = {d.key: known.get(d.key, stamp) for d in src.defs}
+        if rec is None:  # first sight: each definition was there when the file last changed, or before
+            mark = [self.tree.changed_at(rel)]
+            keys = {d.key: mark for d in src.defs}
+        else:  # a definition new since the last sight appeared now
+            stamp, known = time.time_ns(), rec["keys"]
+            keys = {d.key: known.get(d.key, stamp) for d in src.defs}
         try:
             s.write(lambda txn: s.put(txn, "seen", rel, {"h": h, "keys": keys}))
         except lmdb.Error:
@@ -380,7 +384,11 @@ def _fresh_since(keys: dict | None, at: int | None):
         if keys is None or at is None:
             return None
         first = keys.get(d.key)
-        return first is None or first > at
+        if first is None:
+            return True  # not there when the file was last seen
+        if isinstance(first, list):  # there at first sight: before ``at`` if the file was written before
+            return False if first[0] < at else None
+        return first > at
     return fresh
 
 

@@ -1,0 +1,150 @@
+"""Notes follow code across files — a file renamed (git mv committed, staged, unstaged; a
+plain mv), a function cut and pasted into another file and edited there, a module split —
+and never onto other code: a same-named definition that is not the same code, a near copy
+that was there all along, a deleted file. Through the real CLI, on git repositories."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from samples import TETHER
+
+MODELS = '''import os
+
+
+def parse_amount(text):
+    """Amounts are integer cents."""
+    value = int(text)
+    if value < 0:
+        raise ValueError("negative amount")
+    return value
+
+
+class Ledger:
+    def __init__(self):
+        self.entries = []
+
+    def append(self, entry):
+        self.entries.append(entry)
+        return len(self.entries)
+
+    def total(self):
+        return sum(e.amount for e in self.entries)
+'''
+OTHER = '''def helper(x):
+    return x * 2
+'''
+
+
+def sh(repo: Path, *args: str) -> str:
+    r = subprocess.run(args, cwd=repo, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def tether(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([TETHER, *args], cwd=repo, capture_output=True, text=True)
+
+
+def anchors(repo: Path) -> dict[str, dict]:
+    """Note title -> its one anchor as `tether list --json` prints it."""
+    out = json.loads(tether(repo, "list", "--json").stdout)
+    return {n["title"]: n["anchors"][0] for n in out["notes"]}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "models.py").write_text(MODELS)
+    (repo / "pkg" / "other.py").write_text(OTHER)
+    sh(repo, "git", "init", "-q")
+    sh(repo, "git", "-c", "user.email=a@b", "-c", "user.name=a", "add", "-A")
+    sh(repo, "git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "init")
+    assert tether(repo, "init").returncode == 0
+    for args in (("decision", "pkg/models.py:6", "--title", "integers"),
+                 ("invariant", "pkg/models.py:17", "--title", "append-only"),
+                 ("boundary", "pkg/models.py:8", "--span", "--title", "negatives refused")):
+        assert tether(repo, "record", *args).returncode == 0
+    return repo
+
+
+def commit(repo: Path) -> None:
+    sh(repo, "git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qam", "change")
+
+
+@pytest.mark.parametrize("how", ["committed", "staged", "unstaged", "plain mv"])
+def test_a_renamed_file_takes_its_notes_along(repo: Path, how: str):
+    if how == "plain mv" or how == "unstaged":
+        (repo / "pkg" / "models.py").rename(repo / "pkg" / "money.py")
+    else:
+        sh(repo, "git", "mv", "pkg/models.py", "pkg/money.py")
+        if how == "committed":
+            commit(repo)
+    found = anchors(repo)
+    assert {t: (a["state"], a.get("now_path"), a["range"]["start"]["line"]) for t, a in found.items()} == {
+        "integers": ("moved", "pkg/money.py", 3), "append-only": ("moved", "pkg/money.py", 15),
+        "negatives refused": ("moved", "pkg/money.py", 7)}
+    assert tether(repo, "doctor").returncode == 0  # nothing orphaned
+    assert "pkg/money.py:4-9" in tether(repo, "list").stdout
+    # sync writes the new path into the note files; then they are simply ok
+    assert tether(repo, "sync").returncode == 0
+    assert {a["path"] for a in anchors(repo).values()} == {"pkg/money.py"}
+    assert {a["state"] for a in anchors(repo).values()} == {"ok"}
+
+
+def test_a_function_cut_pasted_into_another_file_and_edited_is_followed(repo: Path):
+    text = (repo / "pkg" / "models.py").read_text()
+    start, end = text.index("def parse_amount"), text.index("class Ledger")
+    moved = text[start:end].replace('"negative amount"', '"amounts are never negative"')
+    (repo / "pkg" / "models.py").write_text(text[:start] + text[end:])
+    (repo / "pkg" / "other.py").write_text(OTHER + "\n\n" + moved)
+    found = anchors(repo)
+    assert found["integers"]["state"] == "moved" and found["integers"]["now_path"] == "pkg/other.py"
+    assert found["integers"]["range"]["start"]["line"] == 4
+    assert found["negatives refused"]["now_path"] == "pkg/other.py"
+    assert found["append-only"]["state"] == "moved" and "now_path" not in found["append-only"]  # stayed, shifted
+    check = tether(repo, "check")
+    assert check.returncode == 0, check.stdout
+
+
+def test_a_split_module_sends_each_note_where_its_code_went(repo: Path):
+    text = (repo / "pkg" / "models.py").read_text()
+    cut = text.index("class Ledger")
+    (repo / "pkg" / "amounts.py").write_text(text[:cut])
+    (repo / "pkg" / "ledger.py").write_text(text[cut:])
+    (repo / "pkg" / "models.py").unlink()
+    found = anchors(repo)
+    assert found["integers"]["now_path"] == "pkg/amounts.py"
+    assert found["negatives refused"]["now_path"] == "pkg/amounts.py"
+    assert found["append-only"]["now_path"] == "pkg/ledger.py"
+
+
+def test_a_same_named_function_that_is_other_code_is_not_taken(repo: Path):
+    text = (repo / "pkg" / "models.py").read_text()
+    start, end = text.index("def parse_amount"), text.index("class Ledger")
+    (repo / "pkg" / "models.py").write_text(text[:start] + text[end:])
+    (repo / "pkg" / "other.py").write_text(OTHER + "\n\ndef parse_amount(text):\n    return float(text.strip('$'))\n")
+    found = anchors(repo)
+    assert found["integers"]["state"] == "orphaned" and found["integers"]["range"] is None
+    assert tether(repo, "doctor").returncode == 1
+
+
+def test_a_near_copy_that_was_there_all_along_is_not_the_deleted_code(repo: Path):
+    near = ('\n\ndef parse_amount_legacy(text):\n    """Amounts are integer cents."""\n    value = int(text)\n'
+            '    if value < 0:\n        value = 0\n    return value\n')
+    (repo / "pkg" / "other.py").write_text(OTHER + near)
+    assert tether(repo, "list").returncode == 0  # tether sees both files as they are now
+    text = (repo / "pkg" / "models.py").read_text()
+    start, end = text.index("def parse_amount"), text.index("class Ledger")
+    (repo / "pkg" / "models.py").write_text(text[:start] + text[end:])
+    (repo / "pkg" / "other.py").write_text(OTHER + near + "\n# touched\n")
+    assert anchors(repo)["integers"]["state"] in ("orphaned", "ambiguous")
+    assert anchors(repo)["integers"]["range"] is None
+
+
+def test_a_deleted_file_orphans_its_notes(repo: Path):
+    (repo / "pkg" / "models.py").unlink()
+    assert {a["state"] for a in anchors(repo).values()} == {"orphaned"}
+    assert "its file is gone" in tether(repo, "doctor").stdout
