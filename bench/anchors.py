@@ -13,8 +13,8 @@ evenly among the file's anchors (the parse is paid once per file, not per anchor
 Multi-file cases (``multi.jsonl.gz``, SPEC section 9) run through the real resolution path:
 a workspace on disk with the case's files, one note holding every anchor (recorded on the
 before files, which are opened first as an editor would), then the files replaced by
-``files_after`` (deleted, created, rewritten where they changed) and every anchor resolved
-by ``Workspace.locate_note``. Only ``files_before``, ``files_after`` and each anchor's ``id``,
+``files_after`` (deleted, created — with the editor's file-created notice — rewritten where
+they changed) and every anchor resolved by ``Workspace.locate_note``. Only ``files_before``, ``files_after`` and each anchor's ``id``,
 ``kind``, ``path`` and ``range`` are read. An anchor that cannot be recorded is reported on
 standard error and written as orphaned; a case that fails is reported and skipped."""
 
@@ -134,6 +134,8 @@ def run_multi(case: dict, out: list, tmp: Path, costs: list) -> None:
         for p, text in after.items():
             if before.get(p) != text:
                 _write(root / p, text)
+            if p not in before:  # the editor's file-created notice (workspace/didCreateFiles)
+                ws.resolutions.created(p)
         t0 = time.perf_counter()
         located = {loc.index: loc for loc in ws.locate_note(note)}
         spent = time.perf_counter() - t0

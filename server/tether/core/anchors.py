@@ -284,7 +284,6 @@ class Resolver:
         return None
 
     def span(self, a: Anchor) -> Resolution:
-        new = self.new
         owner_anchor = Anchor(SYMBOL, name=a.name, params=a.params, range=None)
         old_owner = self.old_def(owner_anchor) if self.old is not None else None
         if old_owner is not None:

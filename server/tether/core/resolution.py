@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import lmdb
 
 from . import anchors as A
-from .files import SourceTree, WorkspaceError
+from .files import SourceTree, WorkspaceError, git
 from .languages import for_path
 from .notes import Note
 from .store import Store
@@ -104,6 +104,13 @@ class Resolutions:
         return out
 
     # -- code that left its file ------------------------------------------------------------
+    def created(self, rel: str) -> None:
+        """``rel`` was just created (the editor says so): whatever it holds is new there."""
+        try:
+            self.store.write(lambda txn: self.store.put(txn, "seen", rel, {"h": "", "keys": {}}))
+        except lmdb.Error:
+            pass
+
     def see(self, rel: str, src: SourceFile) -> None:
         """Keep which definitions ``rel`` holds, each with when it was first seen there: the
         evidence that a definition found elsewhere later is new there (moved in), or was
@@ -156,7 +163,7 @@ class Resolutions:
         return out
 
     def _elsewhere(self, rel: str, lang: str, since: int | None,
-                   names: set[str]) -> list[tuple[str, SourceFile, dict | None]]:
+                   names: set[str]) -> list[tuple[str, SourceFile, Known | None]]:
         """The files a definition of ``rel`` (in ``lang``) may have gone to: of its language
         family, changed since ``since`` (ns; None: any); when many, those that name it."""
         family = _family(lang)
@@ -165,7 +172,7 @@ class Resolutions:
         if len(paths) > FOLLOW_FILES:
             paths = [p for p in paths if self.tree.mentions(p, names)][:FOLLOW_FILES]
         s = self.store
-        out = []
+        out, unseen = [], []
         for p in paths:
             try:
                 src = SourceFile(self.tree.read(p), for_path(p))
@@ -175,8 +182,33 @@ class Resolutions:
                 continue
             with s.read() as txn:
                 rec = s.get(txn, "seen", p)
-            out.append((p, src, rec["keys"] if rec else None))
+            out.append((p, src, Known(rec["keys"]) if rec else None))
+            if rec is None:
+                unseen.append(p)
+        committed = self._committed(unseen) if unseen else {}
+        for k, (p, src, keys) in enumerate(out):
             self.see(p, src)
+            if keys is None and p in committed:
+                out[k] = (p, src, committed[p])
+        return out
+
+    def _committed(self, paths: list[str]) -> dict[str, Known]:
+        """For files tether never saw, what git knows: the definitions each held at HEAD,
+        there at the commit's time. (A file or definition HEAD lacks says nothing: it may be
+        old and never committed.)"""
+        head = git(self.tree.root, "log", "-1", "--format=%ct", "HEAD")
+        tracked = git(self.tree.root, "ls-tree", "-r", "-z", "--name-only", "HEAD")
+        if head.returncode != 0 or tracked.returncode != 0:
+            return {}  # not a git work tree, or no commit yet
+        when, known = [int(head.stdout.strip()) * 1_000_000_000], set(tracked.stdout.split("\0"))
+        out = {}
+        for p in paths:
+            if p not in known:
+                continue
+            shown = git(self.tree.root, "show", f"HEAD:./{p}")
+            if shown.returncode == 0:
+                src = SourceFile(shown.stdout, for_path(p))
+                out[p] = Known({d.key: when for d in src.defs}, complete=False)
         return out
 
     def locate_note(self, note: Note, texts: dict[str, str] | None = None) -> list[Located]:
@@ -377,16 +409,26 @@ def _probe(a: A.Anchor, st: dict) -> A.Anchor:
                     a.sketch, Range(*st["range"]) if st.get("range") else a.range)
 
 
-def _fresh_since(keys: dict | None, at: int | None):
-    """Is a definition new in a file since ``at`` (when the anchor was last seen)? Unknown
-    when tether never saw the file, or does not know when the anchor was last seen."""
+@dataclass
+class Known:
+    """What is known of the definitions a file held: each key's first sight (ns), or ``[t]``
+    for "there at time t, perhaps long before" (a file's first sight, git's HEAD). In a
+    ``complete`` record (tether saw the file) a key not listed was not there."""
+
+    keys: dict[str, int | list]
+    complete: bool = True
+
+
+def _fresh_since(known: Known | None, at: int | None):
+    """Is a definition new in a file since ``at`` (when the anchor was last seen)? True,
+    False, or None when nothing says (tether never saw the file; no time for the anchor)."""
     def fresh(d) -> bool | None:
-        if keys is None or at is None:
+        if known is None or at is None:
             return None
-        first = keys.get(d.key)
+        first = known.keys.get(d.key)
         if first is None:
-            return True  # not there when the file was last seen
-        if isinstance(first, list):  # there at first sight: before ``at`` if the file was written before
+            return True if known.complete else None
+        if isinstance(first, list):
             return False if first[0] < at else None
         return first > at
     return fresh
