@@ -423,7 +423,7 @@ class Resolver:
 FOLLOW_MIN = 0.6  # token Dice (own name masked) of a moved definition that kept its name
 FOLLOW_RENAMED = 0.75  # ... and of one renamed on the way
 FOLLOW_MARGIN = 0.15
-
+FOLLOW_TOKENS = 15  # a smaller definition is too generic to recognise by its tokens: only its exact text
 
 @dataclass
 class Elsewhere:
@@ -450,7 +450,7 @@ def follow(a: Anchor, old: SourceFile | None, files: list[Elsewhere]) -> Resolut
 def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
                 files: list[Elsewhere]) -> tuple[tuple[Elsewhere, Definition] | None, Resolution]:
     short = a.name.rsplit(".", 1)[-1]
-    if old_def is None:  # fingerprint only: the unchanged definition, in one fresh place
+    if old_def is None or len(old.def_tokens(old_def)) < FOLLOW_TOKENS:  # the unchanged definition, once
         same = [(f, d) for f in files for d in f.src.defs
                 if f.src.def_hash(d) == a.hash and d.name.rsplit(".", 1)[-1] == short and f.fresh(d) is not False]
         if len(same) == 1:
