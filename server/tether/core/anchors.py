@@ -75,6 +75,7 @@ class Resolution:
     params: str = ""  # parameter list of the definition found (of the enclosing one, for a span)
     path: str = ""  # the file it is in now, when another than the anchor's (see ``follow``)
     candidate_paths: list[str] = field(default_factory=list)  # the file of each candidate, when elsewhere
+    offered: bool = False  # ambiguous only for renames offered: the name itself is gone from the file
 
     @property
     def attached(self) -> bool:
@@ -264,7 +265,7 @@ class Resolver:
             offer = RENAME_MIN if old_def is not None else SKETCH_OFFER
             offered = [new.def_range(x) for s, _, x in scored[:3] if s >= offer]
             if offered:
-                return None, Resolution(AMBIGUOUS, None, a.name, offered)
+                return None, Resolution(AMBIGUOUS, None, a.name, offered, offered=True)
         return None, Resolution(ORPHANED, None, a.name)
 
     def _aligned_def(self, old_def: Definition, d: Definition) -> bool:
@@ -295,7 +296,7 @@ class Resolver:
             moved = self._moved_out(a, old_s, None, old_owner)
             if moved is not None:
                 return moved
-            return Resolution(AMBIGUOUS if ores.state == AMBIGUOUS else ORPHANED, None, a.name)
+            return Resolution(AMBIGUOUS if ores.state == AMBIGUOUS else ORPHANED, None, a.name, offered=ores.offered)
         return self.in_owner(a, owner, old_owner, old_s)
 
     def in_owner(self, a: Anchor, owner: Definition, old_owner: Definition | None,
@@ -423,7 +424,8 @@ class Resolver:
 FOLLOW_MIN = 0.6  # token Dice (own name masked) of a moved definition that kept its name
 FOLLOW_RENAMED = 0.75  # ... and of one renamed on the way
 FOLLOW_MARGIN = 0.15
-FOLLOW_TOKENS = 15  # a smaller definition is too generic to recognise by its tokens: only its exact text
+FOLLOW_TOKENS = 15  # a smaller definition is too generic to recognise by a part of its tokens ...
+FOLLOW_SMALL = 0.9  # ... so it must keep nearly all of them
 
 @dataclass
 class Elsewhere:
@@ -450,7 +452,7 @@ def follow(a: Anchor, old: SourceFile | None, files: list[Elsewhere]) -> Resolut
 def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
                 files: list[Elsewhere]) -> tuple[tuple[Elsewhere, Definition] | None, Resolution]:
     short = a.name.rsplit(".", 1)[-1]
-    if old_def is None or len(old.def_tokens(old_def)) < FOLLOW_TOKENS:  # the unchanged definition, once
+    if old_def is None:  # the unchanged definition, once
         same = [(f, d) for f in files for d in f.src.defs
                 if f.src.def_hash(d) == a.hash and d.name.rsplit(".", 1)[-1] == short and f.fresh(d) is not False]
         if len(same) == 1:
@@ -474,6 +476,8 @@ def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
     named = [t for t in scored if t[3].qualname == a.name] or \
         [t for t in scored if t[3].name.rsplit(".", 1)[-1] == short]
     pool, need = (named, FOLLOW_MIN) if named else (scored, FOLLOW_RENAMED)
+    if len(old.def_tokens(old_def)) < FOLLOW_TOKENS:
+        pool, need = [t for t in pool if t[0] >= FOLLOW_SMALL], FOLLOW_SMALL
     if not pool:
         return None, Resolution(ORPHANED, None, a.name)
     sim, fresh, f, d = pool[0]

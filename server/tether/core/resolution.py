@@ -137,7 +137,8 @@ class Resolutions:
     def _follow(self, rel: str, out: list[Located]) -> list[Located]:
         """Look for the code of the anchors lost from ``rel`` in the files where the evidence
         points: files of the same language changed since each anchor was last seen in ``rel``."""
-        lost = [k for k, loc in enumerate(out) if loc.state == A.ORPHANED and loc.anchor.type in (A.SYMBOL, A.SPAN)]
+        lost = [k for k, loc in enumerate(out) if loc.anchor.type in (A.SYMBOL, A.SPAN) and (
+            loc.state == A.ORPHANED or loc.state == A.AMBIGUOUS and loc.resolution.offered)]
         if not lost:
             return out
         s = self.store
@@ -157,6 +158,8 @@ class Resolutions:
         for k, (probe, old, at) in probes.items():
             old_src = SourceFile(old, lang) if old is not None else None
             res = A.follow(probe, old_src, [A.Elsewhere(p, src, _fresh_since(keys, at)) for p, src, keys in files])
+            if out[k].state == A.AMBIGUOUS and not (res.attached and _short(res.name) == _short(probe.name)):
+                continue  # renames offered here: only the same name found elsewhere is stronger evidence
             if res.state != A.ORPHANED:
                 loc = out[k]
                 out[k] = Located(loc.note, loc.index, loc.anchor, res, loc.last, res.params if res.attached else "")
@@ -200,7 +203,8 @@ class Resolutions:
         tracked = git(self.tree.root, "ls-tree", "-r", "-z", "--name-only", "HEAD")
         if head.returncode != 0 or tracked.returncode != 0:
             return {}  # not a git work tree, or no commit yet
-        when, known = [int(head.stdout.strip()) * 1_000_000_000], set(tracked.stdout.split("\0"))
+        # the commit's time is in whole seconds: the end of that second, so "before" stays certain
+        when, known = [(int(head.stdout.strip()) + 1) * 1_000_000_000], set(tracked.stdout.split("\0"))
         out = {}
         for p in paths:
             if p not in known:
@@ -381,12 +385,14 @@ def anchor_key(a: A.Anchor) -> str:
 
 def _res_to(res: A.Resolution) -> dict:
     return {"state": res.state, "range": list(res.range) if res.range else None, "name": res.name,
-            "hash": res.hash, "params": res.params, "candidates": [list(c) for c in res.candidates]}
+            "hash": res.hash, "params": res.params, "candidates": [list(c) for c in res.candidates],
+            "offered": res.offered}
 
 
 def _res_from(d: dict) -> A.Resolution:
     return A.Resolution(d["state"], Range(*d["range"]) if d["range"] else None, d["name"],
-                        [Range(*c) for c in d["candidates"]], d["hash"], d.get("params", ""))
+                        [Range(*c) for c in d["candidates"]], d["hash"], d.get("params", ""),
+                        offered=d.get("offered", False))
 
 
 FOLLOW_FILES = 64  # changed files searched by content; beyond, only those that name the lost code
@@ -401,6 +407,10 @@ def _family(lang: str | None) -> str | None:
 def _family_of(path: str) -> str | None:
     lang = for_path(path)
     return _family(lang.name) if lang else None
+
+
+def _short(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
 
 
 def _probe(a: A.Anchor, st: dict) -> A.Anchor:
