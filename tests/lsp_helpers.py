@@ -76,7 +76,8 @@ def capabilities(watch: bool = True) -> T.ClientCapabilities:
         window=T.WindowClientCapabilities(show_document=T.ShowDocumentClientCapabilities(support=True)),
         workspace=T.WorkspaceClientCapabilities(
             workspace_folders=True, configuration=False,
-            did_change_watched_files=T.DidChangeWatchedFilesClientCapabilities(dynamic_registration=watch)),
+            did_change_watched_files=T.DidChangeWatchedFilesClientCapabilities(dynamic_registration=watch),
+            file_operations=T.FileOperationClientCapabilities(will_rename=True, did_rename=True)),
         text_document=T.TextDocumentClientCapabilities(
             hover=T.HoverClientCapabilities(content_format=[T.MarkupKind.Markdown, T.MarkupKind.PlainText]),
             code_action=T.CodeActionClientCapabilities(),

@@ -105,9 +105,13 @@ class Resolutions:
 
     # -- code that left its file ------------------------------------------------------------
     def created(self, rel: str) -> None:
-        """``rel`` was just created (the editor says so): whatever it holds is new there."""
+        """``rel`` was just created (the editor says so): whatever it holds is new there,
+        unless tether saw it before (a file deleted and restored holds what it held)."""
+        def put(txn):
+            if self.store.get(txn, "seen", rel) is None:
+                self.store.put(txn, "seen", rel, {"h": "", "keys": {}})
         try:
-            self.store.write(lambda txn: self.store.put(txn, "seen", rel, {"h": "", "keys": {}}))
+            self.store.write(put)
         except lmdb.Error:
             pass
 

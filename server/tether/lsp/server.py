@@ -22,7 +22,7 @@ from ..capture import candidates as capture
 from ..checks.findings import check_findings, file_findings, note_file_findings
 from ..context.ranking import context_for
 from ..core import anchors as A
-from ..core.files import TETHER_DIR, glob_match
+from ..core.files import TETHER_DIR, glob_match, is_under
 from ..core.live import LiveFile
 from ..core.notes import KINDS, NoteError, parse_note
 from ..core.resolution import note_json
@@ -220,7 +220,8 @@ async def initialized(ls: TetherServer, params: T.InitializedParams):
     gc.freeze()
     if ls._client_can("workspace", "did_change_watched_files", "dynamic_registration"):
         watchers = [T.FileSystemWatcher(glob_pattern=f"**/{TETHER_DIR}/notes/*.md"),
-                    T.FileSystemWatcher(glob_pattern="**/*", kind=T.WatchKind.Change | T.WatchKind.Delete)]
+                    T.FileSystemWatcher(glob_pattern="**/*",
+                                        kind=T.WatchKind.Create | T.WatchKind.Change | T.WatchKind.Delete)]
         await ls.client_register_capability_async(T.RegistrationParams(registrations=[T.Registration(
             id="tether-watch", method=T.WORKSPACE_DID_CHANGE_WATCHED_FILES,
             register_options=T.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
@@ -326,7 +327,7 @@ async def did_close(ls: TetherServer, params: T.DidCloseTextDocumentParams):
 
 @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 async def did_change_watched_files(ls: TetherServer, params: T.DidChangeWatchedFilesParams):
-    notes_touched, sources = set(), []
+    notes_touched, sources, created = set(), [], []
     for ev in params.changes:
         found = ls.workspace_of(ev.uri)
         if found is None:
@@ -334,10 +335,14 @@ async def did_change_watched_files(ls: TetherServer, params: T.DidChangeWatchedF
         ws, rel = found
         if is_note_file(rel):
             notes_touched.add(ws)
-        elif ev.uri not in ls.files and ev.type != T.FileChangeType.Created:
-            sources.append((ws, rel))  # changed outside the editor: the replace path
+        elif ev.type == T.FileChangeType.Created:
+            created.append((ws, rel))  # with a deletion, a move outside the editor: notes follow it
+        elif ev.uri not in ls.files:
+            sources.append((ws, rel))  # changed or deleted outside the editor: the replace path
 
     def work():  # queued at once, so a request sent after this event sees the new notes
+        for ws, rel in created:
+            ws.resolutions.created(rel)
         for ws in notes_touched:
             ls.reload(ws)
         for ws, rel in sources:
@@ -346,6 +351,55 @@ async def did_change_watched_files(ls: TetherServer, params: T.DidChangeWatchedF
     await ls.run(work)
     for ws in notes_touched:
         await ls.notes_changed(ws, reloaded=True)
+
+
+FILES = T.FileOperationRegistrationOptions(filters=[
+    T.FileOperationFilter(pattern=T.FileOperationPattern(glob="**/*"), scheme="file")])
+
+
+@server.feature(T.WORKSPACE_WILL_RENAME_FILES, FILES)
+async def will_rename_files(ls: TetherServer, params: T.RenameFilesParams):
+    """Files about to be renamed in the editor: resolve their anchors now, so what tether
+    keeps of them (where each was last seen, and when) is current when they move."""
+    def work():
+        for ws, old, _ in _renamed(ls, params):
+            for rel in _anchored_under(ws, [old]):
+                ws.locate(rel)
+    await ls.run(work)
+    return None
+
+
+@server.feature(T.WORKSPACE_DID_RENAME_FILES, FILES)
+async def did_rename_files(ls: TetherServer, params: T.RenameFilesParams):
+    """Files renamed in the editor: their notes follow, and the new paths are written into
+    the note files (as ``tether sync`` does)."""
+    def work():
+        moved = {}
+        for ws, old, new in _renamed(ls, params):
+            for rel in [f for f in ws.files() if is_under(f, new)]:
+                ws.resolutions.created(rel)
+            moved.setdefault(ws, []).append(old)
+        for ws, olds in moved.items():
+            ws.sync(_anchored_under(ws, olds))
+            ls.reload(ws)
+        return list(moved)
+    for ws in await ls.run(work):
+        await ls.notes_changed(ws, reloaded=True)
+
+
+def _anchored_under(ws: Workspace, paths: list[str]) -> list[str]:
+    """The files, under these files or folders, that notes have code anchors in."""
+    return sorted({a.path for n in ws.notes() for a in n.anchors if a.is_code and any(is_under(a.path, p) for p in paths)})
+
+
+def _renamed(ls: TetherServer, params: T.RenameFilesParams) -> list[tuple[Workspace, str, str]]:
+    """(workspace, old path, new path) of each rename inside one workspace (files or folders)."""
+    out = []
+    for f in params.files:
+        old, new = ls.workspace_of(f.old_uri), ls.workspace_of(f.new_uri)
+        if old is not None and new is not None and old[0] is new[0] and not is_note_file(old[1]):
+            out.append((old[0], old[1], new[1]))
+    return out
 
 
 # -- what the user sees -------------------------------------------------------------------
