@@ -39,6 +39,77 @@
     left: [(identifier) (member_expression) (subscript_expression)] @name
     right: (class))) @definition.class
 
+; a.b = a.c = function …: the first target names it (express: res.set = res.header = function header …)
+(expression_statement
+  (assignment_expression
+    left: [(identifier) (member_expression) (subscript_expression)] @name
+    right: (assignment_expression
+      right: [(arrow_function) (function_expression) (generator_function)]))) @definition.function
+
+; At the top of a module (inside a function, its lines are already that function's):
+; a variable or export holding a wrapped function: const f = memoize(function …),
+; exports.X = make("X", (inst) => …), var g = (this && this.g) || function …, cond ? a : function …,
+; var proto = module.exports = function …
+(program
+  (lexical_declaration . (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments [(arrow_function) (function_expression)]))
+             (binary_expression right: [(arrow_function) (function_expression)])
+             (binary_expression right: (parenthesized_expression
+               (ternary_expression alternative: [(arrow_function) (function_expression)
+                                                 (parenthesized_expression [(arrow_function) (function_expression)])])))
+             (ternary_expression alternative: [(arrow_function) (function_expression)])
+             (assignment_expression right: [(arrow_function) (function_expression)])]) .) @definition.function)
+(program
+  (variable_declaration . (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments [(arrow_function) (function_expression)]))
+             (binary_expression right: [(arrow_function) (function_expression)])
+             (binary_expression right: (parenthesized_expression
+               (ternary_expression alternative: [(arrow_function) (function_expression)
+                                                 (parenthesized_expression [(arrow_function) (function_expression)])])))
+             (ternary_expression alternative: [(arrow_function) (function_expression)])
+             (assignment_expression right: [(arrow_function) (function_expression)])]) .) @definition.function)
+(program
+  (export_statement
+    (lexical_declaration . (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments [(arrow_function) (function_expression)]))
+             (binary_expression right: [(arrow_function) (function_expression)])
+             (binary_expression right: (parenthesized_expression
+               (ternary_expression alternative: [(arrow_function) (function_expression)
+                                                 (parenthesized_expression [(arrow_function) (function_expression)])])))
+             (ternary_expression alternative: [(arrow_function) (function_expression)])
+             (assignment_expression right: [(arrow_function) (function_expression)])]) .) @definition.function))
+(program
+  (expression_statement
+    (assignment_expression
+      left: [(identifier) (member_expression)] @name
+      right: (call_expression arguments: (arguments [(arrow_function) (function_expression)])))) @definition.function)
+
+; export default function () {…}, export default (x) => …: named "default"
+(export_statement "default" @name [(function_expression) (arrow_function)] @definition.function)
+
+; a named function expression handed to a call: defineGetter(req, 'xhr', function xhr() {…})
+(program
+  (expression_statement
+    (call_expression
+      arguments: (arguments (function_expression name: (identifier) @name parameters: (_) @params) @definition.function))))
+
+; a callback registered under a string: test("parses dates", () => …), app.get("/users", auth, (req, res) => …),
+; defineGetter(req, 'fresh', function () …) — also one call down a chain: suite.add("a", …).add("b", …)
+(program
+  (expression_statement
+    (call_expression
+      arguments: (arguments . [(string) (template_string)] @name
+                              [(arrow_function) (function_expression)] @definition.function))))
+(program
+  (expression_statement
+    (call_expression
+      arguments: (arguments [(string) (template_string)] @name .
+                            [(arrow_function) (function_expression)] @definition.function))))
+(program
+  (expression_statement
+    (call_expression
+      function: (member_expression
+        object: (call_expression
+          arguments: (arguments [(string) (template_string)] @name .
+                                [(arrow_function) (function_expression)] @definition.function))))))
+
 ; object literal methods: obj = { m() {}, k: function () {} }
 (pair
   key: (_) @name

@@ -101,7 +101,7 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
     if how == SYMBOL:
         d = src.def_at(byte) if src.tree is not None else None
         if d is None and src.tree is not None:
-            d = _documented_def(src, byte)
+            d = _documented_def(src, byte) or src.implementation_of_stub(byte)
         if d is None:
             where = "no grammar for this file type" if src.tree is None else "no definition here"
             raise AnchorError(f"{path}:{line + 1}: {where}; anchor a span (--span) or the file (--file)")
@@ -214,12 +214,16 @@ class Resolver:
     def _symbol(self, a: Anchor) -> tuple[Definition | None, Resolution]:
         new, old_def = self.new, self.old_def(a)
         cands = self._new_keys.get(a.name, [])
+        if old_def is not None:  # an interface and a const of one name (TypeScript) are two things
+            cands = [d for d in cands if _family(d.kind) == _family(old_def.kind)]
         if len(cands) > 1:
             cands = [d for d in cands if d.params == a.params] or cands
         if len(cands) > 1:
             cands = [d for d in cands if _def_hash(new, d) == a.hash] or cands
         if len(cands) > 1 and old_def is not None:
             cands = [d for d in cands if self._aligned_def(old_def, d)] or cands
+        if len(cands) > 1:
+            cands = self._twin(a, old_def, cands)
         if len(cands) == 1:
             d = cands[0]
             return d, Resolution(self._content_state(a, d), new.def_range(d), d.qualname,
@@ -227,6 +231,23 @@ class Resolver:
         if len(cands) > 1:
             return None, Resolution(AMBIGUOUS, None, a.name, [new.def_range(d) for d in cands])
         return self._renamed(a, old_def)
+
+    def _twin(self, a: Anchor, old_def: Definition | None, cands: list[Definition]) -> list[Definition]:
+        """Identical definitions under one name (twins in the branches of an ``if``, a method
+        assigned twice): told apart by where they sit — the branch, the headers of what
+        encloses them — and, among twins that sit alike, by their order, when the text they
+        were last seen in has as many of them. Unchanged and unseen before: the one exactly
+        at the anchor's range."""
+        if old_def is None:
+            exact = [d for d in cands if self.new.def_range(d) == a.range]
+            return exact or cands
+        sig = _place(self.old, old_def)
+        cands = [d for d in cands if _place(self.new, d) == sig] or cands
+        if len(cands) == 1:
+            return cands
+        twins = [d for d in self._old_keys.get(old_def.qualname, []) if d.params == old_def.params
+                 and _def_hash(self.old, d) == _def_hash(self.old, old_def) and _place(self.old, d) == sig]
+        return [cands[twins.index(old_def)]] if len(twins) == len(cands) and old_def in twins else cands
 
     def _content_state(self, a: Anchor, d: Definition) -> str:
         if _def_hash(self.new, d) != a.hash:
@@ -238,6 +259,8 @@ class Resolver:
         """The name is gone: a definition with a *new* name (absent from the old text) and
         most of the old tokens is the same code renamed or moved into another scope."""
         new = self.new
+        if self._replaced():
+            return None, Resolution(ORPHANED, None, a.name)
         cls = _family(old_def.kind) if old_def is not None else None
         old_names = set(self._old_keys) if self._old_keys is not None else None
         short = a.name.rsplit(".", 1)[-1]
@@ -267,6 +290,13 @@ class Resolver:
             if offered:
                 return None, Resolution(AMBIGUOUS, None, a.name, offered, offered=True)
         return None, Resolution(ORPHANED, None, a.name)
+
+    def _replaced(self) -> bool:
+        """No definition of the old text is left in the new one: another file took this
+        path (a file deleted, another moved onto its name); nothing here is a rename."""
+        if self._old_keys is None or len(self._old_keys) < 2:
+            return False
+        return not any(k in self._new_keys for k in self._old_keys)
 
     def _aligned_def(self, old_def: Definition, d: Definition) -> bool:
         return _def_similarity(self.old, old_def, self.new, d) >= 0.9
@@ -362,7 +392,7 @@ class Resolver:
         its exact text appears in exactly one definition that did not exist before, and
         more often outside its old definition than before."""
         new, old = self.new, self.old
-        if old is None or old_s is None:
+        if old is None or old_s is None or self._replaced():
             return None
         outside_new = [s for s in new.stmts if (owner is None or s.owner != owner.index)
                        and digest(new.stmt_norm(s)) == a.hash]
@@ -536,6 +566,16 @@ def _index(src: SourceFile) -> dict[str, list[Definition]]:
     for d in src.defs:
         out.setdefault(d.qualname, []).append(d)
     return out
+
+
+def _place(src: SourceFile, d: Definition) -> tuple:
+    """Where a definition sits: for each enclosing node, its type, the kind of child that
+    leads to the definition (an ``if``'s body or its ``else``), and its first line."""
+    out, child, node = [], d.node, d.node.parent
+    while node is not None and node.parent is not None:
+        out.append((node.type, child.type, normalize(src.pos.lines[node.start_point[0]])[:200]))
+        child, node = node, node.parent
+    return tuple(out)
 
 
 def _family(kind: str) -> str:

@@ -18,6 +18,7 @@ MAX_PARSE_BYTES = 8 * 1024 * 1024  # larger files get file anchors only (and no 
 
 _GENERICS = re.compile(r"<[^<>]*>")
 _SPACE = re.compile(r"\s+")
+_STRINGS = ("string", "template_string", "string_literal", "interpreted_string_literal", "raw_string_literal")
 
 
 @dataclass(slots=True, eq=False)
@@ -69,6 +70,7 @@ class SourceFile:
         self._wrapping: set[int] | None = None
         self._order: list[Definition] | None = None
         self._starts: list[int] = []
+        self._stubs: list[ts.Node] = []  # what the query marks @ignore (a Python @overload stub)
 
     # -- text ------------------------------------------------------------------------
     def slice(self, start: int, end: int) -> str:
@@ -103,6 +105,8 @@ class SourceFile:
         for pattern, caps in cursor.matches(self.tree.root_node):
             if "ignore" in caps:
                 ignored.update(n.id for n in caps["ignore"])
+                if byte_range is None:
+                    self._stubs += caps["ignore"]
                 continue
             if "scope" in caps:
                 node = caps["scope"][0]
@@ -172,6 +176,8 @@ class SourceFile:
         return self.slice(node.start_byte, node.end_byte)
 
     def _name_text(self, node: ts.Node) -> str:
+        if node.type in _STRINGS:  # a name given as a string (test("parses dates", …)): its words
+            return " ".join(self.slice_node(node).strip("'\"`").split())
         return _SPACE.sub("", self.slice_node(node)).strip("'\"`")
 
     def _eff_start(self, node: ts.Node) -> ts.Node:
@@ -212,6 +218,19 @@ class SourceFile:
                 if best is None or d.end - d.start <= best.end - best.start:
                     best = d
         return best
+
+    def implementation_of_stub(self, byte: int) -> Definition | None:
+        """At ``byte`` inside a stub (a Python ``@overload`` signature, no definition of its
+        own), the one definition of that name in the same scope: what the stub declares."""
+        self.defs  # noqa: B018 — finds the stubs too
+        for node in self._stubs:
+            if node.start_byte <= byte < node.end_byte and node.child_by_field_name("name") is not None:
+                scope = self.def_at(node.start_byte)
+                name = self.slice_node(node.child_by_field_name("name"))
+                qual = f"{scope.child_scope}.{name}" if scope is not None else name
+                found = [d for d in self.defs if d.qualname == qual and d.parent == (scope.index if scope else None)]
+                return found[0] if len(found) == 1 else None
+        return None
 
     # -- statements ------------------------------------------------------------------
     @property
