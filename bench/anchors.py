@@ -112,8 +112,7 @@ def run_multi(case: dict, out: list, tmp: Path, costs: list) -> None:
             _write(root / p, text)
         ws, _ = Workspace.init(root, exact=True)
         srcs = {p: SourceFile(text, for_path(p)) for p, text in before.items()}
-        for p, src in srcs.items():  # the files are opened first, as in an editor
-            ws.resolutions.see(p, src)
+        ws.resolutions.see(*srcs.items())  # the files are opened first, as in an editor
         anchors, slots = [], {}
         for a in case["anchors"]:
             try:

@@ -490,22 +490,27 @@ def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
         return None, Resolution(ORPHANED, None, a.name)  # copies in several places are no evidence of a move
     family = _family(old_def.kind)
     old_toks = Counter(old.def_tokens(old_def))
-    scored = []
-    for f in files:
-        for d in f.src.defs:
-            if _family(d.kind) != family:
-                continue
-            fresh = f.fresh(d)
-            if fresh is False:
-                continue  # it was there before: another definition with a history of its own
-            sim = dice(old_toks, Counter(f.src.def_tokens(d)))
-            if sim >= FOLLOW_MIN - FOLLOW_MARGIN:
-                scored.append((sim, fresh, f, d))
-    scored.sort(key=lambda t: -t[0])
+    n_old, floor = len(old.def_tokens(old_def)), FOLLOW_MIN - FOLLOW_MARGIN
+
+    def scored(keep) -> list[tuple]:
+        out = []
+        for f in files:
+            for d in f.src.defs:
+                if _family(d.kind) != family or not keep(d):
+                    continue
+                fresh = f.fresh(d)
+                if fresh is False:
+                    continue  # it was there before: another definition with a history of its own
+                n = len(f.src.def_tokens(d))
+                if 2 * min(n, n_old) < floor * (n + n_old):
+                    continue  # so different in size that they cannot be that similar
+                sim = dice(old_toks, f.src.def_counter(d))
+                if sim >= floor:
+                    out.append((sim, fresh, f, d))
+        return sorted(out, key=lambda t: -t[0])
     # the same qualified name first, then the same own name; a new name only on clear evidence
-    named = [t for t in scored if t[3].qualname == a.name] or \
-        [t for t in scored if t[3].name.rsplit(".", 1)[-1] == short]
-    pool, need = (named, FOLLOW_MIN) if named else (scored, FOLLOW_RENAMED)
+    named = scored(lambda d: d.qualname == a.name) or scored(lambda d: d.name.rsplit(".", 1)[-1] == short)
+    pool, need = (named, FOLLOW_MIN) if named else (scored(lambda d: True), FOLLOW_RENAMED)
     if len(old.def_tokens(old_def)) < FOLLOW_TOKENS:
         pool, need = [t for t in pool if t[0] >= FOLLOW_SMALL], FOLLOW_SMALL
     if not pool:

@@ -78,20 +78,15 @@ class SourceTree:
     def exists(self, rel: str) -> bool:
         return os.path.exists(self.real(rel))
 
-    def changed_since(self, ns: int | None) -> list[str]:
-        """Workspace files written, created or moved (their mtime or ctime) at or after ``ns``
-        (every file when None)."""
+    def stamps(self) -> list[tuple[str, int]]:
+        """Every workspace file with when it was last written, created or moved here (ns)."""
         out = []
         for rel in self.files():
-            if ns is None:
-                out.append(rel)
-                continue
             try:
                 st = os.stat(os.path.join(self.root, rel))
             except OSError:
                 continue
-            if max(st.st_mtime_ns, st.st_ctime_ns) >= ns:  # a move keeps the mtime, not the ctime
-                out.append(rel)
+            out.append((rel, max(st.st_mtime_ns, st.st_ctime_ns)))  # a move keeps the mtime, not the ctime
         return out
 
     def changed_at(self, rel: str) -> int:
@@ -104,10 +99,10 @@ class SourceTree:
 
     def mentions(self, rel: str, words: set[str]) -> bool:
         """The file's bytes hold one of ``words`` (a cheap filter before a parse)."""
-        try:
-            with open(self.real(rel), "rb") as f:
+        try:  # a path from files(): inside the workspace already
+            with open(os.path.join(self.root, rel), "rb") as f:
                 data = f.read(MAX_SOURCE_BYTES)
-        except (OSError, WorkspaceError):
+        except OSError:
             return False
         return any(w.encode() in data for w in words if w)
 

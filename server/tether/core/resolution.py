@@ -72,6 +72,11 @@ class Resolutions:
         self.store, self.tree, self.notes_on, self.generation = store, tree, notes_on, generation
         self._batch: list | None = None  # resolutions to keep, while a check runs (batched)
         self._located: dict[str, tuple[str, int, list[Located]]] = {}  # rel -> (text digest, generation, result)
+        self._listed: tuple[float, list] | None = None  # (when, the workspace's files and their times)
+        self._parsed: dict[str, tuple[int, SourceFile]] = {}  # files searched for lost code, parsed
+        self._known: dict[str, tuple[int, Known | None]] = {}  # ... and what was known of them before
+        self._seen: dict[str, str] = {}  # rel -> digest of the text last kept by see()
+        self._head: tuple[int, set[str]] | None = None  # git's HEAD: its time, the files it holds
 
     def locate(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
         """Every anchor in ``rel`` (notes anchored there), resolved in its current text
@@ -98,7 +103,7 @@ class Resolutions:
         out, updates, parsed = resolve_anchors(rel, text, h, todo, *self.last_seen(todo, h), src)
         self.keep(text, h, updates)
         if parsed is not None:
-            self.see(rel, parsed)
+            self.see((rel, parsed))
         out = self._follow(rel, out)
         self._located[rel] = (h, self.generation(), list(out))
         return out
@@ -107,6 +112,7 @@ class Resolutions:
     def created(self, rel: str) -> None:
         """``rel`` was just created (the editor says so): whatever it holds is new there,
         unless tether saw it before (a file deleted and restored holds what it held)."""
+        self._listed = None  # the next search lists the tree again
         def put(txn):
             if self.store.get(txn, "seen", rel) is None:
                 self.store.put(txn, "seen", rel, {"h": "", "keys": {}})
@@ -115,28 +121,34 @@ class Resolutions:
         except lmdb.Error:
             pass
 
-    def see(self, rel: str, src: SourceFile) -> None:
-        """Keep which definitions ``rel`` holds, each with when it was first seen there: the
-        evidence that a definition found elsewhere later is new there (moved in), or was
-        there all along (a look-alike with a history of its own)."""
-        if src.tree is None:
+    def see(self, *files: tuple[str, SourceFile]) -> None:
+        """Keep which definitions each ``(rel, parsed text)`` holds, each with when it was first
+        seen there: the evidence that a definition found elsewhere later is new there (moved
+        in), or was there all along (a look-alike with a history of its own)."""
+        todo = [(rel, src, digest(src.text)) for rel, src in files if src.tree is not None]
+        todo = [(rel, src, h) for rel, src, h in todo if self._seen.get(rel) != h]
+        if not todo:
             return
-        h = digest(src.text)
         s = self.store
+        puts = []
         with s.read() as txn:
-            rec = s.get(txn, "seen", rel)
-        if rec is not None and rec["h"] == h:
-            return
-        if rec is None:  # first sight: each definition was there when the file last changed, or before
-            mark = [self.tree.changed_at(rel)]
-            keys = {d.key: mark for d in src.defs}
-        else:  # a definition new since the last sight appeared now
-            stamp, known = time.time_ns(), rec["keys"]
-            keys = {d.key: known.get(d.key, stamp) for d in src.defs}
-        try:
-            s.write(lambda txn: s.put(txn, "seen", rel, {"h": h, "keys": keys}))
-        except lmdb.Error:
-            pass
+            for rel, src, h in todo:
+                rec = s.get(txn, "seen", rel)
+                self._seen[rel] = h
+                if rec is not None and rec["h"] == h:
+                    continue
+                if rec is None:  # first sight: each definition was there when the file last changed, or before
+                    mark = [self.tree.changed_at(rel)]
+                    keys = {d.key: mark for d in src.defs}
+                else:  # a definition new since the last sight appeared now
+                    stamp, known = time.time_ns(), rec["keys"]
+                    keys = {d.key: known.get(d.key, stamp) for d in src.defs}
+                puts.append((rel, {"h": h, "keys": keys}))
+        if puts:
+            try:
+                s.write(lambda txn: [s.put(txn, "seen", rel, rec) for rel, rec in puts])
+            except lmdb.Error:
+                pass
 
     def _follow(self, rel: str, out: list[Located]) -> list[Located]:
         """Look for the code of the anchors lost from ``rel`` in the files where the evidence
@@ -175,40 +187,69 @@ class Resolutions:
         family, changed since ``since`` (ns; None: any); when many, those that name it."""
         family = _family(lang)
         since = since - SLACK_NS if since is not None else None
-        paths = [p for p in self.tree.changed_since(since) if p != rel and _family_of(p) == family]
+        paths = [(p, t) for p, t, fam in self._stamps() if fam == family and (since is None or t >= since) and p != rel]
         if len(paths) > FOLLOW_FILES:
-            paths = [p for p in paths if self.tree.mentions(p, names)][:FOLLOW_FILES]
-        s = self.store
+            paths = [(p, t) for p, t in paths if self.tree.mentions(p, names)][:FOLLOW_FILES]
         out, unseen = [], []
-        for p in paths:
-            try:
-                src = SourceFile(self.tree.read(p), for_path(p))
-            except WorkspaceError:
+        for p, t in paths:
+            src = self._parse(p, t)
+            if src is None:
                 continue
-            if src.tree is None:
-                continue
-            with s.read() as txn:
-                rec = s.get(txn, "seen", p)
-            out.append((p, src, Known(rec["keys"]) if rec else None))
-            if rec is None:
+            known = self._known_before(p, t)
+            out.append((p, src, known))
+            if known is None:
                 unseen.append(p)
         committed = self._committed(unseen) if unseen else {}
-        for k, (p, src, keys) in enumerate(out):
-            self.see(p, src)
-            if keys is None and p in committed:
-                out[k] = (p, src, committed[p])
-        return out
+        self.see(*((p, src) for p, src, _ in out))
+        return [(p, src, committed.get(p) if keys is None else keys) for p, src, keys in out]
+
+    def _known_before(self, rel: str, stamp: int) -> Known | None:
+        """What the store knew of ``rel``'s definitions before this process saw it at ``stamp``."""
+        hit = self._known.get(rel)
+        if hit is None or hit[0] != stamp:
+            with self.store.read() as txn:
+                rec = self.store.get(txn, "seen", rel)
+            hit = self._known[rel] = (stamp, Known(rec["keys"]) if rec else None)
+        return hit[1]
+
+    def _stamps(self) -> list[tuple[str, int, str | None]]:
+        """The workspace's source files, their times and language families, listed at most
+        once a second (several files losing code in one command share one walk of the tree)."""
+        now = time.monotonic()
+        if self._listed is None or now - self._listed[0] > 1.0:
+            listed = [(p, t, _family_of(p)) for p, t in self.tree.stamps()]
+            self._head = None  # and git's HEAD is asked again
+            self._listed = (now, [x for x in listed if x[2] is not None])
+        return self._listed[1]
+
+    def _parse(self, rel: str, stamp: int) -> SourceFile | None:
+        """``rel`` parsed, kept while its time does not change (a search parses each candidate once)."""
+        hit = self._parsed.get(rel)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        try:
+            src = SourceFile(self.tree.read(rel), for_path(rel))
+        except WorkspaceError:
+            return None
+        if src.tree is None:
+            return None
+        if len(self._parsed) >= 256:
+            self._parsed.pop(next(iter(self._parsed)))
+        self._parsed[rel] = (stamp, src)
+        return src
 
     def _committed(self, paths: list[str]) -> dict[str, Known]:
         """For files tether never saw, what git knows: the definitions each held at HEAD,
         there at the commit's time. (A file or definition HEAD lacks says nothing: it may be
         old and never committed.)"""
-        head = git(self.tree.root, "log", "-1", "--format=%ct", "HEAD")
-        tracked = git(self.tree.root, "ls-tree", "-r", "-z", "--name-only", "HEAD")
-        if head.returncode != 0 or tracked.returncode != 0:
-            return {}  # not a git work tree, or no commit yet
-        # the commit's time is in whole seconds: the end of that second, so "before" stays certain
-        when, known = [(int(head.stdout.strip()) + 1) * 1_000_000_000], set(tracked.stdout.split("\0"))
+        if self._head is None:  # asked once a process: HEAD does not move under a command
+            head = git(self.tree.root, "log", "-1", "--format=%ct", "HEAD")
+            tracked = git(self.tree.root, "ls-tree", "-r", "-z", "--name-only", "HEAD")
+            ok = head.returncode == 0 and tracked.returncode == 0  # else no git work tree, or no commit yet
+            # the commit's time is in whole seconds: the end of that second, so "before" stays certain
+            self._head = ((int(head.stdout.strip()) + 1) * 1_000_000_000, set(tracked.stdout.split("\0"))) if ok \
+                else (0, set())
+        when, known = [self._head[0]], self._head[1]
         out = {}
         for p in paths:
             if p not in known:

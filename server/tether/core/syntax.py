@@ -71,6 +71,7 @@ class SourceFile:
         self._order: list[Definition] | None = None
         self._starts: list[int] = []
         self._stubs: list[ts.Node] = []  # what the query marks @ignore (a Python @overload stub)
+        self._counters: dict[int, Counter] = {}
 
     # -- text ------------------------------------------------------------------------
     def slice(self, start: int, end: int) -> str:
@@ -334,6 +335,13 @@ class SourceFile:
         if s._toks is None:
             s._toks = tokens(self.slice(s.start, s.end))
         return s._toks
+
+    def def_counter(self, d: Definition) -> Counter:
+        """``def_tokens`` as a multiset, kept (a search compares it with many definitions)."""
+        c = self._counters.get(d.index)
+        if c is None:
+            c = self._counters[d.index] = Counter(self.def_tokens(d))
+        return c
 
     def def_tokens(self, d: Definition) -> list[str]:
         """Tokens of a definition with its own name masked (so a rename keeps them equal)."""
