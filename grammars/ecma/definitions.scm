@@ -46,40 +46,18 @@
     right: (assignment_expression
       right: [(arrow_function) (function_expression) (generator_function)]))) @definition.function
 
-; At the top of a module (inside a function, its lines are already that function's):
-; a variable or export holding a wrapped function: const f = memoize(function …),
-; exports.X = make("X", (inst) => …), var g = (this && this.g) || function …, cond ? a : function …,
-; var proto = module.exports = function …
+; At the top of a module (inside a function, its lines are already that function's): a variable
+; or export whose value holds a function before any brace — const f = memoize(function …),
+; var g = (this && this.g) || function …, cond ? a : function …, var proto = module.exports =
+; function …, exports.X = make("X", (inst) => …)
 (program
-  (lexical_declaration . (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments [(arrow_function) (function_expression)]))
-             (binary_expression right: [(arrow_function) (function_expression)])
-             (binary_expression right: (parenthesized_expression
-               (ternary_expression alternative: [(arrow_function) (function_expression)
-                                                 (parenthesized_expression [(arrow_function) (function_expression)])])))
-             (ternary_expression alternative: [(arrow_function) (function_expression)])
-             (assignment_expression right: [(arrow_function) (function_expression)])]) .) @definition.function)
-(program
-  (variable_declaration . (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments [(arrow_function) (function_expression)]))
-             (binary_expression right: [(arrow_function) (function_expression)])
-             (binary_expression right: (parenthesized_expression
-               (ternary_expression alternative: [(arrow_function) (function_expression)
-                                                 (parenthesized_expression [(arrow_function) (function_expression)])])))
-             (ternary_expression alternative: [(arrow_function) (function_expression)])
-             (assignment_expression right: [(arrow_function) (function_expression)])]) .) @definition.function)
-(program
-  (export_statement
-    (lexical_declaration . (variable_declarator name: (identifier) @name value: [(call_expression arguments: (arguments [(arrow_function) (function_expression)]))
-             (binary_expression right: [(arrow_function) (function_expression)])
-             (binary_expression right: (parenthesized_expression
-               (ternary_expression alternative: [(arrow_function) (function_expression)
-                                                 (parenthesized_expression [(arrow_function) (function_expression)])])))
-             (ternary_expression alternative: [(arrow_function) (function_expression)])
-             (assignment_expression right: [(arrow_function) (function_expression)])]) .) @definition.function))
-(program
-  (expression_statement
-    (assignment_expression
-      left: [(identifier) (member_expression)] @name
-      right: (call_expression arguments: (arguments [(arrow_function) (function_expression)])))) @definition.function)
+  [(lexical_declaration . (variable_declarator name: (identifier) @name value: (_) @_value) .)
+   (variable_declaration . (variable_declarator name: (identifier) @name value: (_) @_value) .)
+   (export_statement (lexical_declaration . (variable_declarator name: (identifier) @name value: (_) @_value) .))
+   (expression_statement
+     (assignment_expression left: [(identifier) (member_expression)] @name right: (call_expression) @_value))]
+  @definition.function
+  (#match? @_value "^[^{]*(function\\b|=>)"))
 
 ; export default function () {…}, export default (x) => …: named "default"
 (export_statement "default" @name [(function_expression) (arrow_function)] @definition.function)
@@ -91,24 +69,11 @@
       arguments: (arguments (function_expression name: (identifier) @name parameters: (_) @params) @definition.function))))
 
 ; a callback registered under a string: test("parses dates", () => …), app.get("/users", auth, (req, res) => …),
-; defineGetter(req, 'fresh', function () …) — also one call down a chain: suite.add("a", …).add("b", …)
+; defineGetter(req, 'fresh', function () …)
 (program
   (expression_statement
     (call_expression
-      arguments: (arguments . [(string) (template_string)] @name
-                              [(arrow_function) (function_expression)] @definition.function))))
-(program
-  (expression_statement
-    (call_expression
-      arguments: (arguments [(string) (template_string)] @name .
-                            [(arrow_function) (function_expression)] @definition.function))))
-(program
-  (expression_statement
-    (call_expression
-      function: (member_expression
-        object: (call_expression
-          arguments: (arguments [(string) (template_string)] @name .
-                                [(arrow_function) (function_expression)] @definition.function))))))
+      arguments: (arguments [(string) (template_string)] @name [(arrow_function) (function_expression)] @definition.function))))
 
 ; object literal methods: obj = { m() {}, k: function () {} }
 (pair
