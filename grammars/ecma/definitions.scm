@@ -53,11 +53,14 @@
 (program
   [(lexical_declaration . (variable_declarator name: (identifier) @name value: (_) @_value) .)
    (variable_declaration . (variable_declarator name: (identifier) @name value: (_) @_value) .)
-   (export_statement (lexical_declaration . (variable_declarator name: (identifier) @name value: (_) @_value) .))
    (expression_statement
      (assignment_expression left: [(identifier) (member_expression)] @name right: (call_expression) @_value))]
   @definition.function
-  (#match? @_value "^[^{]*(function\\b|=>)"))
+  (#match? @_value "^[^{]*((^|[^.\\w$])function\\b|=>)"))
+(program
+  (export_statement
+    (lexical_declaration . (variable_declarator name: (identifier) @name value: (_) @_value) .) @definition.function)
+  (#match? @_value "^[^{]*((^|[^.\\w$])function\\b|=>)"))
 
 ; export default function () {…}, export default (x) => …: named "default"
 (export_statement "default" @name [(function_expression) (arrow_function)] @definition.function)

@@ -40,6 +40,7 @@ STMT_SIMILAR = 0.6
 STMT_EDITED = 0.5
 STMT_KEPT = 0.75
 
+REPLACED_LINES = 0.3  # line Dice under which a file with none of its old definitions is another file
 FUNCTION_KINDS = ("function", "method")
 
 
@@ -178,6 +179,7 @@ class Resolver:
         self._old_keys = _index(old) if old is not None else None
         self._sym_cache: dict[tuple, tuple[Definition | None, Resolution]] = {}
         self._align_cache: dict[tuple[int, int], dict] = {}
+        self._replaced_cache: bool | None = None
 
     def resolve(self, a: Anchor) -> Resolution:
         if a.type in (FILE, GLOB):
@@ -292,11 +294,14 @@ class Resolver:
         return None, Resolution(ORPHANED, None, a.name)
 
     def _replaced(self) -> bool:
-        """No definition of the old text is left in the new one: another file took this
-        path (a file deleted, another moved onto its name); nothing here is a rename."""
-        if self._old_keys is None or len(self._old_keys) < 2:
-            return False
-        return not any(k in self._new_keys for k in self._old_keys)
+        """Another file took this path (a file deleted, another moved onto its name): no
+        definition of the old text is left in the new one, and few of its lines. Nothing
+        there is a rename of the old code."""
+        if self._replaced_cache is None:
+            self._replaced_cache = self._old_keys is not None and len(self._old_keys) >= 2 and \
+                not any(k in self._new_keys for k in self._old_keys) and \
+                dice(_lines(self.old), _lines(self.new)) < REPLACED_LINES
+        return self._replaced_cache
 
     def _aligned_def(self, old_def: Definition, d: Definition) -> bool:
         return _def_similarity(self.old, old_def, self.new, d) >= 0.9
@@ -571,6 +576,10 @@ def _index(src: SourceFile) -> dict[str, list[Definition]]:
     for d in src.defs:
         out.setdefault(d.qualname, []).append(d)
     return out
+
+
+def _lines(src: SourceFile) -> Counter:
+    return Counter(line.strip() for line in src.pos.lines if line.strip())
 
 
 def _place(src: SourceFile, d: Definition) -> tuple:
