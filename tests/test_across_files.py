@@ -148,3 +148,13 @@ def test_a_deleted_file_orphans_its_notes(repo: Path):
     (repo / "pkg" / "models.py").unlink()
     assert {a["state"] for a in anchors(repo).values()} == {"orphaned"}
     assert "its file is gone" in tether(repo, "doctor").stdout
+
+
+def test_an_agent_touching_the_new_file_gets_the_notes_that_moved_there(repo: Path):
+    sh(repo, "git", "mv", "pkg/models.py", "pkg/money.py")
+    def titles(line: int) -> list[str]:
+        out = json.loads(tether(repo, "context", f"pkg/money.py:{line}", "--format", "json").stdout)
+        return [n["title"] for n in out["notes"]]
+    assert titles(6) == ["integers"]  # in parse_amount, which moved here with its file
+    assert set(titles(8)) == {"integers", "negatives refused"}  # ... and on the statement the boundary is about
+    assert titles(17) == ["append-only"]

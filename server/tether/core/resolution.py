@@ -68,8 +68,9 @@ class Resolutions:
     each file's result until its text or the notes (``generation()``) change."""
 
     def __init__(self, store: Store, tree: SourceTree, notes_on: Callable[[str], list[Note]],
-                 generation: Callable[[], int]):
+                 generation: Callable[[], int], anchored_paths: Callable[[], set[str]]):
         self.store, self.tree, self.notes_on, self.generation = store, tree, notes_on, generation
+        self.anchored_paths = anchored_paths
         self._batch: list | None = None  # resolutions to keep, while a check runs (batched)
         self._located: dict[str, tuple[str, int, list[Located]]] = {}  # rel -> (text digest, generation, result)
         self._listed: tuple[float, list] | None = None  # (when, the workspace's files and their times)
@@ -77,14 +78,16 @@ class Resolutions:
         self._known: dict[str, tuple[int, Known | None]] = {}  # ... and what was known of them before
         self._seen: dict[str, str] = {}  # rel -> digest of the text last kept by see()
         self._head: tuple[int, set[str]] | None = None  # git's HEAD: its time, the files it holds
+        self._missing: tuple[float, set[str]] | None = None  # (when, anchored files that are gone)
 
     def locate(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
         """Every anchor in ``rel`` (notes anchored there), resolved in its current text
         (``text`` if given, e.g. an editor's unsaved buffer; else the file on disk);
         ``src``: that text already parsed."""
         todo = anchored_in(rel, self.notes_on(rel))
+        arrived = self._arrivals(rel)
         if not todo:
-            return []
+            return arrived
         if text is None:
             try:
                 text = self.tree.read(rel)
@@ -106,13 +109,35 @@ class Resolutions:
             self.see((rel, parsed))
         out = self._follow(rel, out)
         self._located[rel] = (h, self.generation(), list(out))
-        return out
+        return out + arrived
+
+    def _arrivals(self, rel: str) -> list[Located]:
+        """The anchors of files that are gone whose code is now in ``rel`` (a file renamed,
+        moved or split): the notes of the code being touched, before ``sync`` writes the path."""
+        gone = self._gone()
+        if not gone or rel in gone:
+            return []
+        return [loc for g in gone for loc in self.locate(g) if loc.resolution.path == rel]
+
+    def _gone(self) -> set[str]:
+        """Files that anchors name and that are no longer there (looked at once a second)."""
+        now = time.monotonic()
+        if self._missing is None or now - self._missing[0] > 1.0:
+            gone = set()
+            for p in self.anchored_paths():
+                try:
+                    if not self.tree.exists(p):
+                        gone.add(p)
+                except WorkspaceError:
+                    continue  # a path outside the workspace is reported with its note, not followed
+            self._missing = (now, gone)
+        return self._missing[1]
 
     # -- code that left its file ------------------------------------------------------------
     def created(self, rel: str) -> None:
         """``rel`` was just created (the editor says so): whatever it holds is new there,
         unless tether saw it before (a file deleted and restored holds what it held)."""
-        self._listed = None  # the next search lists the tree again
+        self._listed = self._missing = None  # the next search lists the tree again
         def put(txn):
             if self.store.get(txn, "seen", rel) is None:
                 self.store.put(txn, "seen", rel, {"h": "", "keys": {}})

@@ -34,7 +34,8 @@ class Workspace:
         self.store = Store(self.dir / "cache")  # opened on first use
         self.tree = SourceTree(self.root)
         self.repo = NoteRepository(self.root, self.store, self.cores, auto_refresh)
-        self.resolutions = Resolutions(self.store, self.tree, self.repo.notes_on, lambda: self.repo.generation)
+        self.resolutions = Resolutions(self.store, self.tree, self.repo.notes_on, lambda: self.repo.generation,
+                                       self.repo.anchored_paths)
 
     # -- finding and creating ------------------------------------------------------------
     @classmethod
