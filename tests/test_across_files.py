@@ -158,3 +158,27 @@ def test_an_agent_touching_the_new_file_gets_the_notes_that_moved_there(repo: Pa
     assert titles(6) == ["integers"]  # in parse_amount, which moved here with its file
     assert set(titles(8)) == {"integers", "negatives refused"}  # ... and on the statement the boundary is about
     assert titles(17) == ["append-only"]
+
+
+@pytest.mark.parametrize("how", ["committed", "plain mv"])
+def test_file_and_line_anchors_follow_a_renamed_file(repo: Path, how: str):
+    (repo / "docs").mkdir()
+    (repo / "docs" / "ops.txt").write_text("restart order:\n  1. the queue\n  2. the workers\n")
+    sh(repo, "git", "add", "docs/ops.txt")
+    commit(repo)
+    assert tether(repo, "record", "workaround", "pkg/models.py", "--file", "--title", "whole module").returncode == 0
+    assert tether(repo, "record", "intent", "docs/ops.txt:2-3", "--span", "--title", "the order").returncode == 0
+    if how == "committed":
+        sh(repo, "git", "mv", "pkg/models.py", "pkg/money.py")
+        sh(repo, "git", "mv", "docs/ops.txt", "docs/operations.txt")
+        commit(repo)
+    else:
+        (repo / "pkg" / "models.py").rename(repo / "pkg" / "money.py")
+        (repo / "docs" / "ops.txt").rename(repo / "docs" / "operations.txt")
+    found = anchors(repo)
+    assert (found["whole module"]["state"], found["whole module"]["now_path"]) == ("moved", "pkg/money.py")
+    assert (found["the order"]["state"], found["the order"]["now_path"]) == ("moved", "docs/operations.txt")
+    assert found["the order"]["range"]["start"]["line"] == 1
+    assert tether(repo, "sync").returncode == 0
+    found = anchors(repo)
+    assert found["whole module"]["path"] == "pkg/money.py" and found["the order"]["path"] == "docs/operations.txt"

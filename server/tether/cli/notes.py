@@ -217,7 +217,8 @@ def cmd_sync(args) -> int:
     else:
         verb = "would update" if args.check else "updated"
         for n, i, a in changed:
-            print(f"{verb} {n.path}: anchor {i + 1} -> {a.name or a.path} at {a.path}:{a.range.sl + 1}")
+            where = f"{a.path}:{a.range.sl + 1}" if a.range else a.path
+            print(f"{verb} {n.path}: anchor {i + 1} -> {a.name or a.path} at {where}")
         if not changed:
             print("every anchor's fingerprint is current")
     return EXIT_FINDINGS if args.check and changed else EXIT_OK

@@ -9,7 +9,9 @@ stores what is kept afterwards, in one transaction for a whole check (:meth:`bat
 
 from __future__ import annotations
 
+import os
 import time
+from collections import Counter
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ from .languages import for_path
 from .notes import Note
 from .store import Store
 from .syntax import SourceFile
-from .text import Range, digest
+from .text import Range, dice, digest
 
 
 @dataclass
@@ -98,7 +100,7 @@ class Resolutions:
                 out = [Located(n, i, a, A.Resolution(
                     A.ORPHANED if gone else (A.AMBIGUOUS if a.is_code else A.OK), None, a.name))
                     for n, i, a in todo]
-                return self._follow(rel, out) if gone else out
+                return self._follow(rel, self._follow_file(rel, out)) if gone else out
         h = digest(text)
         hit = self._located.get(rel)
         if hit is not None and hit[0] == h and hit[1] == self.generation():
@@ -205,6 +207,68 @@ class Resolutions:
                 loc = out[k]
                 out[k] = Located(loc.note, loc.index, loc.anchor, res, loc.last, res.params if res.attached else "")
         return out
+
+    def _follow_file(self, rel: str, out: list[Located]) -> list[Located]:
+        """A file that is gone may have been renamed: git says so (a rename committed, staged
+        or in the working tree), or, for a tracked file moved with a plain ``mv``, the untracked
+        file most like what HEAD holds. Its file and line anchors follow it; its definitions
+        and statements are followed one by one (``_follow``)."""
+        whole = [k for k, loc in enumerate(out) if loc.anchor.type in (A.FILE, A.LINES)]
+        new = self._renamed_file(rel) if whole else None
+        if new is None:
+            return out
+        out = list(out)
+        try:
+            text = self.tree.read(new)
+        except WorkspaceError:
+            text = None
+        for k in whole:
+            loc = out[k]
+            if loc.anchor.type == A.FILE:
+                res = A.Resolution(A.MOVED, path=new)
+            else:
+                with self.store.read() as txn:
+                    st = self.store.get(txn, "anchors", f"{loc.note.id}\0{loc.index}")
+                    old = self.store.get_text(txn, st["text"]) if st and st.get("text") else None
+                if text is None:
+                    continue
+                got = A.resolve(loc.anchor, SourceFile(text, None), SourceFile(old, None) if old else None)
+                if not got.attached:
+                    continue
+                res = A.Resolution(A.MOVED, got.range, hash=got.hash, path=new)
+            out[k] = Located(loc.note, loc.index, loc.anchor, res, loc.last)
+        return out
+
+    def _renamed_file(self, rel: str) -> str | None:
+        root = self.tree.root
+        pairs = []
+        log = git(root, "log", "-M", "--diff-filter=R", "--name-status", "--format=", "--relative", "-n", "1000", "HEAD")
+        diff = git(root, "diff", "-M", "--name-status", "--relative", "HEAD")
+        for out in (log.stdout.splitlines()[::-1], diff.stdout.splitlines()):  # oldest first
+            pairs += [tuple(line.split("\t")[1:3]) for line in out if line.startswith("R") and line.count("\t") == 2]
+        path = rel
+        for old, new in pairs:
+            if path == old:
+                path = new
+        if path != rel:
+            return path if self.tree.exists(path) else None
+        was = git(root, "show", f"HEAD:./{rel}")  # a plain mv: the untracked file most like what HEAD holds
+        if was.returncode != 0:
+            return None
+        untracked = git(root, "ls-files", "--others", "--exclude-standard").stdout.split("\n")
+        old_lines = Counter(line.strip() for line in was.stdout.split("\n") if line.strip())
+        scored = []
+        for p in untracked:
+            if p and os.path.splitext(p)[1] == os.path.splitext(rel)[1]:
+                try:
+                    lines = Counter(line.strip() for line in self.tree.read(p).split("\n") if line.strip())
+                except WorkspaceError:
+                    continue
+                scored.append((dice(old_lines, lines), p))
+        scored.sort(reverse=True)
+        if scored and scored[0][0] >= 0.5 and (len(scored) == 1 or scored[0][0] - scored[1][0] >= 0.1):
+            return scored[0][1]
+        return None
 
     def _elsewhere(self, rel: str, lang: str, since: int | None,
                    names: set[str]) -> list[tuple[str, SourceFile, Known | None]]:

@@ -239,7 +239,7 @@ class Workspace:
         them too. Returns (note, anchor index, new anchor) for each anchor that changed."""
         texts = texts or {}
         paths = rels if rels is not None else sorted(
-            {a.path for n in self.notes() if n.status != "retired" for a in n.anchors if a.is_code})
+            {a.path for n in self.notes() if n.status != "retired" for a in n.anchors if a.type != A.GLOB})
         found: dict[str, list[tuple[int, A.Anchor]]] = {}
         parsed: dict[str, SourceFile] = {}
         for rel in paths:
@@ -249,6 +249,9 @@ class Workspace:
                 continue
             for loc in located:
                 r, a = loc.range, loc.anchor
+                if a.type == A.FILE and loc.resolution.path:  # its file was renamed
+                    found.setdefault(loc.note.id, []).append((loc.index, A.Anchor(A.FILE, path=loc.resolution.path)))
+                    continue
                 if not a.is_code or not loc.resolution.attached or r is None or loc.state == A.OK:
                     continue
                 if renamed_only and loc.state != A.RENAMED:
@@ -274,7 +277,8 @@ class Workspace:
                         n.anchors[i] = new
                 note = self.update(nid, change)
                 for i, new in news:
-                    self.resolutions.remember(note, i, new, texts.get(new.path) or self.read_source(new.path))
+                    if new.is_code:
+                        self.resolutions.remember(note, i, new, texts.get(new.path) or self.read_source(new.path))
             else:
                 note = self.get(nid)
             out += [(note, i, new) for i, new in news]

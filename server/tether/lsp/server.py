@@ -388,8 +388,9 @@ async def did_rename_files(ls: TetherServer, params: T.RenameFilesParams):
 
 
 def _anchored_under(ws: Workspace, paths: list[str]) -> list[str]:
-    """The files, under these files or folders, that notes have code anchors in."""
-    return sorted({a.path for n in ws.notes() for a in n.anchors if a.is_code and any(is_under(a.path, p) for p in paths)})
+    """The files, under these files or folders, that notes are anchored in."""
+    return sorted({a.path for n in ws.notes() for a in n.anchors
+                   if a.type != A.GLOB and any(is_under(a.path, p) for p in paths)})
 
 
 def _renamed(ls: TetherServer, params: T.RenameFilesParams) -> list[tuple[Workspace, str, str]]:
