@@ -182,3 +182,14 @@ def test_file_and_line_anchors_follow_a_renamed_file(repo: Path, how: str):
     assert tether(repo, "sync").returncode == 0
     found = anchors(repo)
     assert found["whole module"]["path"] == "pkg/money.py" and found["the order"]["path"] == "docs/operations.txt"
+
+
+def test_a_function_moved_and_renamed_on_a_name_built_on_the_old_one_is_followed(repo: Path):
+    assert tether(repo, "record", "intent", "pkg/other.py:1", "--title", "helper doubles").returncode == 0
+    text = (repo / "pkg" / "models.py").read_text()
+    start, end = text.index("def parse_amount"), text.index("class Ledger")
+    moved = text[start:end].replace("parse_amount", "parse_amount_strict").replace("int(text)", "int(text.strip())")
+    (repo / "pkg" / "models.py").write_text(text[:start] + text[end:])
+    (repo / "pkg" / "other.py").write_text(OTHER + "\n\n" + moved)
+    found = anchors(repo)["integers"]
+    assert (found["state"], found["now_path"], found["now_named"]) == ("renamed", "pkg/other.py", "parse_amount_strict")

@@ -515,7 +515,11 @@ def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
         return sorted(out, key=lambda t: -t[0])
     # the same qualified name first, then the same own name; a new name only on clear evidence
     named = scored(lambda d: d.qualname == a.name) or scored(lambda d: d.name.rsplit(".", 1)[-1] == short)
-    pool, need = (named, FOLLOW_MIN) if named else (scored(lambda d: True), FOLLOW_RENAMED)
+    if named:
+        pool, need = named, FOLLOW_MIN
+    else:  # renamed on the way: a name built on the old one (get_x -> handle_get_x) counts as kept
+        pool = scored(lambda d: True)
+        need = FOLLOW_MIN if pool and _derived(pool[0][3].name.rsplit(".", 1)[-1], short) else FOLLOW_RENAMED
     if len(old.def_tokens(old_def)) < FOLLOW_TOKENS:
         pool, need = [t for t in pool if t[0] >= FOLLOW_SMALL], FOLLOW_SMALL
     if not pool:
@@ -562,6 +566,12 @@ def _offered(a: Anchor, cands: list[tuple[Elsewhere, Definition]]) -> Resolution
         return Resolution(ORPHANED, None, a.name)
     return Resolution(AMBIGUOUS, None, a.name, [f.src.def_range(d) for f, d in cands],
                       candidate_paths=[f.path for f, _ in cands])
+
+
+def _derived(name: str, old: str) -> bool:
+    """``name`` is built on ``old`` (or the other way round): the old name kept as a part."""
+    a, b = name.lower().strip("_$"), old.lower().strip("_$")
+    return min(len(a), len(b)) >= 4 and (a in b or b in a)
 
 
 def _nested(x: Definition, d: Definition, same_file: bool) -> bool:

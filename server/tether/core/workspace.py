@@ -173,6 +173,7 @@ class Workspace:
             note.confirmed = {"by": note.author, "at": stamp, "hash": anchor.hash}
         if src is not None:
             self.resolutions.remember(note, 0, anchor, src.text)
+            self.resolutions.see((anchor.path, src))
         return self.save(note)
 
     def _anchor_at(self, rel: str, line: int, col: int, how: str, end: tuple[int, int] | None = None,
