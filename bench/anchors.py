@@ -1,7 +1,9 @@
 """Anchor re-location benchmark harness (../shared/bench/anchors/SPEC.md, corpus version 3).
 
-    python bench/anchors.py --corpus DIR --out RESULTS.jsonl [--max-cases N]
-    python ../shared/bench/anchors/score.py DIR RESULTS.jsonl
+    python bench/anchors.py --corpus DIR --out RESULTS.jsonl [--cases single|multi] [--max-cases N]
+
+prints the scorer's table at the end (``../shared/bench/anchors/score.py``, beside this
+checkout; ``--no-score`` leaves it out).
 
 For each case and mode it records every anchor on ``before`` with tether's own record
 path, then resolves in ``after``: ``replace`` gets the whole new text, ``edits`` gets the
@@ -25,6 +27,7 @@ import gzip
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,6 +45,9 @@ from tether.core.notes import Note, new_id, now  # noqa: E402
 from tether.core.syntax import SourceFile  # noqa: E402
 from tether.core.text import Range  # noqa: E402
 from tether.core.workspace import Workspace  # noqa: E402
+
+
+SCORER = Path(__file__).resolve().parents[2] / "shared" / "bench" / "anchors" / "score.py"
 
 
 def record_range(src: SourceFile, kind: str, r: Range, path: str = "") -> A.Anchor:
@@ -164,6 +170,7 @@ def main() -> int:
     ap.add_argument("--max-cases", type=int, default=0)
     ap.add_argument("--only", default="", help="substring of case ids to run")
     ap.add_argument("--cases", choices=("all", "single", "multi"), default="all")
+    ap.add_argument("--no-score", action="store_true", help="do not run the scorer beside the corpus spec")
     args = ap.parse_args()
     t0 = time.perf_counter()
     count = failed = 0
@@ -198,6 +205,9 @@ def main() -> int:
         print(f"bench/anchors.py: multi-file resolution per lost anchor: median {statistics.median(per):.2f} ms, "
               f"p95 {sorted(per)[int(len(per) * 0.95)]:.2f} ms (a case's whole locate_note over its anchors on "
               f"changed files)", file=sys.stderr)
+    if not args.no_score and SCORER.is_file():  # the scorer's table, beside the baselines it computes
+        only = [] if args.cases == "all" else ["--only", args.cases]
+        subprocess.run([sys.executable, str(SCORER), str(args.corpus), str(args.out), *only], check=False)
     return 0
 
 

@@ -209,7 +209,7 @@ def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
         try:
             text = ws.read_source(rel)
         except WorkspaceError:
-            if not ws.abs(rel).is_file():  # gone: its anchors are orphaned
+            if not _exists(ws, rel):  # gone (or a link leading out): its anchors are orphaned
                 out += [f for f in file_findings(rel, ws.locate(rel)) if f.severity in ("error", "warning")]
             continue
         notes = ws.notes_on(rel)
@@ -244,7 +244,7 @@ def doctor(ws: Workspace) -> list[Finding]:
             a = loc.anchor
             line = (a.range.sl + 1) if a.range else 1
             if loc.state == A.ORPHANED:
-                gone = "its file is gone" if not ws.abs(a.path).exists() else \
+                gone = "its file is gone" if not _exists(ws, a.path) else \
                     f"`{a.name}` is no longer in {a.path}" if a.name else f"its code is no longer in {a.path}"
                 out.append(Finding(a.path, line, "warning", ORPHANED,
                                    f"note \"{note.title}\" is orphaned: {gone}; re-anchor or retire it", note.id))
@@ -266,3 +266,11 @@ def doctor(ws: Workspace) -> list[Finding]:
         out.append(Finding(ws.rel(f), 1, "warning", "leftover-temp",
                            "a temporary file left by an interrupted write; its note is intact, delete this file"))
     return out
+
+
+def _exists(ws: Workspace, rel: str) -> bool:
+    """``rel`` is a file of the workspace (a link leading out is none)."""
+    try:
+        return ws.abs(rel).is_file()
+    except WorkspaceError:
+        return False

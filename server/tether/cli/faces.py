@@ -8,14 +8,7 @@ from pathlib import Path
 from ..context.ranking import context_for
 from ..core.files import git_toplevel
 from ..core.workspace import WorkspaceError
-from .common import (
-    EXIT_FINDINGS,
-    EXIT_OK,
-    UsageError,
-    out_json,
-    parse_position,
-    workspace,
-)
+from .common import EXIT_FINDINGS, EXIT_OK, UsageError, out_json, parse_position, workspace
 
 
 def cmd_context(args) -> int:
@@ -24,6 +17,10 @@ def cmd_context(args) -> int:
     rel = ws.rel(path, Path.cwd())
     if not ws.abs(rel).exists():
         raise WorkspaceError(f"{rel}: no such file")
+    if line is not None and ws.abs(rel).is_file():
+        count = len(ws.read_source(rel).split("\n"))
+        if line > count:
+            raise UsageError(f"{rel}:{line}: line out of range (the file has {count} lines)")
     if args.budget < 1:
         raise UsageError("--budget: give a positive number of tokens")
     ctx = context_for(ws, rel, line - 1 if line else None, budget=args.budget)

@@ -23,6 +23,8 @@ def cmd_check(args) -> int:
         for p in args.paths:
             rel = ws.rel(p, Path.cwd())
             target = ws.abs(rel)
+            if not target.exists():
+                raise UsageError(f"{p}: no such file or folder")
             rels += [f for f in ws.files() if is_under(f, rel)] \
                 if target.is_dir() else [rel]
     if args.changed_since:

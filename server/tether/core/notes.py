@@ -130,6 +130,10 @@ def parse_note(text: str, path: str) -> Note:
     except StopIteration:
         raise NoteError(path, len(lines), f"the front matter is not closed: add a '{FENCE}' line after it") from None
     front = "\n".join(lines[1:close])
+    deep = _too_deep(front)
+    if deep:
+        raise NoteError(path, deep + 1, f"arrays or tables nested more than {MAX_NESTING} deep: a note holds flat "
+                                        f"values, lists of strings and tables of them")
     try:
         data = tomllib.loads(front)
     except tomllib.TOMLDecodeError as e:
@@ -141,6 +145,38 @@ def parse_note(text: str, path: str) -> Note:
     if body.startswith("\n"):
         body = body[1:]
     return _note_from(data, body, path, front)
+
+
+MAX_NESTING = 16  # a note file is flat data; deeper nesting is damage (and would exhaust the readers' stacks)
+
+
+def _too_deep(front: str) -> int | None:
+    """The 1-based line of the front matter where brackets nest deeper than MAX_NESTING
+    (strings and comments skipped), or None."""
+    depth, line, quote, i = 0, 1, "", 0
+    while i < len(front):
+        c = front[i]
+        if c == "\n":
+            line += 1
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c == "#":
+            end = front.find("\n", i)
+            i = len(front) if end < 0 else end
+            continue
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return None
 
 
 def _line_of(front: str, key: str) -> int:
@@ -219,6 +255,10 @@ def _anchor_from(a: dict, path: str, front: str, i: int, table: str = "anchors")
             raise NoteError(path, where(), "a glob anchor needs a 'pattern' (e.g. \"src/auth/**\")")
     elif not a.get("path"):
         raise NoteError(path, where(), f"a {t} anchor needs a 'path' relative to the workspace")
+    p = str(a.get("path") or a.get("pattern") or "")
+    if "\0" in p or p.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", p) or ".." in re.split(r"[/\\]", p):
+        raise NoteError(path, where(), f"anchor path {p!r} leads outside the workspace (or holds a NUL byte): "
+                                       f"give a path relative to the workspace, inside it")
     rng = a.get("range")
     if rng is not None:
         if not (isinstance(rng, list) and len(rng) == 4 and all(isinstance(x, int) and x >= 0 for x in rng)):

@@ -107,11 +107,16 @@ class NoteRepository:
             for n in self._notes.values():
                 if n.path == ref:
                     return n
-        hits = [n for nid, n in self._notes.items() if nid.startswith(ref.lower())] if len(ref) >= 4 else []
+        if len(ref) < 4:
+            raise WorkspaceError(f"'{ref}': give at least 4 characters of the note's id")
+        hits = [n for nid, n in self._notes.items() if nid.startswith(ref.lower())]
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:
             raise WorkspaceError(f"'{ref}' matches {len(hits)} notes: give more of the id")
+        for e in self._errors.values():  # its file is there but broken: say so, not "no note"
+            if e.path.rsplit("/", 1)[-1].startswith(ref.lower()):
+                raise WorkspaceError(f"note '{ref}' is in {e.path}, which cannot be read: line {e.line}: {e.reason}")
         raise WorkspaceError(f"no note '{ref}' (see `tether list`)")
 
     def notes_on(self, rel: str) -> list[Note]:
@@ -156,7 +161,7 @@ class NoteRepository:
                 note.path = f"{TETHER_DIR}/notes/{note.file_name()}"
             target = self.root / note.path
             target.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(target, format_note(note))
+            atomic_write(target, _readable(note))
             self.refresh(force=True)
         return self._notes.get(note.id, note)
 
@@ -167,7 +172,7 @@ class NoteRepository:
             note = self.get(ref)
             change(note)
             note.updated = now()
-            atomic_write(self.root / note.path, format_note(note))
+            atomic_write(self.root / note.path, _readable(note))
             self.refresh(force=True)
             return self._notes[note.id]
 
@@ -284,6 +289,17 @@ class _Notes:
     def __len__(self) -> int:
         self._load_all()
         return len(self._got)
+
+
+def _readable(note: Note) -> str:
+    """The note's file text, refused when it would not read back (a body holding merge
+    conflict markers, say): a note is never written only to be reported broken."""
+    text = format_note(note)
+    try:
+        parse_note(text, note.path)
+    except NoteError as e:
+        raise WorkspaceError(f"not written: the note would not read back ({e.reason})") from None
+    return text
 
 
 def _read_note(root: Path, rel: str, mtime: int, size: int, known: dict | None) -> tuple:

@@ -96,7 +96,10 @@ class Resolutions:
             except WorkspaceError:
                 # gone: its anchors are orphaned (unless their code went elsewhere);
                 # unreadable (binary, too large): undecidable
-                gone = not self.tree.exists(rel)
+                try:
+                    gone = not self.tree.exists(rel)
+                except WorkspaceError:  # a link leading out of the workspace: nothing there is ours
+                    return [Located(n, i, a, A.Resolution(A.ORPHANED, None, a.name)) for n, i, a in todo]
                 out = [Located(n, i, a, A.Resolution(
                     A.ORPHANED if gone else (A.AMBIGUOUS if a.is_code else A.OK), None, a.name))
                     for n, i, a in todo]

@@ -1,0 +1,78 @@
+"""One bad note file breaks nothing else, input errors say so (exit 2, one line), and nothing
+is written that would not read back. Through the real CLI."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from samples import TETHER
+
+SRC = "def charge(cents):\n    if cents <= 0:\n        raise ValueError(cents)\n    return cents\n"
+
+
+def tether(root: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([TETHER, *args], cwd=root, capture_output=True, text=True, input=stdin)
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    (tmp_path / "billing.py").write_text(SRC)
+    assert tether(tmp_path, "init", str(tmp_path)).returncode == 0
+    assert tether(tmp_path, "record", "decision", "billing.py:1", "--title", "Charges are positive").returncode == 0
+    return tmp_path
+
+
+def note_file(ws: Path, name: str, anchor: str) -> Path:
+    p = ws / ".tether" / "notes" / name
+    p.write_text(f'+++\nid = "{name[:26]}"\nkind = "decision"\ntitle = "bad"\n\n{anchor}+++\n\nbody\n')
+    return p
+
+
+@pytest.mark.parametrize("anchor", [
+    'tags = ' + "[" * 300 + "]" * 300 + "\n",  # nested arrays: the readers' stacks
+    '[[anchors]]\ntype = "file"\npath = "../../outside.py"\n',
+    '[[anchors]]\ntype = "file"\npath = "/etc/passwd"\n',
+    '[[anchors]]\ntype = "file"\npath = "bill\\u0000ing.py"\n',
+], ids=["nested", "dotdot", "absolute", "nul"])
+def test_one_broken_note_file_is_reported_and_the_others_served(ws: Path, anchor: str):
+    note_file(ws, "01m8zzzzzzzzzzzzzzzzzzzzzz-bad.md", anchor)
+    listed = tether(ws, "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    out = json.loads(listed.stdout)
+    assert [n["title"] for n in out["notes"]] == ["Charges are positive"]
+    (broken,) = out["broken"]
+    assert broken["file"].endswith("-bad.md") and broken["line"] >= 2
+    for cmd in (["check"], ["doctor"], ["context", "billing.py:2"]):
+        r = tether(ws, *cmd)
+        assert r.returncode in (0, 1) and "Traceback" not in r.stderr, (cmd, r.stderr)
+    show = tether(ws, "show", "01m8zzzz")
+    assert show.returncode == 2 and "cannot be read" in show.stderr
+
+
+def test_a_note_that_would_not_read_back_is_not_written(ws: Path):
+    before = sorted((ws / ".tether" / "notes").iterdir())
+    r = tether(ws, "record", "decision", "billing.py:1", "--title", "merged", "--body", "-",
+               stdin="ours\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> branch\n")
+    assert r.returncode == 2 and "would not read back" in r.stderr and "merge conflict" in r.stderr
+    assert sorted((ws / ".tether" / "notes").iterdir()) == before
+
+
+def test_input_errors_exit_2_with_one_line(ws: Path):
+    for args, says in ((["check", "nope.py"], "no such file"),
+                       (["context", "billing.py:99999"], "line out of range"),
+                       (["show", "01m"], "at least 4 characters")):
+        r = tether(ws, *args)
+        assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+
+
+def test_a_link_leading_out_of_the_workspace_is_not_followed(ws: Path, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.py").write_text(SRC)
+    os.symlink(outside, ws / "linked")
+    note_file(ws, "01m8yyyyyyyyyyyyyyyyyyyyyy-link.md", '[[anchors]]\ntype = "file"\npath = "linked/secret.py"\n')
+    for cmd in (["list"], ["check"], ["doctor"]):
+        r = tether(ws, *cmd)
+        assert r.returncode in (0, 1) and "Traceback" not in r.stderr, (cmd, r.stderr)
+    assert "[orphaned]" in tether(ws, "list").stdout
