@@ -80,7 +80,7 @@ class Resolutions:
         self._known: dict[str, tuple[int, Known | None]] = {}  # ... and what was known of them before
         self._seen: dict[str, str] = {}  # rel -> digest of the text last kept by see()
         self._head: tuple[int, set[str]] | None = None  # git's HEAD: its time, the files it holds
-        self._missing: tuple[float, set[str]] | None = None  # (when, anchored files that are gone)
+        self._missing: tuple[float, int, dict] | None = None  # (when, generation, where gone files' anchors went)
 
     def locate(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
         """Every anchor in ``rel`` (notes anchored there), resolved in its current text
@@ -119,24 +119,27 @@ class Resolutions:
     def _arrivals(self, rel: str) -> list[Located]:
         """The anchors of files that are gone whose code is now in ``rel`` (a file renamed,
         moved or split): the notes of the code being touched, before ``sync`` writes the path."""
-        gone = self._gone()
-        if not gone or rel in gone:
-            return []
-        return [loc for g in gone for loc in self.locate(g) if loc.resolution.path == rel]
+        return list(self._arrived().get(rel, ()))
 
-    def _gone(self) -> set[str]:
-        """Files that anchors name and that are no longer there (looked at once a second)."""
-        now = time.monotonic()
-        if self._missing is None or now - self._missing[0] > 1.0:
-            gone = set()
+    def _arrived(self) -> dict[str, list[Located]]:
+        """Where the anchors of the files that anchors name but that are no longer there went:
+        new path -> their resolutions (worked out at most once a second, and again when the
+        notes change)."""
+        now, gen = time.monotonic(), self.generation()
+        if self._missing is None or now - self._missing[0] > 1.0 or self._missing[1] != gen:
+            self._missing = (now, gen, {})  # set first: locating a gone file asks for arrivals too
+            arrived: dict[str, list[Located]] = {}
             for p in self.anchored_paths():
                 try:
-                    if not self.tree.exists(p):
-                        gone.add(p)
+                    if self.tree.exists(p):
+                        continue
                 except WorkspaceError:
                     continue  # a path outside the workspace is reported with its note, not followed
-            self._missing = (now, gone)
-        return self._missing[1]
+                for loc in self.locate(p):
+                    if loc.resolution.path:
+                        arrived.setdefault(loc.resolution.path, []).append(loc)
+            self._missing = (now, gen, arrived)
+        return self._missing[2]
 
     # -- code that left its file ------------------------------------------------------------
     def created(self, rel: str) -> None:
