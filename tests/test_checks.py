@@ -108,11 +108,16 @@ def test_bad_queries_are_refused_with_the_position():
         validate(Check("s", "forbid-call", "time.sleep"), None)
 
 
-def test_a_pathological_query_is_stopped_and_reported_as_cut():
+def test_a_pathological_query_is_stopped_and_reported_as_not_run_once_per_content():
+    from tether.checks import worker
     src = SourceFile("\n".join(f"x{i} = f({i}, g({i}), h(k({i})))" for i in range(3000)), by_name("python"))
-    found, cut = evaluate_bounded(Check("p", "forbid", query="((_) @a . (_)* @b . (_) @c)", lang="python"), src,
-                                  timeout=1.0)
-    assert cut and found == []
+    slow = Check("p", "forbid", query="((_) @a . (_)* @b . (_) @c)", lang="python")
+    with pytest.raises(worker.CheckNotRun, match="did not finish"):
+        evaluate_bounded(slow, src, timeout=1.0)
+    assert worker._WORKER.pid == 0  # stopped
+    with pytest.raises(worker.CheckNotRun, match="did not finish"):  # the same text: not run again
+        evaluate_bounded(slow, src, timeout=1.0)
+    assert worker._WORKER.pid == 0
     # the worker is back for the next query
     found, cut = evaluate_bounded(Check("g", "forbid", query='(call function: (identifier) @f (#eq? @f "k")) @c',
                                         lang="python"), src, (0, 400))

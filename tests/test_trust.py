@@ -76,3 +76,18 @@ def test_a_link_leading_out_of_the_workspace_is_not_followed(ws: Path, tmp_path_
         r = tether(ws, *cmd)
         assert r.returncode in (0, 1) and "Traceback" not in r.stderr, (cmd, r.stderr)
     assert "[orphaned]" in tether(ws, "list").stdout
+
+
+@pytest.mark.parametrize("check", [
+    '[[checks]]\nid = "broken"\nkind = "forbid"\nquery = "(call"\nlang = "python"\n',
+    '[[checks]]\nid = "elvish"\nkind = "forbid"\nquery = "(call) @c"\nlang = "elvish"\n',
+    '[[checks]]\nid = "huge"\nkind = "forbid"\nquery = "' + "(" * 200 + "_" + ")" * 200 + ' @c"\nlang = "python"\n',
+], ids=["does-not-compile", "unknown-language", "nested-too-deep"])
+def test_a_check_that_cannot_run_is_a_finding_never_silence(ws: Path, check: str):
+    p = ws / ".tether" / "notes" / "01m8xxxxxxxxxxxxxxxxxxxxxx-inv.md"
+    p.write_text('+++\nid = "01m8xxxxxxxxxxxxxxxxxxxxxx"\nkind = "invariant"\ntitle = "never print"\n\n'
+                 '[[anchors]]\ntype = "file"\npath = "billing.py"\n\n' + check + "+++\n")
+    r = tether(ws, "check")
+    assert r.returncode == 1 and "did not run" in r.stdout and "never print" in r.stdout, r.stdout
+    d = tether(ws, "doctor")
+    assert d.returncode == 1 and "cannot run" in d.stdout

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from ..core.languages import by_name
-from ..core.notes import SHORTHAND_QUERY, Check, compile_query, family
+from ..core.notes import SHORTHAND_QUERY, Check, CheckError, compile_query, family
 from ..core.syntax import SourceFile
 from ..core.text import Range
 
@@ -51,8 +51,10 @@ def evaluate(check: Check, src: SourceFile, scope: tuple[int, int] | None = None
     start, end = scope if scope is not None else (0, len(src.data))
     if check.kind in ("forbid", "require"):
         qlang = by_name(check.lang)
-        if qlang is None or (qlang.name != src.lang.name and not family(qlang.name, src.lang.name)):
-            return [], False  # written for another language
+        if qlang is None:
+            raise CheckError(f"check '{check.id}': unknown lang '{check.lang}'")
+        if qlang.name != src.lang.name and not family(qlang.name, src.lang.name):
+            return [], False  # written for another language (a glob covers files of several)
         query = compile_query(check, qlang)
         hits, cut = _run(query, src, start, end)
         nodes = [next(iter(caps.values()))[0] for caps in hits]

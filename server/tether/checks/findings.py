@@ -12,19 +12,19 @@ from dataclasses import dataclass, field
 from ..core import anchors as A
 from ..core.files import WorkspaceError, glob_match
 from ..core.fork import fork_map
-from ..core.languages import for_path
-from ..core.notes import CheckError, Note, NoteError, check_from_dict
+from ..core.languages import GrammarError, for_path
+from ..core.notes import CheckError, Note, NoteError, check_from_dict, validate
 from ..core.resolution import Located, anchored_in, kept_for, resolve_anchors
 from ..core.syntax import SourceFile
 from ..core.text import Range, digest
 from ..core.workspace import Workspace
-from .worker import evaluate_bounded
+from .worker import CheckNotRun, evaluate_bounded
 
 FORK_BYTES = 256 * 1024  # a check forks only with at least this much source to parse per process
 
-ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN, VIOLATION = (
-    "orphaned", "ambiguous", "invariant-drift", "superseded", "broken-note", "invariant-violation")
-CODES = (ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN, VIOLATION)
+ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN, VIOLATION, NOT_RUN = (
+    "orphaned", "ambiguous", "invariant-drift", "superseded", "broken-note", "invariant-violation", "check-not-run")
+CODES = (ORPHANED, AMBIGUOUS, DRIFT, SUPERSEDED, BROKEN, VIOLATION, NOT_RUN)
 
 
 @dataclass
@@ -158,7 +158,14 @@ def check_findings(rel: str, src, notes, located: list[Located]) -> list[Finding
             except CheckError:
                 continue  # reported where the note file is read
             for scope in scopes:
-                violations, cut = evaluate_bounded(check, src, scope)
+                try:
+                    violations, cut = evaluate_bounded(check, src, scope)
+                except CheckNotRun as e:
+                    line = src.pos.line_of_byte(scope[0]) if scope else 0
+                    out.append(Finding(rel, line + 1, "error", NOT_RUN,
+                                       f"invariant \"{note.title}\": check '{check.id}' did not run here: {e}",
+                                       note.id, Range(line, 0, line + 1, 0), {"check": check.id}))
+                    continue
                 for v in violations:
                     if any(_within(v.range, r) for r in waived.get(check.id, ())):
                         continue
@@ -253,6 +260,7 @@ def doctor(ws: Workspace) -> list[Finding]:
                                    f"note \"{note.title}\" matches several places in {a.path}; re-anchor it", note.id))
     for note in notes:
         if note.kind == "invariant" and note.status == "active":
+            out += _checks_that_cannot_run(note)
             for loc in ws.locate_note(note):
                 if drift(loc):
                     out.append(Finding(loc.anchor.path, loc.range.sl + 1, "warning", DRIFT,
@@ -274,3 +282,18 @@ def _exists(ws: Workspace, rel: str) -> bool:
         return ws.abs(rel).is_file()
     except WorkspaceError:
         return False
+
+
+def _checks_that_cannot_run(note: Note) -> list[Finding]:
+    """An invariant's checks that cannot run on its code (a query that does not compile, an
+    unknown language): each a finding, so nothing is silently not checked."""
+    code = [a for a in note.anchors if a.type != A.GLOB]
+    lang = for_path(code[0].path) if code else None
+    out = []
+    for raw in note.checks:
+        try:
+            validate(check_from_dict(raw), lang, any_language=not code)
+        except (CheckError, GrammarError) as e:
+            out.append(Finding(note.path, 1, "error", NOT_RUN, f"invariant \"{note.title}\": {e}; it cannot run",
+                               note.id, extra={"check": raw.get("id", "")}))
+    return out

@@ -15,10 +15,10 @@ import sys
 import orjson
 
 from ..core.fork import can_fork
-from ..core.languages import by_name
-from ..core.notes import SHORTHAND_QUERY, Check, check_from_dict
+from ..core.languages import GrammarError, by_name
+from ..core.notes import SHORTHAND_QUERY, Check, CheckError, check_from_dict
 from ..core.syntax import SourceFile
-from ..core.text import Range
+from ..core.text import Range, digest
 from .engine import Violation, evaluate
 
 TIMEOUT = 2.0  # seconds for a written query on one file: past it the run is stopped and reported
@@ -32,12 +32,30 @@ def evaluate_bounded(check: Check, src: SourceFile, scope: tuple[int, int] | Non
     stop that (py-tree-sitter 0.26's progress callback crashes). The shorthands' own
     queries are simple and run in-process."""
     if check.kind in SHORTHAND_QUERY or src.tree is None or src.lang is None:
-        return evaluate(check, src, scope)
+        try:
+            return evaluate(check, src, scope)
+        except (CheckError, GrammarError) as e:
+            raise CheckNotRun(str(e)) from None
+    key = (check.query, check.lang, src.lang.name, digest(src.text), scope)
+    if key in _TIMED_OUT:  # the same query on the same text: it would run out of time again
+        raise CheckNotRun(_TIMED_OUT[key])
     answer = _WORKER.ask({"check": check.to_dict(), "text": src.text, "lang": src.lang.name,
                           "scope": list(scope) if scope else None}, timeout)
-    if answer is None:
-        return [], True
+    if answer is None or "error" in answer:
+        reason = answer["error"] if answer else _WORKER.why or f"did not finish in {timeout:g} s"
+        if answer is None:
+            if len(_TIMED_OUT) >= 256:
+                _TIMED_OUT.pop(next(iter(_TIMED_OUT)))
+            _TIMED_OUT[key] = reason
+        raise CheckNotRun(reason)
     return [Violation(check, Range(*r), msg) for r, msg in answer["found"]], answer["cut"]
+
+
+class CheckNotRun(Exception):
+    """A check that could not run on a file (the reason): a finding of its own, never silence."""
+
+
+_TIMED_OUT: dict[tuple, str] = {}  # what ran out of time, by query and content: not run again
 
 
 class _Worker:
@@ -46,6 +64,7 @@ class _Worker:
     ``python -m tether.checks.worker`` (a server has threads; forking them is unsafe)."""
 
     def __init__(self):
+        self.why = ""  # why the last request got no answer
         self.pid = 0
         self.popen: subprocess.Popen | None = None  # when started with exec
         self.requests = self.answers = None
@@ -61,6 +80,7 @@ class _Worker:
         except OSError:
             line = b""
         if not line:
+            self.why = "did not finish in its time" if not ready else "the query worker stopped (a crash)"
             self.stop()
             return None
         return orjson.loads(line)
@@ -126,9 +146,13 @@ if hasattr(os, "register_at_fork"):
 def serve(requests, answers) -> None:
     for line in requests:
         req = orjson.loads(line)
-        found, cut = evaluate(check_from_dict(req["check"]), SourceFile(req["text"], by_name(req["lang"])),
-                              tuple(req["scope"]) if req["scope"] else None)
-        answers.write(orjson.dumps({"found": [[list(v.range), v.message] for v in found], "cut": cut}) + b"\n")
+        try:
+            found, cut = evaluate(check_from_dict(req["check"]), SourceFile(req["text"], by_name(req["lang"])),
+                                  tuple(req["scope"]) if req["scope"] else None)
+            answer = {"found": [[list(v.range), v.message] for v in found], "cut": cut}
+        except (CheckError, GrammarError) as e:
+            answer = {"error": str(e)}
+        answers.write(orjson.dumps(answer) + b"\n")
         answers.flush()
 
 

@@ -490,10 +490,23 @@ def validate(check: Check, lang: Language | None, any_language: bool = False) ->
 _COMPILED: dict[tuple[str, str], ts.Query] = {}  # compiling costs milliseconds; running one, far less
 
 
+MAX_QUERY_BYTES = 16 * 1024  # a written check query; beyond, and beyond this nesting, tree-sitter's
+MAX_QUERY_NESTING = 64  # compiler can exhaust its stack (a crash, not an error)
+
+
 def compile_query(check: Check, lang: Language) -> ts.Query:
     q = _COMPILED.get((lang.name, check.query))
     if q is not None:
         return q
+    if len(check.query.encode()) > MAX_QUERY_BYTES:
+        raise CheckError(f"check '{check.id}': the query is {len(check.query.encode()) // 1024} KB; "
+                         f"a check query is at most {MAX_QUERY_BYTES // 1024} KB")
+    depth = deepest = 0
+    for c in check.query:  # parentheses and brackets, as the compiler nests them
+        depth += (c in "([") - (c in ")]")
+        deepest = max(deepest, depth)
+    if deepest > MAX_QUERY_NESTING:
+        raise CheckError(f"check '{check.id}': the query nests {deepest} deep; at most {MAX_QUERY_NESTING}")
     try:
         q = ts.Query(lang.grammar, check.query)
     except Exception as e:  # tree-sitter's QueryError says "... at row R, column C"
