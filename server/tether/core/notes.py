@@ -153,6 +153,8 @@ MAX_NESTING = 16  # a note file is flat data; deeper nesting is damage (and woul
 def _too_deep(front: str) -> int | None:
     """The 1-based line of the front matter where brackets nest deeper than MAX_NESTING
     (strings and comments skipped), or None."""
+    if front.count("[") + front.count("{") <= MAX_NESTING:  # nearly every note: nothing to scan
+        return None
     depth, line, quote, i = 0, 1, "", 0
     while i < len(front):
         c = front[i]

@@ -132,8 +132,7 @@ class NoteRepository:
         return sorted((self._notes[i] for i in ids if i in self._notes), key=lambda n: n.id)
 
     def anchored_paths(self) -> set[str]:
-        """Every file a note has an anchor in (not a glob)."""
-        self.refresh()
+        """Every file a note has an anchor in (not a glob), as the index has them."""
         with self.store.read() as txn:
             return {k.split("\0", 1)[0] for k in self.store.keys(txn, "by_path")}
 

@@ -79,6 +79,7 @@ class Resolutions:
         self._parsed: dict[str, tuple[int, SourceFile]] = {}  # files searched for lost code, parsed
         self._known: dict[str, tuple[int, Known | None]] = {}  # ... and what was known of them before
         self._seen: dict[str, str] = {}  # rel -> digest of the text last kept by see()
+        self._sightings: list[tuple[str, dict]] = []  # see() records not written yet
         self._head: tuple[int, set[str]] | None = None  # git's HEAD: its time, the files it holds
         self._missing: tuple[float, int, dict] | None = None  # (when, generation, where gone files' anchors went)
 
@@ -109,9 +110,9 @@ class Resolutions:
         if hit is not None and hit[0] == h and hit[1] == self.generation():
             return list(hit[2])
         out, updates, parsed = resolve_anchors(rel, text, h, todo, *self.last_seen(todo, h), src)
-        self.keep(text, h, updates)
         if parsed is not None:
-            self.see((rel, parsed))
+            self.see((rel, parsed), write=False)  # written with the resolutions, in one transaction
+        self.keep(text, h, updates)
         out = self._follow(rel, out)
         self._located[rel] = (h, self.generation(), list(out))
         return out + arrived
@@ -129,10 +130,12 @@ class Resolutions:
         if self._missing is None or now - self._missing[0] > 1.0 or self._missing[1] != gen:
             self._missing = (now, gen, {})  # set first: locating a gone file asks for arrivals too
             arrived: dict[str, list[Located]] = {}
+            root = self.tree.root
             for p in self.anchored_paths():
+                if os.path.exists(os.path.join(root, p)):  # a stat, no realpath: most files are there
+                    continue
                 try:
-                    if self.tree.exists(p):
-                        continue
+                    self.tree.exists(p)
                 except WorkspaceError:
                     continue  # a path outside the workspace is reported with its note, not followed
                 for loc in self.locate(p):
@@ -154,7 +157,7 @@ class Resolutions:
         except lmdb.Error:
             pass
 
-    def see(self, *files: tuple[str, SourceFile]) -> None:
+    def see(self, *files: tuple[str, SourceFile], write: bool = True) -> None:
         """Keep which definitions each ``(rel, parsed text)`` holds, each with when it was first
         seen there: the evidence that a definition found elsewhere later is new there (moved
         in), or was there all along (a look-alike with a history of its own)."""
@@ -177,11 +180,9 @@ class Resolutions:
                     stamp, known = time.time_ns(), rec["keys"]
                     keys = {d.key: known.get(d.key, stamp) for d in src.defs}
                 puts.append((rel, {"h": h, "keys": keys}))
-        if puts:
-            try:
-                s.write(lambda txn: [s.put(txn, "seen", rel, rec) for rel, rec in puts])
-            except lmdb.Error:
-                pass
+        self._sightings += puts
+        if write:
+            self._write([])
 
     def _follow(self, rel: str, out: list[Located]) -> list[Located]:
         """Look for the code of the anchors lost from ``rel`` in the files where the evidence
@@ -410,6 +411,8 @@ class Resolutions:
     def keep(self, text: str, h: str, updates: dict) -> None:
         """Store ``updates`` (anchor records) made in ``text`` of digest ``h``."""
         if not updates:
+            if self._sightings and self._batch is None:
+                self._write([])
             return
         self._located.clear()  # resolutions made elsewhere (the editor) replace what was kept
         if self._batch is not None:
@@ -426,13 +429,19 @@ class Resolutions:
             yield
         finally:
             batch, self._batch = self._batch, None
-            if batch:
-                self._write(batch)
+            self._write(batch)
 
     def _write(self, batch: list[tuple[str, str, dict]]) -> None:
         s = self.store
+        sightings, self._sightings = self._sightings, []
+        if not batch and not sightings:
+            return
 
         def put(txn):
+            for rel, rec in sightings:
+                s.put(txn, "seen", rel, rec)
+            if not batch:
+                return
             for text, h, updates in batch:
                 if any(r.get("text") == h for r in updates.values()):
                     s.put_text(txn, h, text)
