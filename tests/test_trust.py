@@ -91,3 +91,33 @@ def test_a_check_that_cannot_run_is_a_finding_never_silence(ws: Path, check: str
     assert r.returncode == 1 and "did not run" in r.stdout and "never print" in r.stdout, r.stdout
     d = tether(ws, "doctor")
     assert d.returncode == 1 and "cannot run" in d.stdout
+
+
+def test_a_note_file_that_is_a_link_is_not_read(ws: Path, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside") / "note.md"
+    outside.write_text('+++\nid = "01m8wwwwwwwwwwwwwwwwwwwwww"\nkind = "decision"\ntitle = "from outside"\n+++\n')
+    os.symlink(outside, ws / ".tether" / "notes" / "01m8wwwwwwwwwwwwwwwwwwwwww-link.md")
+    out = json.loads(tether(ws, "list", "--json").stdout)
+    assert [n["title"] for n in out["notes"]] == ["Charges are positive"]
+    assert "a link" in out["broken"][0]["reason"]
+
+
+@pytest.mark.parametrize("folder", ["notes", "cache"])
+def test_tether_folders_committed_as_links_leading_out_are_refused(ws: Path, tmp_path_factory, folder: str):
+    outside = tmp_path_factory.mktemp("outside")
+    target = ws / ".tether" / folder
+    if target.exists():
+        os.rename(target, outside / folder)
+    os.symlink(outside / folder, target)
+    for args in (["list"], ["record", "decision", "billing.py:1", "--title", "x"]):
+        r = tether(ws, *args)
+        assert r.returncode == 2 and "leads outside the workspace" in r.stderr, (args, r.stderr)
+
+
+def test_an_editor_that_fails_is_an_error(ws: Path):
+    note = json.loads(tether(ws, "list", "--json").stdout)["notes"][0]["id"]
+    r = subprocess.run([TETHER, "edit", note], cwd=ws, capture_output=True, text=True, env={**os.environ, "VISUAL": "false"})
+    assert r.returncode == 2 and "exited with 1" in r.stderr
+    r = subprocess.run([TETHER, "edit", note], cwd=ws, capture_output=True, text=True,
+                       env={**os.environ, "VISUAL": "/no/such/editor"})
+    assert r.returncode == 2 and "cannot start the editor" in r.stderr

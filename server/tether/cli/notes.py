@@ -152,13 +152,16 @@ def cmd_edit(args) -> int:
     note = ws.get(note_ref(args.id))
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     path = ws.root / note.path
-    r = subprocess.run([*shlex.split(editor), str(path)])
-    if r.returncode != 0:
-        print(f"tether: the editor exited with {r.returncode}; the note file is as it was saved", file=sys.stderr)
+    try:
+        r = subprocess.run([*shlex.split(editor), str(path)])
+    except OSError as e:
+        raise UsageError(f"cannot start the editor '{editor}' ($VISUAL, $EDITOR): {e.strerror}") from None
     broken = [e for e in ws.broken() if e.path == note.path]
     for e in broken:
         print(f"{e.path}:{e.line}: error: {e.reason}", file=sys.stderr)
-    return EXIT_USAGE if broken else EXIT_OK
+    if r.returncode != 0:
+        print(f"tether: the editor exited with {r.returncode}; the note file is as it was last saved", file=sys.stderr)
+    return EXIT_USAGE if broken or r.returncode != 0 else EXIT_OK
 
 
 def cmd_retire(args) -> int:

@@ -52,9 +52,9 @@ class NoteRepository:
         files = {}
         if self.notes_dir.is_dir():
             with os.scandir(self.notes_dir) as it:
-                for e in it:
+                for e in it:  # a link is no note file (it may lead anywhere): reported broken
                     if e.name.endswith(".md") and not e.name.startswith(".") and e.is_file():
-                        st = e.stat()
+                        st = e.stat(follow_symlinks=False)
                         files[f"{TETHER_DIR}/notes/{e.name}"] = (st.st_mtime_ns, st.st_size)
         if self._stamp == files and not force:
             return
@@ -304,6 +304,9 @@ def _readable(note: Note) -> str:
 def _read_note(root: Path, rel: str, mtime: int, size: int, known: dict | None) -> tuple:
     """One changed note file read for the index: (rel, mtime, size, digest, the note, or
     "same" when only its time changed, or None, the error when it is broken)."""
+    if (root / rel).is_symlink():
+        return rel, mtime, size, "", None, NoteError(rel, 1, "a link: a note file is a regular file in the notes "
+                                                             "folder (a link may lead outside the workspace)")
     try:
         data = (root / rel).read_bytes()
         text = data.decode("utf-8")

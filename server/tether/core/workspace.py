@@ -8,11 +8,12 @@ the text the anchor was made in).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 from . import anchors as A
-from .files import TETHER_DIR, SourceTree, WorkspaceError, git_toplevel, normalize_glob
+from .files import TETHER_DIR, SourceTree, WorkspaceError, git_toplevel, inside, normalize_glob
 from .fork import cores
 from .languages import GrammarError, for_path
 from .notes import (KINDS, Alternative, CheckError, Note, NoteError, Waiver, author_name, check_from_dict, new_id,
@@ -30,6 +31,10 @@ class Workspace:
         self.root = Path(root).resolve()
         self.dir = self.root / TETHER_DIR
         self.notes_dir = self.dir / "notes"
+        for d in (self.dir, self.notes_dir, self.dir / "cache"):  # committed as links leading out: refused
+            if os.path.lexists(d) and not inside(os.path.realpath(d), self.root):
+                raise WorkspaceError(f"{d.relative_to(self.root)} leads outside the workspace {self.root} "
+                                     f"(a link): tether reads and writes only inside it")
         self.jobs: int | None = None  # processes a large read may share (None: one a core; fork.py)
         self.store = Store(self.dir / "cache")  # opened on first use
         self.tree = SourceTree(self.root)
