@@ -623,6 +623,8 @@ def note_json(note: Note, located: list[Located] = ()) -> dict:
                 d["now_path"] = loc.resolution.path
             if loc.resolution.candidates:
                 d["candidates"] = [c.to_lsp() for c in loc.resolution.candidates]
+            if loc.resolution.candidate_paths:  # candidates in other files: the file of each
+                d["candidate_paths"] = loc.resolution.candidate_paths
         anchors.append(d)
     return {
         "id": note.id, "kind": note.kind, "title": note.title, "status": note.status,
