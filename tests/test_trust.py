@@ -121,3 +121,32 @@ def test_an_editor_that_fails_is_an_error(ws: Path):
     r = subprocess.run([TETHER, "edit", note], cwd=ws, capture_output=True, text=True,
                        env={**os.environ, "VISUAL": "/no/such/editor"})
     assert r.returncode == 2 and "cannot start the editor" in r.stderr
+
+
+def damage(ws: Path) -> None:
+    """64 KiB of garbage in the middle of the index's data file."""
+    data = ws / ".tether" / "cache" / "index" / "data.mdb"
+    size = data.stat().st_size
+    with open(data, "r+b") as f:
+        f.seek(max(0, size // 2 - 32768))
+        f.write(os.urandom(65536))
+
+
+@pytest.mark.parametrize("how", ["pages overwritten", "a file for a folder"])
+@pytest.mark.parametrize("command", [["list"], ["reindex"], ["check"]])
+def test_a_damaged_index_is_moved_aside_and_rebuilt_saying_so_once(ws: Path, how: str, command: list):
+    for i in range(2, 40):  # enough notes for the index to span pages
+        assert tether(ws, "record", "decision", "billing.py:1", "--title", f"note {i}", "--body", "x" * 3000).returncode == 0
+    if how == "pages overwritten":
+        damage(ws)
+    else:
+        index = ws / ".tether" / "cache" / "index"
+        for f in index.iterdir():
+            f.unlink()
+        index.rmdir()
+        index.write_text("not an index")
+    r = tether(ws, *command)
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.count("rebuilding it from the note files") <= 1
+    assert len(json.loads(tether(ws, "list", "--json").stdout)["notes"]) == 39
+    assert "damaged" not in tether(ws, "list").stderr  # said once, then rebuilt

@@ -5,6 +5,7 @@ prints the result for people (text) or programs (``--json``). Positions in text 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 from .. import __version__
@@ -20,6 +21,7 @@ from .review import cmd_accept, cmd_dismiss, cmd_distill, cmd_log, cmd_review
 
 
 def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="tether: %(message)s")  # what the core says once
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -11,6 +11,7 @@ the two is repaired by the next reconciliation.
 from __future__ import annotations
 
 import fcntl
+import functools
 import logging
 import os
 import threading
@@ -22,12 +23,27 @@ from . import anchors as A
 from .files import TETHER_DIR, WorkspaceError, atomic_write, glob_match
 from .fork import fork_map
 from .notes import Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note
-from .store import Store
+from .store import DAMAGE, Store
 from .text import digest
 
 FORK_NOTES = 200  # note files to read before the reading is shared over processes
 
 log = logging.getLogger("tether")
+
+
+def _recovering(read):
+    """A read of the index that finds it damaged moves it aside, rebuilds it from the note
+    files (they are the truth) and reads again."""
+    @functools.wraps(read)
+    def run(self, *args, **kwargs):
+        try:
+            return read(self, *args, **kwargs)
+        except DAMAGE as e:
+            self.store.recover(e)
+            self._stamp, self._notes, self._errors = None, {}, {}
+            self._refresh(True)
+            return read(self, *args, **kwargs)
+    return run
 
 
 class NoteRepository:
@@ -44,10 +60,14 @@ class NoteRepository:
         self._changed = False  # set by a watcher of the notes folder
 
     # -- reading, reconciled with the files ---------------------------------------------------
+    @_recovering
     def refresh(self, force: bool = False) -> None:
         """Bring the index up to date with the notes folder (cheap when nothing changed)."""
         if not (self.auto_refresh or force or self._changed) and self._stamp is not None:
             return
+        self._refresh(force)
+
+    def _refresh(self, force: bool) -> None:
         self._changed = False  # before the scan: a change during it is seen next time
         files = {}
         if self.notes_dir.is_dir():
@@ -85,18 +105,22 @@ class NoteRepository:
         finally:
             self.auto_refresh = keep
 
+    @_recovering
     def notes(self) -> list[Note]:
         self.refresh()
         return sorted(self._notes.values(), key=lambda n: n.id)
 
+    @_recovering
     def broken(self) -> list[NoteError]:
         self.refresh()
         return sorted(self._errors.values(), key=lambda e: e.path)
 
+    @_recovering
     def note(self, nid: str) -> Note | None:
         """The note with this exact id, if there is one (no refresh: for hot paths)."""
         return self._notes.get(nid)
 
+    @_recovering
     def get(self, ref: str) -> Note:
         """A note by id, unique id prefix, or note file path (workspace-relative)."""
         self.refresh()
@@ -119,6 +143,7 @@ class NoteRepository:
                 raise WorkspaceError(f"note '{ref}' is in {e.path}, which cannot be read: line {e.line}: {e.reason}")
         raise WorkspaceError(f"no note '{ref}' (see `tether list`)")
 
+    @_recovering
     def notes_on(self, rel: str) -> list[Note]:
         """Notes with an anchor in ``rel`` or a glob that matches it."""
         self.refresh()
@@ -131,11 +156,13 @@ class NoteRepository:
                     ids.add(key.split("\0")[0])
         return sorted((self._notes[i] for i in ids if i in self._notes), key=lambda n: n.id)
 
+    @_recovering
     def anchored_paths(self) -> set[str]:
         """Every file a note has an anchor in (not a glob), as the index has them."""
         with self.store.read() as txn:
             return {k.split("\0", 1)[0] for k in self.store.keys(txn, "by_path")}
 
+    @_recovering
     def indexed(self) -> dict[str, str]:
         """Note id -> note file, as the index has them."""
         with self.store.read() as txn:
@@ -178,7 +205,10 @@ class NoteRepository:
     def reindex(self) -> tuple[int, int]:
         """Throw the index away and rebuild it from the note files."""
         with self.lock():
-            self.store.reset()
+            try:
+                self.store.reset()
+            except DAMAGE as e:  # past reading: start from an empty index
+                self.store.recover(e)
             self.refresh(force=True)
         return len(self._notes), len(self._errors)
 
@@ -251,6 +281,7 @@ class _Notes:
         self._got: dict[str, Note] = {}
         self._all = False
 
+    @_recovering
     def get(self, nid: str, default=None):
         note = self._got.get(nid)
         if note is None and not self._all:

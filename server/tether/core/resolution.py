@@ -22,7 +22,7 @@ from . import anchors as A
 from .files import SourceTree, WorkspaceError, git
 from .languages import for_path
 from .notes import Note
-from .store import Store
+from .store import DAMAGE, Store
 from .syntax import SourceFile
 from .text import Range, dice, digest
 
@@ -368,12 +368,16 @@ class Resolutions:
         made in (only those needed: the ones not made in the text ``h``)."""
         s = self.store
         last, olds = {}, {}
-        with s.read() as txn:
-            for n, i, a in todo:  # a record of another anchor (the note file was edited since) is void
-                st = s.get(txn, "anchors", f"{n.id}\0{i}")
-                st = last[(n.id, i)] = st if st is not None and st.get("for") == anchor_key(a) else None
-                if st and not kept_for(st, h) and st.get("text") not in olds:
-                    olds[st.get("text")] = s.get_text(txn, st["text"]) if st.get("text") else None
+        try:
+            with s.read() as txn:
+                for n, i, a in todo:  # a record of another anchor (the note file was edited since) is void
+                    st = s.get(txn, "anchors", f"{n.id}\0{i}")
+                    st = last[(n.id, i)] = st if st is not None and st.get("for") == anchor_key(a) else None
+                    if st and not kept_for(st, h) and st.get("text") not in olds:
+                        olds[st.get("text")] = s.get_text(txn, st["text"]) if st.get("text") else None
+        except DAMAGE as e:  # resolved afresh: the note files hold what is needed
+            s.recover(e)
+            return {}, {}
         return last, olds
 
     def remember(self, note: Note, i: int, anchor: A.Anchor, text: str) -> None:

@@ -12,7 +12,9 @@ once.
 
 from __future__ import annotations
 
-import shutil
+import logging
+import os
+import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +29,11 @@ _DBS = (b"meta", b"files", b"notes", b"by_path", b"by_name", b"globs", b"anchors
 # candidate notes): kept when the index is reset for a new schema or by ``tether reindex``
 LOCAL = ("observations", "obs_by_session", "sessions", "candidates")
 _INITIAL_MAP = 64 << 20
+# what a damaged index raises when it is read (pages overwritten, a file where its folder was)
+DAMAGE = (lmdb.CorruptedError, lmdb.PageNotFoundError, lmdb.InvalidError, lmdb.VersionMismatchError,
+          lmdb.BadValsizeError, orjson.JSONDecodeError, zlib.error, UnicodeDecodeError)
+
+log = logging.getLogger("tether")
 
 
 class Store:
@@ -42,13 +49,26 @@ class Store:
     def env(self) -> lmdb.Environment:
         if self._env is None:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
-            path = self.cache_dir / "index"
             try:
-                self._open(path)
-            except lmdb.Error:  # a damaged cache: it only holds what the note files rebuild
-                shutil.rmtree(path, ignore_errors=True)
-                self._open(path)
+                self._open(self.cache_dir / "index")
+            except lmdb.Error as e:  # a damaged cache: it only holds what the note files rebuild
+                self.recover(e)
         return self._env
+
+    def recover(self, error: Exception) -> None:
+        """The index is damaged: move it aside (for a look, never read again), start an empty
+        one (the next read rebuilds it from the note files) and say so, once."""
+        self.close()
+        path = self.cache_dir / "index"
+        aside = self.cache_dir / f"index.damaged-{time.time_ns()}"
+        try:
+            os.replace(path, aside)
+        except FileNotFoundError:
+            aside = None
+        log.warning("the index in %s was damaged (%s)%s; rebuilding it from the note files", path,
+                    str(error).splitlines()[0][:120] if str(error) else type(error).__name__,
+                    f", moved aside to {aside.name}" if aside else "")
+        self._open(path)
 
     def _open(self, path: Path) -> None:
         self._env = lmdb.open(str(path), map_size=self.map_size, max_dbs=len(_DBS) + 1,
