@@ -91,3 +91,19 @@ async def test_a_function_pasted_into_another_file_keeps_its_note(client, tmp_pa
     (anchor,) = [a for n in res["notes"] for a in n["anchors"]]
     assert (anchor["state"], anchor["now_path"]) == ("moved", "pkg/other.py")
     assert anchor["range"]["start"]["line"] == line_of(other.read_text(), "def parse_amount")
+
+
+async def test_record_on_a_file_outside_the_workspace_roots_creates_nothing_there(client, tmp_path: Path):
+    root = tmp_path / "repo"
+    models_ws(root)
+    outside = tmp_path / "elsewhere" / "x.py"
+    outside.parent.mkdir()
+    outside.write_text("def f():\n    return 1\n")
+    await start(client, root)
+    await client.workspace_execute_command_async(T.ExecuteCommandParams(
+        "tether.record", [{"uri": outside.as_uri(), "position": {"line": 0, "character": 4}, "kind": "decision",
+                           "title": "outside"}]))
+    errors = lambda: [m.message for m in client.messages if m.type == T.MessageType.Error]  # noqa: E731
+    await wait_for(errors, "the refusal")
+    assert "not in a workspace tether serves" in errors()[0]
+    assert not (tmp_path / "elsewhere" / ".tether").exists()

@@ -96,7 +96,9 @@ class TetherServer(LanguageServer):
             if not create:
                 return None
             folder = next((f for f in sorted(self.folders, key=lambda f: -len(f.parts))
-                           if f == p or f in p.parents), p.parent)
+                           if f == p or f in p.parents), None)
+            if folder is None:  # outside every workspace root the client opened: never create one there
+                return None
             ws, _ = Workspace.init(folder, exact=True)
         ws = self.workspaces.setdefault(ws.root, ws)
         ws.repo.auto_refresh = not self.watching
