@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tether's demo on the bundled example: notes follow an edit, a rename and a deletion.
+# tether's demo on the bundled example: notes follow an edit, a rename, a deletion and a moved file.
 # Works on a copy in a temporary folder; examples/shop itself is left as it is.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -51,3 +51,9 @@ tether list
 
 step "tether doctor: what needs a person (exit 1 when something does)"
 tether doctor || echo "(doctor exited $?)"
+
+step "Move: inventory/stock.go becomes inventory/reserve.go (git mv): its note follows the file"
+git mv inventory/stock.go inventory/reserve.go
+tether list inventory
+tether sync
+grep -h '^path' .tether/notes/*.md | sort | uniq -c
