@@ -150,3 +150,18 @@ def test_a_damaged_index_is_moved_aside_and_rebuilt_saying_so_once(ws: Path, how
     assert r.stderr.count("rebuilding it from the note files") <= 1
     assert len(json.loads(tether(ws, "list", "--json").stdout)["notes"]) == 39
     assert "damaged" not in tether(ws, "list").stderr  # said once, then rebuilt
+
+
+def test_record_says_what_it_anchored_and_a_comment_line_anchors_its_statement(ws: Path):
+    (ws / "billing.py").write_text(SRC.replace("    if cents", "    # refuse nothing-charges\n    if cents"))
+    r = tether(ws, "record", "boundary", "billing.py:2", "--span", "--title", "no zero charges")
+    assert r.returncode == 0 and len(r.stdout.split()) == 1  # the id alone on standard output
+    assert "a statement in `charge` at billing.py:3-4" in r.stderr, r.stderr
+
+
+def test_doctor_names_the_places_an_ambiguous_note_matches(ws: Path):
+    (ws / "billing.py").write_text(SRC.replace("charge", "bill") + "\n\n" + SRC.replace("charge", "invoice"))
+    (ws / ".tether" / "cache").rename(ws / "gone-cache")  # no cache: the note's fingerprint decides
+    d = tether(ws, "doctor")
+    assert "matches several places (lines 1-4, lines 7-10)" in d.stdout, d.stdout
+    assert "billing.py:1:" in d.stdout and "billing.py:1:" in tether(ws, "check").stdout  # one place named by both

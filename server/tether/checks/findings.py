@@ -104,7 +104,8 @@ def file_findings(rel: str, located: list[Located]) -> list[Finding]:
                           f"(re-anchor or retire the note)"))
         elif loc.state == A.AMBIGUOUS:
             out.append(_f(rel, where, "warning", AMBIGUOUS, loc,
-                          f"{note.kind} \"{note.title}\": {name} matches several places; re-anchor the note"))
+                          f"{note.kind} \"{note.title}\": {name} matches several places ({candidates(loc)}); "
+                          f"re-anchor the note"))
         elif drift(loc):
             out.append(_f(rel, where, "warning", DRIFT, loc,
                           f"invariant \"{note.title}\": this code changed since it was last confirmed. "
@@ -249,7 +250,7 @@ def doctor(ws: Workspace) -> list[Finding]:
             continue
         for loc in ws.locate_note(note):
             a = loc.anchor
-            line = (a.range.sl + 1) if a.range else 1
+            line = loc.place.sl + 1 if loc.place else 1  # where it was last seen, as check and the editor say
             if loc.state == A.ORPHANED:
                 gone = "its file is gone" if not _exists(ws, a.path) else \
                     f"`{a.name}` is no longer in {a.path}" if a.name else f"its code is no longer in {a.path}"
@@ -257,7 +258,8 @@ def doctor(ws: Workspace) -> list[Finding]:
                                    f"note \"{note.title}\" is orphaned: {gone}; re-anchor or retire it", note.id))
             elif loc.state == A.AMBIGUOUS:
                 out.append(Finding(a.path, line, "warning", AMBIGUOUS,
-                                   f"note \"{note.title}\" matches several places in {a.path}; re-anchor it", note.id))
+                                   f"note \"{note.title}\" matches several places ({candidates(loc)}); re-anchor it",
+                                   note.id))
     for note in notes:
         if note.kind == "invariant" and note.status == "active":
             out += _checks_that_cannot_run(note)
@@ -297,3 +299,12 @@ def _checks_that_cannot_run(note: Note) -> list[Finding]:
             out.append(Finding(note.path, 1, "error", NOT_RUN, f"invariant \"{note.title}\": {e}; it cannot run",
                                note.id, extra={"check": raw.get("id", "")}))
     return out
+
+
+def candidates(loc: Located) -> str:
+    """The places an ambiguous anchor matches, named: ``lines 4-9, lib/x.py:12-20``."""
+    res = loc.resolution
+    paths = res.candidate_paths or [loc.anchor.path] * len(res.candidates)
+    named = [f"{'lines ' if p == loc.anchor.path else p + ':'}{r.sl + 1}-{r.el + 1}"
+             for p, r in zip(paths, res.candidates)]
+    return ", ".join(named) if named else "none it can name"

@@ -75,7 +75,8 @@ def cmd_record(args) -> int:
     if args.json:
         out_json(note_json(note, ws.locate_note(note)))
     else:
-        print(note.id)
+        print(note.id)  # the id alone on standard output (scripts read it); what was anchored for people
+        print(f"tether: {note.kind} {note.id} on {anchored(ws, note)}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -235,3 +236,11 @@ def cmd_reindex(args) -> int:
     else:
         print(f"indexed {notes} notes" + (f", {broken} note files could not be read (see `tether doctor`)" if broken else ""))
     return EXIT_OK
+
+
+def anchored(ws, note) -> str:
+    """``BaseClient._merge_url at httpx/_client.py:391-411``, ``the file x.py``, ``pattern src/**``."""
+    loc = next(iter(ws.locate_note(note)), None)
+    if loc is None:
+        return "nothing"
+    return where(loc)

@@ -109,6 +109,8 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
         return symbol_anchor(src, path, d)
     if how == SPAN:
         s = stmt_at(src, byte, src.pos.byte(*end) if end else None)
+        if s is None and end is None:
+            s = _commented_stmt(src, byte)
         if s is not None:
             return span_anchor(src, path, s)
         el = end[0] if end else line
@@ -125,6 +127,18 @@ def _documented_def(src: SourceFile, byte: int) -> Definition | None:
             d = src.def_at(node.start_byte)
             return d if d is not None and d.node.start_byte >= node.start_byte else None
     return None
+
+
+def _commented_stmt(src: SourceFile, byte: int) -> Statement | None:
+    """On a comment inside a function, the statement it comments: the next one there."""
+    if src.tree is None:
+        return None
+    node = src.tree.root_node.descendant_for_byte_range(byte, byte)
+    if node is None or node.type not in src.lang.comments:
+        return None
+    owner = src.def_at(byte)
+    after = [st for st in src.stmts if st.start > byte and owner is not None and st.owner == owner.index]
+    return min(after, key=lambda st: st.start) if after else None
 
 
 def symbol_anchor(src: SourceFile, path: str, d: Definition) -> Anchor:
