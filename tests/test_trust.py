@@ -165,3 +165,23 @@ def test_doctor_names_the_places_an_ambiguous_note_matches(ws: Path):
     d = tether(ws, "doctor")
     assert "matches several places (lines 1-4, lines 7-10)" in d.stdout, d.stdout
     assert "billing.py:1:" in d.stdout and "billing.py:1:" in tether(ws, "check").stdout  # one place named by both
+
+
+def test_damage_found_while_reading_one_note_rebuilds_the_index(ws: Path, monkeypatch):
+    import lmdb
+
+    from tether.core.store import Store
+    from tether.core.workspace import Workspace
+    nid = json.loads(tether(ws, "list", "--json").stdout)["notes"][0]["id"]
+    w = Workspace(ws)
+    w.refresh()
+    get, damaged = Store.get, []
+
+    def once_damaged(self, txn, db, key):  # the notes table reads as damaged once (real LMDB otherwise)
+        if db == "notes" and not damaged:
+            damaged.append(key)
+            raise lmdb.CorruptedError("simulated: page of the wrong type")
+        return get(self, txn, db, key)
+    monkeypatch.setattr(Store, "get", once_damaged)
+    assert w.note(nid).title == "Charges are positive" and damaged
+    w.close()

@@ -281,7 +281,6 @@ class _Notes:
         self._got: dict[str, Note] = {}
         self._all = False
 
-    @_recovering
     def get(self, nid: str, default=None):
         note = self._got.get(nid)
         if note is None and not self._all:
