@@ -30,7 +30,7 @@ from posixpath import dirname, join, normpath
 import tree_sitter as ts
 
 from ..core import anchors as A
-from ..core.languages import Language, for_path
+from ..core.languages import family_of, for_path
 from ..core.notes import Note
 from ..core.syntax import Definition, SourceFile
 from ..core.text import digest
@@ -38,15 +38,9 @@ from ..core.workspace import Workspace, WorkspaceError
 
 _RECHECK_S = 1.0
 _SELF = {"self", "cls", "this"}
-_ECMA = {"javascript", "typescript", "tsx"}
 _ECMA_EXTS = (".ts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".mts", ".cts", ".d.ts")
 _MEMBER_FIELDS = (("object", "attribute"), ("object", "property"), ("operand", "field"), ("value", "field"),
                   ("path", "name"))
-
-
-def family(lang: Language) -> str:
-    """Languages whose files call each other."""
-    return "ecma" if lang.name in _ECMA else lang.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +102,7 @@ class Resolver:
     def __init__(self, index: SymbolIndex, rel: str, src: SourceFile, syms: FileSymbols):
         self.index, self.rel, self.src, self.syms = index, rel, src, syms
         self.lang = src.lang
-        self.fam = family(src.lang)
+        self.fam = src.lang.family
 
     def _syms(self, rel: str) -> FileSymbols:
         return self.syms if rel == self.rel else self.index.symbols(rel)
@@ -221,7 +215,7 @@ class Resolver:
         if len(cands) != 1:
             return None
         t = cands[0]
-        if t.method != method or family(for_path(t.path)) != self.fam:
+        if t.method != method or family_of(t.path) != self.fam:
             return None
         return t
 

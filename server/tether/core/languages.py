@@ -35,6 +35,7 @@ class Language:
     comments: frozenset[str]
     wrappers: frozenset[str]
     skip: frozenset[str]
+    family: str  # languages whose files use each other's code share one (languages.toml)
     _queries: dict[str, ts.Query] = field(default_factory=dict, repr=False)
 
     def query(self, name: str) -> ts.Query:
@@ -89,6 +90,7 @@ def registry() -> dict[str, Language]:
             comments=frozenset(entry.get("comments", ())),
             wrappers=frozenset(entry.get("wrappers", ())),
             skip=frozenset(entry.get("skip", ())),
+            family=entry.get("family", name),
         )
     return langs
 
@@ -103,3 +105,9 @@ def for_path(path: str | PurePosixPath) -> Language | None:
         if suffix in lang.extensions:
             return lang
     return None
+
+
+def family_of(path: str | PurePosixPath) -> str | None:
+    """The family of the file's language (files of one family use each other's code)."""
+    lang = for_path(path)
+    return lang.family if lang else None

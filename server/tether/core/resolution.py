@@ -20,7 +20,7 @@ import lmdb
 
 from . import anchors as A
 from .files import SourceTree, WorkspaceError, git
-from .languages import for_path
+from .languages import family_of, for_path
 from .notes import Note
 from .store import DAMAGE, Store
 from .syntax import SourceFile
@@ -200,7 +200,7 @@ class Resolutions:
                 st = st if st is not None and st.get("for") == anchor_key(loc.anchor) and st.get("text") else None
                 old = s.get_text(txn, st["text"]) if st else None
                 probes[k] = (_probe(loc.anchor, st) if old is not None else loc.anchor, old, st.get("at") if st else None)
-        files = self._elsewhere(rel, out[lost[0]].anchor.lang, min((p[2] or 0) for p in probes.values()) or None,
+        files = self._elsewhere(rel, min((p[2] or 0) for p in probes.values()) or None,
                                 {out[k].anchor.name.rsplit(".", 1)[-1] for k in lost})
         if not files:
             return out
@@ -277,11 +277,11 @@ class Resolutions:
             return scored[0][1]
         return None
 
-    def _elsewhere(self, rel: str, lang: str, since: int | None,
+    def _elsewhere(self, rel: str, since: int | None,
                    names: set[str]) -> list[tuple[str, SourceFile, Known | None]]:
-        """The files a definition of ``rel`` (in ``lang``) may have gone to: of its language
-        family, changed since ``since`` (ns; None: any); when many, those that name it."""
-        family = _family(lang)
+        """The files a definition of ``rel`` may have gone to: of its language family,
+        changed since ``since`` (ns; None: any); when many, those that name it."""
+        family = family_of(rel)
         since = since - SLACK_NS if since is not None else None
         paths = [(p, t) for p, t, fam in self._stamps() if fam == family and (since is None or t >= since) and p != rel]
         if len(paths) > FOLLOW_FILES:
@@ -313,7 +313,7 @@ class Resolutions:
         once a second (several files losing code in one command share one walk of the tree)."""
         now = time.monotonic()
         if self._listed is None or now - self._listed[0] > 1.0:
-            listed = [(p, t, _family_of(p)) for p, t in self.tree.stamps()]
+            listed = [(p, t, family_of(p)) for p, t in self.tree.stamps()]
             self._head = None  # and git's HEAD is asked again
             self._listed = (now, [x for x in listed if x[2] is not None])
         return self._listed[1]
@@ -550,18 +550,6 @@ def _res_from(d: dict) -> A.Resolution:
 
 FOLLOW_FILES = 64  # changed files searched by content; beyond, only those that name the lost code
 SLACK_NS = 2_000_000_000  # file times are coarse on some file systems
-_FAMILIES = {"typescript": "ecma", "tsx": "ecma", "javascript": "ecma"}
-
-
-def _family(lang: str | None) -> str | None:
-    return _FAMILIES.get(lang, lang) if lang else None
-
-
-def _family_of(path: str) -> str | None:
-    lang = for_path(path)
-    return _family(lang.name) if lang else None
-
-
 def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
