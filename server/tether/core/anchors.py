@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .syntax import Definition, SourceFile, Statement
-from .text import Range, digest, dice, normalize, sketch, sketch_similarity, tokens, utf16_len
+from .text import Range, digest, dice, line_counts, normalize, sketch, sketch_similarity, tokens, utf16_len
 
 # -- the one list of anchor types and resolution states ----------------------------------
 
@@ -314,7 +314,7 @@ class Resolver:
         if self._replaced_cache is None:
             self._replaced_cache = self._old_keys is not None and len(self._old_keys) >= 2 and \
                 not any(k in self._new_keys for k in self._old_keys) and \
-                dice(_lines(self.old), _lines(self.new)) < REPLACED_LINES
+                dice(line_counts(self.old.pos.lines), line_counts(self.new.pos.lines)) < REPLACED_LINES
         return self._replaced_cache
 
     def _aligned_def(self, old_def: Definition, d: Definition) -> bool:
@@ -600,10 +600,6 @@ def _index(src: SourceFile) -> dict[str, list[Definition]]:
     for d in src.defs:
         out.setdefault(d.qualname, []).append(d)
     return out
-
-
-def _lines(src: SourceFile) -> Counter:
-    return Counter(line.strip() for line in src.pos.lines if line.strip())
 
 
 def _place(src: SourceFile, d: Definition) -> tuple:

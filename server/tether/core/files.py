@@ -80,17 +80,11 @@ class SourceTree:
 
     def stamps(self) -> list[tuple[str, int]]:
         """Every workspace file with when it was last written, created or moved here (ns)."""
-        out = []
-        for rel in self.files():
-            try:
-                st = os.stat(os.path.join(self.root, rel))
-            except OSError:
-                continue
-            out.append((rel, max(st.st_mtime_ns, st.st_ctime_ns)))  # a move keeps the mtime, not the ctime
-        return out
+        return [(rel, t) for rel in self.files() if (t := self.changed_at(rel))]
 
     def changed_at(self, rel: str) -> int:
-        """When the file was last written, created or moved here (ns): a move keeps the mtime."""
+        """When the file was last written, created or moved here (ns; 0: it is not there): a
+        move keeps the mtime, not the ctime."""
         try:
             st = os.stat(os.path.join(self.root, rel))
         except OSError:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections import Counter
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from .languages import family_of, for_path
 from .notes import Note
 from .store import DAMAGE, Store
 from .syntax import SourceFile
-from .text import Range, dice, digest
+from .text import Range, dice, digest, line_counts
 
 
 @dataclass
@@ -82,6 +81,7 @@ class Resolutions:
         self._sightings: list[tuple[str, dict]] = []  # see() records not written yet
         self._head: tuple[int, set[str]] | None = None  # git's HEAD: its time, the files it holds
         self._missing: tuple[float, int, dict] | None = None  # (when, generation, where gone files' anchors went)
+        self._renames: tuple[float, list] | None = None  # (when, the file renames git knows)
 
     def locate(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
         """Every anchor in ``rel`` (notes anchored there), resolved in its current text
@@ -135,7 +135,7 @@ class Resolutions:
                 if os.path.exists(os.path.join(root, p)):  # a stat, no realpath: most files are there
                     continue
                 try:
-                    self.tree.exists(p)
+                    self.tree.real(p)
                 except WorkspaceError:
                     continue  # a path outside the workspace is reported with its note, not followed
                 for loc in self.locate(p):
@@ -246,15 +246,24 @@ class Resolutions:
             out[k] = Located(loc.note, loc.index, loc.anchor, res, loc.last)
         return out
 
+    def _git_renames(self) -> list[tuple[str, str]]:
+        """The file renames git knows, oldest first: committed (the last 1,000 commits),
+        then staged or in the working tree (asked at most once a second, for every gone file)."""
+        now = time.monotonic()
+        if self._renames is None or now - self._renames[0] > 1.0:
+            root, pairs = self.tree.root, []
+            log = git(root, "log", "-M", "--diff-filter=R", "--name-status", "--format=", "--relative", "-n", "1000",
+                      "HEAD")
+            diff = git(root, "diff", "-M", "--name-status", "--relative", "HEAD")
+            for out in (log.stdout.splitlines()[::-1], diff.stdout.splitlines()):
+                pairs += [tuple(line.split("\t")[1:3]) for line in out if line.startswith("R") and line.count("\t") == 2]
+            self._renames = (now, pairs)
+        return self._renames[1]
+
     def _renamed_file(self, rel: str) -> str | None:
         root = self.tree.root
-        pairs = []
-        log = git(root, "log", "-M", "--diff-filter=R", "--name-status", "--format=", "--relative", "-n", "1000", "HEAD")
-        diff = git(root, "diff", "-M", "--name-status", "--relative", "HEAD")
-        for out in (log.stdout.splitlines()[::-1], diff.stdout.splitlines()):  # oldest first
-            pairs += [tuple(line.split("\t")[1:3]) for line in out if line.startswith("R") and line.count("\t") == 2]
         path = rel
-        for old, new in pairs:
+        for old, new in self._git_renames():
             if path == old:
                 path = new
         if path != rel:
@@ -263,12 +272,12 @@ class Resolutions:
         if was.returncode != 0:
             return None
         untracked = git(root, "ls-files", "--others", "--exclude-standard").stdout.split("\n")
-        old_lines = Counter(line.strip() for line in was.stdout.split("\n") if line.strip())
+        old_lines = line_counts(was.stdout.split("\n"))
         scored = []
         for p in untracked:
             if p and os.path.splitext(p)[1] == os.path.splitext(rel)[1]:
                 try:
-                    lines = Counter(line.strip() for line in self.tree.read(p).split("\n") if line.strip())
+                    lines = line_counts(self.tree.read(p).split("\n"))
                 except WorkspaceError:
                     continue
                 scored.append((dice(old_lines, lines), p))
@@ -492,10 +501,7 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
         if old_hash not in resolvers:
             old_text = olds.get(old_hash)
             resolvers[old_hash] = A.Resolver(new_src, SourceFile(old_text, new_src.lang) if old_text is not None else None)
-        probe = a
-        if st and resolvers[old_hash].old is not None:
-            probe = A.Anchor(a.type, a.path, a.pattern, a.lang, a.node, st["name"], st["params"], st["hash"],
-                             a.sketch, Range(*st["range"]) if st.get("range") else a.range)
+        probe = _probe(a, st) if st and resolvers[old_hash].old is not None else a
         res = against_note(a, resolvers[old_hash].resolve(probe))
         params = res.params if res.attached else ""
         seen_at = Range(*st["range"]) if st and st.get("range") else a.range

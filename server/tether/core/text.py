@@ -44,6 +44,11 @@ def digest(s: str) -> str:
     return hashlib.blake2b(s.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
+def line_counts(lines) -> Counter:
+    """The non-blank lines of a text, stripped, as a multiset (how alike two files are)."""
+    return Counter(line.strip() for line in lines if line.strip())
+
+
 def dice(a: Counter, b: Counter) -> float:
     """Dice coefficient of two token multisets (1.0 = same tokens)."""
     na, nb = sum(a.values()), sum(b.values())

@@ -377,8 +377,8 @@ async def did_rename_files(ls: TetherServer, params: T.RenameFilesParams):
     the note files (as ``tether sync`` does)."""
     def work():
         moved = {}
-        for ws, old, new in _renamed(ls, params):
-            for rel in [f for f in ws.files() if is_under(f, new)]:
+        for ws, old, new in _renamed(ls, params):  # a file, or every file of a folder (the tree walked only then)
+            for rel in [new] if ws.abs(new).is_file() else [f for f in ws.files() if is_under(f, new)]:
                 ws.resolutions.created(rel)
             moved.setdefault(ws, []).append(old)
         for ws, olds in moved.items():
