@@ -319,25 +319,7 @@ def file_symbols(rel: str, src: SourceFile) -> FileSymbols:
         method = d.kind == "method" or (parent is not None and parent.kind == "class") or "." in d.name \
             or (parent is None and d.qualname != d.name)
         defs_out.append(Target(rel, d.qualname, name, d.kind, parent.qualname if parent else None, method))
-    bindings: dict[str, tuple] = {}
-    exports: list[tuple[str, str, str]] = []
     text = src.slice_node
-    cursor = ts.QueryCursor(src.lang.query("bindings"))
-    for _, caps in cursor.matches(src.tree.root_node):
-        one = {k: text(v[0]) for k, v in caps.items() if not k.startswith("_")}
-        if "export.star" in one:
-            exports.append(("*", one["from"], "*"))
-        elif "export.name" in one:
-            exports.append((one.get("export.alias", one["export.name"]), one["from"], one["export.name"]))
-        elif "module" in one:  # import a.b [as c]
-            local = one.get("alias") or one["module"].split(".")[0]
-            bindings[local] = ("mod", one["module"] if "alias" in one else one["module"].split(".")[0])
-        elif "name" in one:
-            bindings[one.get("alias") or one["name"]] = ("sym", one["from"], one["name"])
-        elif "default" in one:
-            bindings[one["default"]] = ("sym", one["from"], "default")
-        elif "alias" in one:
-            bindings[one["alias"]] = ("mod", one["from"])
     bases: dict[str, list[str]] = {}
     cursor = ts.QueryCursor(src.lang.query("bases"))
     by_node = {d.node.id: d for d in defs}
@@ -348,7 +330,7 @@ def file_symbols(rel: str, src: SourceFile) -> FileSymbols:
                 n = n.parent
             if n is not None:
                 bases.setdefault(by_node[n.id].qualname, []).append(text(node))
-    return FileSymbols(defs_out, bindings, exports, bases)
+    return FileSymbols(defs_out, src.imports.bindings, src.imports.exports, bases)
 
 
 class SymbolIndex:
