@@ -18,7 +18,7 @@ from ..core.resolution import Located, anchored_in, kept_for, resolve_anchors
 from ..core.syntax import SourceFile
 from ..core.text import Range, digest
 from ..core.workspace import Workspace
-from .worker import CheckNotRun, evaluate_bounded
+from .worker import CheckNotRun, compiles, evaluate_bounded
 
 FORK_BYTES = 256 * 1024  # a check forks only with at least this much source to parse per process
 
@@ -294,7 +294,7 @@ def _checks_that_cannot_run(note: Note) -> list[Finding]:
     out = []
     for raw in note.checks:
         try:
-            validate(check_from_dict(raw), lang, any_language=not code)
+            validate(check_from_dict(raw), lang, any_language=not code, compile=compiles)
         except (CheckError, GrammarError) as e:
             out.append(Finding(note.path, 1, "error", NOT_RUN, f"invariant \"{note.title}\": {e}; it cannot run",
                                note.id, extra={"check": raw.get("id", "")}))

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..checks.worker import compiles
 from ..context.ranking import note_markdown, where
 from ..core import anchors as A
 from ..core.files import is_under
@@ -54,7 +55,7 @@ def cmd_record(args) -> int:
         rejected.append((opt, why if sep else ""))
     body = sys.stdin.read() if args.body == "-" else args.body
     common = dict(title=args.title, body=body, rationale=args.rationale, rejected=rejected, tags=args.tag,
-                  works_around=args.works_around, remove_when=args.remove_when, checks=checks_from_args(args))
+                  works_around=args.works_around, remove_when=args.remove_when, checks=checks_from_args(args), compile=compiles)
     if args.glob:
         note = ws.record(args.kind, args.glob, how=A.GLOB, **common)
     else:

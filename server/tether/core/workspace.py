@@ -133,10 +133,11 @@ class Workspace:
                title: str, body: str = "", rationale: str = "", rejected: list[tuple[str, str]] = (),
                tags: list[str] = (), works_around: str = "", remove_when: str = "",
                end: tuple[int, int] | None = None, text: str | None = None, checks: list[dict] = (),
-               or_statement: bool = False) -> Note:
+               or_statement: bool = False, compile=None) -> Note:
         """Create a note anchored at ``path:line:col`` (0-based; ``how`` = symbol, span or
         file), or on a glob pattern (``how`` = glob, ``path`` = the pattern). ``or_statement``:
-        where no definition encloses the position, the statement or lines there."""
+        where no definition encloses the position, the statement or lines there. ``compile``:
+        how a written check query is tried (see ``notes.validate``)."""
         if kind not in KINDS:
             raise WorkspaceError(f"unknown kind '{kind}': use one of {', '.join(KINDS)}")
         if not title.strip():
@@ -165,7 +166,7 @@ class Workspace:
         lang = src.lang if src is not None else for_path(anchor.path) if anchor.type == A.FILE else None
         for raw in checks:  # refused now, with the reason, rather than silently never matching
             try:
-                validate(check_from_dict(raw), lang, any_language=anchor.type == A.GLOB)
+                validate(check_from_dict(raw), lang, any_language=anchor.type == A.GLOB, compile=compile)
             except (CheckError, GrammarError) as e:
                 raise WorkspaceError(str(e)) from None
         stamp = now()

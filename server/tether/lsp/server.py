@@ -20,6 +20,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from .. import __version__
 from ..capture import candidates as capture
 from ..checks.findings import check_findings, file_findings, note_file_findings
+from ..checks.worker import compiles
 from ..context.ranking import context_for
 from ..core import anchors as A
 from ..core.files import TETHER_DIR, glob_match, is_under
@@ -557,7 +558,7 @@ async def record(ls: TetherServer, arg: dict):
                       rationale=arg.get("rationale", ""), rejected=alts, tags=arg.get("tags") or [],
                       works_around=arg.get("works_around", ""), remove_when=arg.get("remove_when", ""),
                       checks=arg.get("checks") or [], text=lf.text if lf else None)
-        note = ws.record(kind, rel, line, col, how=how, end=end, or_statement=True, **kwargs)
+        note = ws.record(kind, rel, line, col, how=how, end=end, or_statement=True, compile=compiles, **kwargs)
         ls.reload(ws)
         return note
     note = await ls.run(work)

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import __version__
 from ..capture import candidates as capture
 from ..checks import findings
+from ..checks.worker import compiles
 from ..context.ranking import DEFAULT_BUDGET, Context, context_for, note_markdown
 from ..context.search import search_notes as find_notes
 from ..core import anchors as A
@@ -217,7 +218,7 @@ def record_note(kind: Literal[KINDS],
                   rejected=[(a.option, a.rejected_because) for a in alternatives or ()],
                   checks=[c.to_dict() for c in checks or ()])
     ws = STATE.for_writing()
-    note = ws.record(kind, target, line0, how=how, or_statement=True, **common)
+    note = ws.record(kind, target, line0, how=how, or_statement=True, compile=compiles, **common)
     return note_json(note, ws.locate_note(note))
 
 
