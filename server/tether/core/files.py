@@ -32,7 +32,9 @@ class SourceTree:
 
     def rel(self, path: str | Path, base: Path | None = None) -> str:
         """Workspace-relative POSIX path of ``path`` (relative to ``base``, by default the
-        workspace root); paths outside the workspace are refused."""
+        workspace root); paths outside the workspace, or that no file system can hold, are refused."""
+        if "\0" in str(path):
+            raise WorkspaceError(f"{str(path)!r}: a path with a NUL byte names no file")
         p = Path(path)
         if not p.is_absolute():
             p = (base or self.root) / p
@@ -47,6 +49,8 @@ class SourceTree:
 
     def real(self, rel: str) -> str:
         """The real path of ``rel``, refused when it leads outside (symlinks followed)."""
+        if "\0" in rel:
+            raise WorkspaceError(f"{rel!r}: a path with a NUL byte names no file")
         real = os.path.realpath(os.path.join(self.root, rel))
         if not inside(real, self.root):
             raise WorkspaceError(f"{rel}: outside the workspace {self.root}")

@@ -69,7 +69,7 @@ class TetherServer(LanguageServer):
     # -- where a document belongs ------------------------------------------------------------
     def workspace_of(self, uri: str, create: bool = False) -> tuple[Workspace, str] | None:
         path = to_fs_path(uri)
-        if not path:
+        if not path or "\0" in path:
             return None
         p = Path(path)
         try:
