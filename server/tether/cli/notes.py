@@ -29,12 +29,13 @@ from .common import (
 
 
 def cmd_init(args) -> int:
+    agents = _agents(args.agents) if args.agents is not None else ()
     ws, created = Workspace.init(Path(args.path) if args.path else Path.cwd(), exact=bool(args.path))
     ws.refresh()
     changed = []
-    if args.agents:
+    if agents:
         from ..agents.setup import set_up_agents
-        changed = set_up_agents(ws)
+        changed = set_up_agents(ws, agents)
     if args.json:
         out_json({"root": str(ws.root), "created": created, "agent_files": changed})
     else:
@@ -42,6 +43,21 @@ def cmd_init(args) -> int:
         for rel in changed:
             print(f"wrote {rel}")
     return EXIT_OK
+
+
+def _agents(spec: str) -> tuple[str, ...]:
+    """``--agents`` alone, ``all`` or comma-separated names of agents."""
+    from ..agents.setup import AGENTS, DEFAULT_AGENTS
+    if spec == "":
+        return DEFAULT_AGENTS
+    names = [n.strip().lower() for n in spec.split(",") if n.strip()]
+    if names == ["all"]:
+        return tuple(AGENTS)
+    bad = [n for n in names if n not in AGENTS] or ([] if names else [spec])
+    if bad:
+        raise UsageError(f"--agents: unknown agent '{bad[0]}'; the agents are {', '.join(AGENTS)} "
+                         f"(comma-separated), or all")
+    return tuple(dict.fromkeys(names))
 
 
 def cmd_record(args) -> int:
