@@ -94,7 +94,7 @@ def tether_command() -> list[str]:
     argv0 = sys.argv[0] if sys.argv else ""
     script = Path(argv0) if Path(argv0).stem == "tether" and os.sep in argv0 else None
     found = shutil.which("tether")
-    if found and (script is None or os.path.samefile(found, script)):
+    if found and (script is None or Path(found).resolve() == script.resolve()):
         return ["tether"]
     if script is not None:
         return [str(script.absolute())]

@@ -50,13 +50,12 @@ def _agents(spec: str) -> tuple[str, ...]:
     from ..agents.setup import AGENTS, DEFAULT_AGENTS
     if spec == "":
         return DEFAULT_AGENTS
-    names = [n.strip().lower() for n in spec.split(",") if n.strip()]
+    names = [n.strip().lower() for n in spec.split(",") if n.strip()] or [spec]
     if names == ["all"]:
         return tuple(AGENTS)
-    bad = [n for n in names if n not in AGENTS] or ([] if names else [spec])
-    if bad:
-        raise UsageError(f"--agents: unknown agent '{bad[0]}'; the agents are {', '.join(AGENTS)} "
-                         f"(comma-separated), or all")
+    bad = next((n for n in names if n not in AGENTS), None)
+    if bad is not None:
+        raise UsageError(f"--agents: unknown agent '{bad}'; the agents are {', '.join(AGENTS)} (comma-separated), or all")
     return tuple(dict.fromkeys(names))
 
 
