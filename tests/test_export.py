@@ -432,6 +432,9 @@ def test_init_agents_sets_up_only_the_agents_named(repo):
     assert not any((root / d).exists() for d in (".cursor", ".vscode", ".github", ".gemini"))
     assert tomllib.loads((root / ".codex/config.toml").read_text(encoding="utf-8")) == \
         {"mcp_servers": {"tether": {"command": "tether", "args": ["mcp"]}}}
+    # Codex has no hooks: AGENTS.md names the MCP tool that gives the notes for a place
+    assert "the tool `get_context(path, line)` gives the notes for a place" in \
+        section((root / "AGENTS.md").read_text(encoding="utf-8"))
 
     r = ok(root, "init", "--agents", "gemini", "--json")
     assert json.loads(r.stdout)["agent_files"] == [".gemini/settings.json"]
