@@ -21,9 +21,9 @@ What each agent gets (:data:`AGENTS`; without names: claude, cursor and vscode):
 - ``codex``: ``[mcp_servers.tether]`` in ``.codex/config.toml`` (Codex reads a project's file
   when the project is trusted); ``AGENTS.md``.
 
-The entries name the ``tether`` that runs ``init`` (:func:`tether_command`): plain ``tether``
-when that is what PATH finds, else its absolute path, so an agent started without the
-virtual environment on its PATH still finds it.
+The entries name ``tether`` plainly when PATH finds it, else the absolute path of the one
+that runs ``init`` (:func:`tether_command`), so an agent started without the virtual
+environment on its PATH still finds it.
 
 Existing files are merged, never replaced: tether adds or updates only its own entries
 (recognised by the command they run, whatever path names tether) and keeps every other key,
@@ -89,15 +89,13 @@ def set_up_agents(ws: Workspace, agents: tuple[str, ...] = DEFAULT_AGENTS, comma
 
 
 def tether_command() -> list[str]:
-    """How an agent should start the tether that is running: ``tether`` when PATH finds
-    this one, else its absolute path (``python -m tether`` when it was started that way)."""
-    argv0 = sys.argv[0] if sys.argv else ""
-    script = Path(argv0) if Path(argv0).stem == "tether" and os.sep in argv0 else None
-    found = shutil.which("tether")
-    if found and (script is None or Path(found).resolve() == script.resolve()):
+    """How an agent should start tether: ``tether`` when PATH finds one, else the absolute
+    path of the running command (``python -m tether`` when it was started that way)."""
+    if shutil.which("tether"):
         return ["tether"]
-    if script is not None:
-        return [str(script.absolute())]
+    argv0 = sys.argv[0] if sys.argv else ""
+    if Path(argv0).stem == "tether" and os.sep in argv0:
+        return [str(Path(argv0).absolute())]
     return [sys.executable, "-m", "tether"]
 
 
