@@ -293,6 +293,30 @@ def _drop_stale_sessions(ws: Workspace) -> None:
     s.write(txn_fn)
 
 
+# -- a compaction in agents that start no session after it (Cursor, Gemini CLI) ---------------
+
+def compacted(ws: Workspace, sid: str) -> str:
+    """The conversation was compacted: forget what it was given, and remember to give what
+    ``SessionStart`` gives after a compaction at this session's next answer."""
+    if sid:
+        forget_given(ws, sid)
+        ws.store.write(lambda txn: ws.store.put(txn, "state", _key(sid, "compacted"), int(time.time())))
+    return ""
+
+
+def after_compaction(ws: Workspace, sid: str) -> str:
+    """What ``SessionStart`` after a compaction gives, once, when this session was compacted
+    since its last answer ("" otherwise)."""
+    s, key = ws.store, _key(sid, "compacted")
+
+    def txn_fn(txn) -> bool:
+        if s.get(txn, "state", key) is None:
+            return False
+        s.delete(txn, "state", key)
+        return True
+    return session_start(ws, sid, "compact") if sid and s.write(txn_fn) else ""
+
+
 # -- events ----------------------------------------------------------------------------------
 
 def session_start(ws: Workspace, sid: str, source: str, budget: int = DEFAULT_BUDGET) -> str:

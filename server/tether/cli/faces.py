@@ -42,8 +42,10 @@ def cmd_mcp(args) -> int:
 
 
 def cmd_hook(args) -> int:
-    from ..agents.hooks import run
-    return run(args.agent, sys.stdin, sys.stdout)
+    from ..agents import dialects, hooks
+    if args.agent in dialects.DIALECTS:
+        return dialects.run(args.agent, sys.stdin, sys.stdout, sys.stderr)
+    return hooks.run(args.agent, sys.stdin, sys.stdout)
 
 
 def cmd_export(args) -> int:

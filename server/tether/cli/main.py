@@ -50,8 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("init", cmd_init, "create .tether/ at the top of this git repository (or in this folder)")
     c.add_argument("path", nargs="?", help="create it exactly here instead")
-    c.add_argument("--agents", action="store_true",
-                   help="also set agents up: MCP configs, Claude Code hooks and the exported rule files")
+    c.add_argument("--agents", nargs="?", const="", metavar="NAMES",
+                   help="also set agents up (MCP server, hooks, rule files): comma-separated names of claude, "
+                        "codex, cursor, gemini, vscode, or all; alone: claude,cursor,vscode")
     c.add_argument("--json", action="store_true")
 
     c = cmd("record", cmd_record, "record a note anchored to code")
@@ -126,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = cmd("mcp", cmd_mcp, "run the MCP server (tools and note resources for agents) on standard input/output")
 
     c = cmd("hook", cmd_hook, "answer an agent's hook event (JSON on standard input); never fails the agent")
-    c.add_argument("agent", choices=("claude-code", "copilot"))
+    c.add_argument("agent", choices=("claude-code", "copilot", "cursor", "gemini"))
 
     c = cmd("export", cmd_export, "write the notes as rule files for agents that only read files")
     c.add_argument("target", nargs="?", choices=("agents", "claude", "cursor", "copilot", "all"), default="all")
