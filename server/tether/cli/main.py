@@ -136,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("check", cmd_check, "run invariant checks and drift guards; report lost anchors and broken notes")
     c.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every file a note applies to)")
-    c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    c.add_argument("--format", choices=("text", "json", "sarif", "github", "markdown"), default="text",
+                   help="markdown: a pull request comment (with --changed-since, also the notes on the changed code)")
     c.add_argument("--changed-since", metavar="REV", help="only files changed since this git revision")
     c.add_argument("--jobs", type=int, metavar="N", help="processes to share a large check (default: one a core)")
 
