@@ -195,3 +195,19 @@ def test_site_folder_is_replaced_and_a_foreign_one_refused(site):
     r = run(root, TETHER, "site", "--out", str(foreign), code=2)
     assert "not a site tether wrote" in r.stderr
     assert [p.name for p in foreign.iterdir()] == ["keep.md"]
+
+
+def test_hand_written_ids_and_unreadable_files_stay_inside_the_site(tmp_path):
+    root = tmp_path / "repo"
+    git_init(root)
+    (root / "blob.bin").write_bytes(b"\x00\xffbinary\x00")
+    tether(root, "init")
+    tether(root, "record", "intent", "blob.bin", "--file", "--title", "The blob is vendored")
+    note = next((root / ".tether" / "notes").glob("*.md"))
+    note.write_text(note.read_text(encoding="utf-8").replace(note.name[:26], "../../escape", 1), encoding="utf-8")
+    out = tmp_path / "out"
+    assert tether(root, "site", "--out", str(out)).startswith("wrote 7 pages (1 note, 1 file)")
+    assert not list(tmp_path.rglob("escape*"))  # the id named no path
+    page = next((out / "notes").glob("*.html")).read_text(encoding="utf-8")
+    assert "The blob is vendored" in page and "../../escape" in page
+    assert "The code is not shown: blob.bin: a binary file" in (out / "files" / "blob.bin.html").read_text(encoding="utf-8")

@@ -71,5 +71,6 @@ def cmd_site(args) -> int:
     findings = [f.to_json() for f in check(ws)]
     candidates = [c.to_json(places, near) for c, places, near in review_rows(ws)]
     done = build(ws, out, findings, candidates)
-    print(f"wrote {done['pages']} pages ({done['notes']} notes, {done['files']} files): {Path(done['out']) / 'index.html'}")
+    notes, files = (f"{n} {what}{'s' if n != 1 else ''}" for n, what in ((done["notes"], "note"), (done["files"], "file")))
+    print(f"wrote {done['pages']} pages ({notes}, {files}): {Path(done['out']) / 'index.html'}")
     return EXIT_OK

@@ -6,6 +6,8 @@ opened from ``file://`` may load where it may not fetch JSON)."""
 
 from __future__ import annotations
 
+import posixpath
+import re
 import shutil
 import tempfile
 from collections import Counter
@@ -18,6 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from ..core import anchors as A
 from ..core.files import TETHER_DIR, WorkspaceError, git, glob_match
 from ..core.resolution import note_json
+from ..core.text import digest
 from ..core.workspace import Workspace
 from .highlight import highlighted
 
@@ -52,6 +55,11 @@ def build(ws: Workspace, out: Path, findings: list[dict], candidates: list[dict]
     return {"out": str(out), "pages": pages, "notes": len(site.notes), "files": len(site.files)}
 
 
+def page_name(nid: str) -> str:
+    """A note's page name: its id, unless a hand-written id holds more than letters, digits, - and _."""
+    return nid if re.fullmatch(r"[\w-]+", nid, re.ASCII) else "id-" + digest(nid)
+
+
 def file_url(path: str, line: int | None = None) -> str:
     return f"files/{quote(path)}.html" + (f"#L{line}" if line else "")
 
@@ -69,7 +77,7 @@ class Site:
         places = {a.get("now_path") or a["path"] for n in self.notes for a in n["anchors"] if a["type"] != A.GLOB}
         self.files = sorted(p for p in places if self._exists(p))
         for n in self.notes:
-            n["url"] = f"notes/{n['id']}.html"
+            n["url"] = f"notes/{page_name(n['id'])}.html"
             for a in n["anchors"]:
                 for key in OPTIONAL:
                     a.setdefault(key, None)
@@ -82,6 +90,9 @@ class Site:
         self.env.globals.update(file_url=file_url, file_pages=set(self.files), notes=self.by_id, commit=self._head())
 
     def _exists(self, rel: str) -> bool:
+        """``rel`` is a file of the workspace, named plainly (its page's path is made from it)."""
+        if rel != posixpath.normpath(rel) or rel.startswith("../"):
+            return False
         try:
             return self.ws.abs(rel).is_file()
         except WorkspaceError:
@@ -152,7 +163,10 @@ class Site:
                 "supersedes": [m for m in self.notes if m["superseded_by"] == n["id"]]}
 
     def file_page(self, rel: str) -> dict:
-        lines = highlighted(rel, self.ws.read_source(rel))
+        try:
+            lines, unread = highlighted(rel, self.ws.read_source(rel)), ""
+        except WorkspaceError as e:  # too large, not text: its notes are shown without the code
+            lines, unread = [], str(e)
         if len(lines) > 1 and not lines[-1]:  # the end of the last line, not a line
             lines.pop()
         whole, lost, ties = [], [], {}
@@ -172,10 +186,10 @@ class Site:
             start, stop = max(1, first - CONTEXT), min(len(lines), shown + CONTEXT)
             blocks.append({"first": first, "last": last, "more": last - shown, "notes": tied,
                            "lines": [(i, lines[i - 1], first <= i <= last) for i in range(start, stop + 1)]})
-        covering = [n for n in self.live for a in n["anchors"]
-                    if a["type"] == A.GLOB and glob_match(a["pattern"], rel)]
+        covering = [n for n in self.live if any(a["type"] == A.GLOB and glob_match(a["pattern"], rel)
+                                                for a in n["anchors"])]
         return {"path": rel, "whole": whole, "lost": lost, "blocks": blocks, "covering": covering,
-                "count": len(lines)}
+                "count": len(lines), "unread": unread}
 
     def history(self) -> dict[str, list[dict]]:
         """Note file -> its commits, newest first (one ``git log`` for every note file)."""
