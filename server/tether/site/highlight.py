@@ -8,7 +8,6 @@ import re
 
 from markupsafe import Markup, escape
 
-from ..core.languages import for_path
 from ..core.syntax import SourceFile
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_]+\Z")
@@ -40,25 +39,28 @@ def _kind(node) -> str | None:
     return None
 
 
-def _tokens(src: SourceFile) -> list[tuple[int, int, str]]:
-    """(start byte, end byte, class) of the highlighted nodes, in order."""
+def _tokens(src: SourceFile, start: int, end: int) -> list[tuple[int, int, str]]:
+    """(start byte, end byte, class) of the highlighted nodes overlapping [start, end), in order."""
     out, stack = [], [src.tree.root_node]
     while stack:
         node = stack.pop()
+        if node.end_byte <= start or node.start_byte >= end:
+            continue
         kind = _kind(node)
         if kind:
-            out.append((node.start_byte, node.end_byte, kind))
+            out.append((max(node.start_byte, start), min(node.end_byte, end), kind))
         else:
             stack.extend(reversed(node.children))
     return out
 
 
-def highlighted(path: str, text: str) -> list[Markup]:
-    """Every line of ``text`` (the file at ``path``) as HTML, tokens in ``<span class>``."""
-    src = SourceFile(text, for_path(path))
-    data, end = src.data, len(src.data)
-    pieces, at = [], 0
-    for s, e, kind in (_tokens(src) if src.tree is not None else []):
+def highlighted(src: SourceFile, first: int, last: int) -> list[Markup]:
+    """Lines ``first`` to ``last`` (0-based, inclusive) of a file as HTML, tokens in ``<span class>``."""
+    starts = src.pos.byte_starts
+    start = starts[first]
+    end = starts[last + 1] - 1 if last + 1 < len(starts) else len(src.data)
+    pieces, at = [], start
+    for s, e, kind in (_tokens(src, start, end) if src.tree is not None else []):
         if s > at:
             pieces.append((at, s, None))
         pieces.append((max(s, at), e, kind))
@@ -66,7 +68,7 @@ def highlighted(path: str, text: str) -> list[Markup]:
     pieces.append((at, end, None))
     lines, cur = [], []
     for s, e, kind in pieces:
-        for i, part in enumerate(data[s:e].decode("utf-8", "replace").split("\n")):
+        for i, part in enumerate(src.data[s:e].decode("utf-8", "replace").split("\n")):
             if i:
                 lines.append(Markup("").join(cur))
                 cur = []

@@ -19,7 +19,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from ..core import anchors as A
 from ..core.files import TETHER_DIR, WorkspaceError, git, glob_match
+from ..core.languages import for_path
 from ..core.resolution import note_json
+from ..core.syntax import SourceFile
 from ..core.text import digest
 from ..core.workspace import Workspace
 from .highlight import highlighted
@@ -85,6 +87,7 @@ class Site:
                 a["line"], a["end"] = (r["start"]["line"] + 1, r["end"]["line"] + 1) if r else (None, None)
                 a["url"] = file_url(a["at"], a["line"]) if a["at"] in self.files else None
         self.live = [n for n in self.notes if n["status"] != "retired"]
+        self.globs = [(n, ps) for n in self.live if (ps := [a["pattern"] for a in n["anchors"] if a["type"] == A.GLOB])]
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True, trim_blocks=True,
                                lstrip_blocks=True, undefined=StrictUndefined)
         self.env.globals.update(file_url=file_url, file_pages=set(self.files), notes=self.by_id, commit=self._head())
@@ -164,11 +167,10 @@ class Site:
 
     def file_page(self, rel: str) -> dict:
         try:
-            lines, unread = highlighted(rel, self.ws.read_source(rel)), ""
+            src, unread = SourceFile(self.ws.read_source(rel), for_path(rel)), ""
         except WorkspaceError as e:  # too large, not text: its notes are shown without the code
-            lines, unread = [], str(e)
-        if len(lines) > 1 and not lines[-1]:  # the end of the last line, not a line
-            lines.pop()
+            src, unread = SourceFile("", None), str(e)
+        count = len(src.pos.lines) - (len(src.pos.lines) > 1 and not src.pos.lines[-1])  # a last newline ends a line
         whole, lost, ties = [], [], {}
         for n in self.live:
             for a in n["anchors"]:
@@ -183,13 +185,13 @@ class Site:
         blocks = []
         for (first, last), tied in sorted(ties.items()):
             shown = min(last, first + LONGEST - 1)
-            start, stop = max(1, first - CONTEXT), min(len(lines), shown + CONTEXT)
+            start, stop = max(1, first - CONTEXT), min(count, shown + CONTEXT)
+            html = highlighted(src, start - 1, stop - 1) if start <= stop else []
             blocks.append({"first": first, "last": last, "more": last - shown, "notes": tied,
-                           "lines": [(i, lines[i - 1], first <= i <= last) for i in range(start, stop + 1)]})
-        covering = [n for n in self.live if any(a["type"] == A.GLOB and glob_match(a["pattern"], rel)
-                                                for a in n["anchors"])]
+                           "lines": [(i, h, first <= i <= last) for i, h in enumerate(html, start)]})
+        covering = [n for n, patterns in self.globs if any(glob_match(p, rel) for p in patterns)]
         return {"path": rel, "whole": whole, "lost": lost, "blocks": blocks, "covering": covering,
-                "count": len(lines), "unread": unread}
+                "count": count, "unread": unread}
 
     def history(self) -> dict[str, list[dict]]:
         """Note file -> its commits, newest first (one ``git log`` for every note file)."""
