@@ -210,4 +210,6 @@ def test_hand_written_ids_and_unreadable_files_stay_inside_the_site(tmp_path):
     assert not list(tmp_path.rglob("escape*"))  # the id named no path
     page = next((out / "notes").glob("*.html")).read_text(encoding="utf-8")
     assert "The blob is vendored" in page and "../../escape" in page
-    assert "The code is not shown: blob.bin: a binary file" in (out / "files" / "blob.bin.html").read_text(encoding="utf-8")
+    blob = (out / "files" / "blob.bin.html").read_text(encoding="utf-8")
+    assert "The code is not shown: blob.bin: a binary file" in blob and "The blob is vendored" in blob
+    assert "lost here" not in blob  # a note on the whole file has no lines to lose

@@ -76,16 +76,20 @@ class Site:
         self.findings, self.candidates = findings, candidates
         for a in (a for c in candidates for a in c["anchors"]):
             a.setdefault("name", None)
-        places = {a.get("now_path") or a["path"] for n in self.notes for a in n["anchors"] if a["type"] != A.GLOB}
-        self.files = sorted(p for p in places if self._exists(p))
+        anchors = [a for n in self.notes for a in n["anchors"]]
+        for a in anchors:  # the anchor JSON, with where its code is now (1-based lines)
+            for key in OPTIONAL:
+                a.setdefault(key, None)
+            r, a["at"] = a["range"], a["now_path"] or a.get("path")
+            a["line"] = a["end"] = None
+            if r:  # a range that ends at the start of a line does not take that line in
+                a["line"], a["end"] = r["start"]["line"] + 1, max(r["start"]["line"] + 1, r["end"]["line"] + (
+                    r["end"]["character"] > 0))
+        self.files = sorted({a["at"] for a in anchors if a["type"] != A.GLOB and self._exists(a["at"])})
+        for a in anchors:
+            a["url"] = file_url(a["at"], a["line"]) if a["at"] in self.files else None
         for n in self.notes:
             n["url"] = f"notes/{page_name(n['id'])}.html"
-            for a in n["anchors"]:
-                for key in OPTIONAL:
-                    a.setdefault(key, None)
-                r, a["at"] = a["range"], a["now_path"] or a.get("path")
-                a["line"], a["end"] = (r["start"]["line"] + 1, r["end"]["line"] + 1) if r else (None, None)
-                a["url"] = file_url(a["at"], a["line"]) if a["at"] in self.files else None
         self.live = [n for n in self.notes if n["status"] != "retired"]
         self.globs = [(n, ps) for n in self.live if (ps := [a["pattern"] for a in n["anchors"] if a["type"] == A.GLOB])]
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True, trim_blocks=True,
@@ -132,8 +136,8 @@ class Site:
 
     # -- the pages' data ------------------------------------------------------------------------
     def home(self) -> dict:
-        lost = [(n, a) for n in self.live for a in n["anchors"] if a.get("state") in LOST]
-        states = Counter(a.get("state") for n in self.live for a in n["anchors"] if a["type"] != A.GLOB)
+        lost = [(n, a) for n in self.live for a in n["anchors"] if a["state"] in LOST]
+        states = Counter(a["state"] for n in self.live for a in n["anchors"] if a["type"] != A.GLOB)
         return {"counts": Counter(n["kind"] for n in self.notes if n["status"] == "active"),
                 "statuses": Counter(n["status"] for n in self.notes), "states": states,
                 "total": len(self.notes), "files": len(self.files), "lost": lost,
@@ -150,7 +154,7 @@ class Site:
             for a in n["anchors"]:
                 if a["at"] in rows:
                     rows[a["at"]]["notes"].add(n["id"])
-                    rows[a["at"]]["lost"] += a.get("state") in LOST
+                    rows[a["at"]]["lost"] += a["state"] in LOST
         return list(rows.values())
 
     def timeline(self) -> list[tuple[str, list[dict]]]:
@@ -176,10 +180,10 @@ class Site:
             for a in n["anchors"]:
                 if a["at"] != rel:
                     continue
-                if a.get("state") in LOST or a["line"] is None:
-                    lost.append((n, a))
-                elif a["type"] == A.FILE:
+                if a["type"] == A.FILE:
                     whole.append(n)
+                elif a["state"] in LOST or a["line"] is None:
+                    lost.append((n, a))
                 else:
                     ties.setdefault((a["line"], a["end"]), []).append((n, a))
         blocks = []
