@@ -97,9 +97,13 @@ def test_home_page_says_what_needs_attention(site, browser):
     assert "The service binds its own port" in lost and "orphaned" in lost
     failing = browser.text("#findings")
     assert "src/pay.py:8" in failing and "Charging never blocks" in failing and "time.sleep" in failing
+    browser.screenshot(ARTIFACTS / "home.png")
+    browser.click("#findings a", "src/pay.py:8")
+    assert browser.url.endswith("files/src/pay.py.html#L8")
+    assert browser.js("document.getElementById('L8').innerText").endswith("time.sleep(1)")
+    browser.open((site["out"] / "index.html").as_uri())
     proposed = browser.text("#candidates")
     assert "The config files must never be written by the service" in proposed and "tether accept" in proposed
-    browser.screenshot(ARTIFACTS / "home.png")
 
 
 def test_follow_a_note_to_its_code(site, browser):
@@ -114,10 +118,10 @@ def test_follow_a_note_to_its_code(site, browser):
 
     browser.click(".anchors a", "src/app.py")
     assert browser.url.endswith("files/src/app.py.html#L4")
-    block = browser.js("document.getElementById('L4').innerText")
-    assert "def load_config(path):" in block and "Configuration is read once at start" in block
+    assert browser.js("document.getElementById('L4').innerText") == "4def load_config(path):"
     assert browser.js("document.querySelector('#L4 .fn').innerText") == "load_config"  # highlighted
     assert browser.js("document.querySelector('#L4 .kw').innerText") == "def"
+    assert "Configuration is read once at start" in browser.js("document.getElementById('L4').closest('.tie').innerText")
     assert browser.js("(r => 0 <= r.top && r.top < innerHeight)(document.getElementById('L4').getBoundingClientRect())")
     assert "src/ holds only the shipped service" in browser.text("main")  # the pattern covering the file
     assert "The service binds its own port" in browser.text(".lost")

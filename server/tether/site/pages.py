@@ -186,13 +186,14 @@ class Site:
                     lost.append((n, a))
                 else:
                     ties.setdefault((a["line"], a["end"]), []).append((n, a))
-        blocks = []
+        blocks, seen = [], set()  # a line shown twice (excerpts overlap) is linked to (#L12) where first shown
         for (first, last), tied in sorted(ties.items()):
             shown = min(last, first + LONGEST - 1)
             start, stop = max(1, first - CONTEXT), min(count, shown + CONTEXT)
             html = highlighted(src, start - 1, stop - 1) if start <= stop else []
-            blocks.append({"first": first, "last": last, "more": last - shown, "notes": tied,
-                           "lines": [(i, h, first <= i <= last) for i, h in enumerate(html, start)]})
+            lines = [(i, h, first <= i <= last, i not in seen) for i, h in enumerate(html, start)]
+            seen.update(range(start, stop + 1))
+            blocks.append({"more": last - shown, "notes": tied, "lines": lines})
         covering = [n for n, patterns in self.globs if any(glob_match(p, rel) for p in patterns)]
         return {"path": rel, "whole": whole, "lost": lost, "blocks": blocks, "covering": covering,
                 "count": count, "unread": unread}
