@@ -73,3 +73,13 @@ def test_a_change_that_touches_no_note(branch):
     (branch / "src" / "web.ts").write_text(WEB_TS + "\n// a comment after the code\n", encoding="utf-8")
     md = run(branch, TETHER, "check", "--changed-since", "HEAD", "--format", "markdown")
     assert md == "## tether\n\nNo finding since `HEAD`, and no note on the code this change touches.\n"
+
+
+def test_a_comment_stays_within_what_github_takes(branch):
+    body = "A long history of this decision. " * 2500  # 82,500 characters
+    run(branch, TETHER, "record", "decision", "src/pay.py:1", "--title", "Charges are in cents", "--body", body)
+    md = run(branch, TETHER, "check", "--changed-since", "main", "--format", "markdown", code=1)
+    assert len(md) <= 65_536
+    assert "### 4 notes on the code this change touches" in md
+    assert "#### More notes, too many to show in full here" in md
+    assert "- decision: Charges are in cents (`tether show " in md

@@ -49,6 +49,9 @@ def cmd_check(args) -> int:
     return EXIT_FINDINGS if findings else EXIT_OK
 
 
+COMMENT_CHARS = 60_000  # GitHub takes a comment of at most 65,536 characters; the rest of the notes, a line each
+
+
 def pull_request_markdown(findings, notes, ref: str | None) -> str:
     """A comment for a pull request: the checks it breaks, then the notes on the code it
     touches, each in full (as ``tether show`` writes it), so a reviewer reads the why there."""
@@ -64,9 +67,17 @@ def pull_request_markdown(findings, notes, ref: str | None) -> str:
         out.append("")
     if notes:
         out += [f"### {len(notes)} note{'s' if len(notes) != 1 else ''} on the code this change touches", ""]
+        size, brief = sum(len(line) + 1 for line in out), []
         for note, located in notes:
-            text = note_markdown(note, "", located)
-            out += ["##" + text[0], *text[1:]]  # under this comment's own headings
+            md = note_markdown(note, "", located)
+            text = ["##" + md[0], *md[1:]]  # under this comment's own headings
+            if brief or size + sum(len(line) + 1 for line in text) > COMMENT_CHARS:
+                brief.append(f"- {note.kind}: {note.title} (`tether show {note.id}`)")
+                continue
+            out += text
+            size += sum(len(line) + 1 for line in text)
+        if brief:
+            out += ["#### More notes, too many to show in full here", "", *brief]
     elif ref:
         out += ["No note on the code this change touches.", ""]
     return "\n".join(out).rstrip() + "\n"
