@@ -39,7 +39,9 @@ def build(ws: Workspace, out: Path, findings: list[dict], candidates: list[dict]
     replaced only once the new one is complete). ``findings``: ``tether check``'s JSON
     findings; ``candidates``: the pending candidates as ``tether review --json`` gives them."""
     out = Path(out).resolve()
-    if out.exists() and not (out.is_dir() and ((out / MARKER).is_file() or not any(out.iterdir()))):
+    if out.exists() and not out.is_dir():
+        raise WorkspaceError(f"{out}: not a folder; give a new or empty folder (--out)")
+    if out.exists() and not (out / MARKER).is_file() and any(out.iterdir()):
         raise WorkspaceError(f"{out}: not empty and not a site tether wrote; give a new or empty folder (--out)")
     out.parent.mkdir(parents=True, exist_ok=True)
     site = Site(ws, findings, candidates)
