@@ -13,7 +13,7 @@ from ..context.ranking import DEFAULT_BUDGET
 from ..core.notes import KINDS, NoteError
 from ..core.workspace import WorkspaceError
 from .common import EXIT_OK, EXIT_USAGE, UsageError
-from .faces import cmd_context, cmd_export, cmd_hook, cmd_lsp, cmd_mcp
+from .faces import cmd_context, cmd_export, cmd_hook, cmd_lsp, cmd_mcp, cmd_site
 from .findings import cmd_check, cmd_doctor
 from .notes import (cmd_confirm, cmd_edit, cmd_init, cmd_list, cmd_reanchor, cmd_record, cmd_reindex, cmd_retire,
                     cmd_show, cmd_supersede, cmd_sync)
@@ -137,9 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("check", cmd_check, "run invariant checks and drift guards; report lost anchors and broken notes")
     c.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every file a note applies to)")
-    c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    c.add_argument("--format", choices=("text", "json", "sarif", "github", "markdown"), default="text",
+                   help="markdown: a pull request comment (with --changed-since, also the notes on the changed code)")
     c.add_argument("--changed-since", metavar="REV", help="only files changed since this git revision")
     c.add_argument("--jobs", type=int, metavar="N", help="processes to share a large check (default: one a core)")
+
+    c = cmd("site", cmd_site, "write a static site of the notes for people: files, notes, decisions, what needs attention")
+    c.add_argument("--out", metavar="DIR", help="the folder to write (default .tether/cache/site)")
 
     c = cmd("log", cmd_log, "the agents' observation log: prompts, files read and edited, commands, failures")
     c.add_argument("--session", metavar="ID", help="only this session (an id or a unique prefix of it)")

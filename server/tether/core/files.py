@@ -186,6 +186,45 @@ def changed_since(root: Path, ref: str) -> set[str]:
     return set(r.stdout.split()) | set(git(root, "ls-files", "--others", "--exclude-standard").stdout.split())
 
 
+def changed_lines(root: Path, ref: str) -> dict[str, list[tuple[int, int]] | None]:
+    """What changed between ``ref`` and the working tree, file by file: the line ranges of the
+    file's current text that the change wrote (0-based, end exclusive; lines deleted leave an
+    empty range where they were), or None for a file added, deleted or not tracked yet (the
+    whole of it). A file renamed without an edit changed no line."""
+    r = git(root, "diff", "-U0", "--relative", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/",
+            "--end-of-options", ref, "--")
+    if r.returncode != 0:
+        err = r.stderr.strip().splitlines()
+        raise WorkspaceError(f"--changed-since {ref}: {err[-1] if err else 'git failed'}")
+    out: dict[str, list[tuple[int, int]] | None] = {}
+    old = rel = None
+    for line in r.stdout.splitlines():
+        if line.startswith("--- "):
+            old = _diff_path(line[4:], "a/")
+        elif line.startswith("+++ "):
+            new = _diff_path(line[4:], "b/")
+            rel = new or old
+            out[rel] = [] if new and old else None
+        elif line.startswith("@@ ") and out.get(rel) is not None:
+            m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", line)
+            start, count = int(m.group(1)), int(m.group(2) or 1)
+            first = start - 1 if count else start  # a deletion's hunk names the line before it
+            out[rel].append((first, first + count))
+    for rel in git(root, "ls-files", "-z", "--others", "--exclude-standard").stdout.split("\0"):
+        if rel:
+            out.setdefault(rel, None)
+    return out
+
+
+def _diff_path(name: str, prefix: str) -> str | None:
+    """A file name of a ``---`` / ``+++`` line (git quotes unusual ones C-style), or None for /dev/null."""
+    name = name.rstrip("\t")
+    if name.startswith('"'):
+        name = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape") \
+            .encode("latin-1").decode("utf-8", "replace")
+    return name.removeprefix(prefix) if name != "/dev/null" else None
+
+
 def git_toplevel(start: Path) -> Path | None:
     r = git(start, "rev-parse", "--show-toplevel")
     return Path(r.stdout.strip()) if r.returncode == 0 and r.stdout.strip() else None
