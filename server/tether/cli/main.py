@@ -13,7 +13,7 @@ from ..context.ranking import DEFAULT_BUDGET
 from ..core.notes import KINDS, NoteError
 from ..core.workspace import WorkspaceError
 from .common import EXIT_OK, EXIT_USAGE, UsageError
-from .faces import cmd_context, cmd_export, cmd_hook, cmd_lsp, cmd_mcp, cmd_site
+from .faces import cmd_context, cmd_export, cmd_hook, cmd_lsp, cmd_mcp, cmd_serve, cmd_site
 from .findings import cmd_check, cmd_doctor
 from .notes import (cmd_confirm, cmd_edit, cmd_init, cmd_list, cmd_reanchor, cmd_record, cmd_reindex, cmd_retire,
                     cmd_show, cmd_supersede, cmd_sync)
@@ -128,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("hook", cmd_hook, "answer an agent's hook event (JSON on standard input); never fails the agent")
     c.add_argument("agent", choices=("claude-code", "copilot", "cursor", "gemini"))
+    c.add_argument("--serve", action="store_true",
+                   help="ask the workspace's resident server first, and start one when none answers")
+
+    c = cmd("serve", cmd_serve, "answer agents' hook events from a resident process (started by `hook --serve`)")
+    c.add_argument("path", nargs="?", default=".", help="the workspace (default: the one holding this folder)")
+    c.add_argument("--idle", type=float, default=1800, metavar="SECONDS", help="exit after this long unasked")
 
     c = cmd("export", cmd_export, "write the notes as rule files for agents that only read files")
     c.add_argument("target", nargs="?", choices=("agents", "claude", "cursor", "copilot", "all"), default="all")

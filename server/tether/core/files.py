@@ -270,3 +270,56 @@ def glob_match(pattern: str, rel: str) -> bool:
         return True
     parts = rel.split("/")
     return any(rx.match("/".join(parts[:k])) for k in range(1, len(parts)))
+
+
+class FolderChanges:
+    """Whether anything in one folder changed since the last ask — exactly, not after a
+    debounce: Linux queues an inotify event before the write that made it returns, so a
+    note file saved by hand just before a request is seen by that request. ``open`` gives
+    None where there is no inotify (then the caller scans the folder every time)."""
+
+    _MASK = 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800  # writes, moves, creations, deletions
+    _LOST = 0x400 | 0x800 | 0x4000 | 0x8000  # the folder itself went, the queue overflowed, the watch ended
+
+    def __init__(self, folder: Path, libc, fd: int):
+        self.folder, self.libc, self.fd = folder, libc, fd
+        self.watching = False
+
+    @classmethod
+    def open(cls, folder: Path) -> FolderChanges | None:
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, AttributeError):
+            return None
+        if fd < 0:
+            return None
+        watch = cls(folder, libc, fd)
+        watch._watch()
+        return watch
+
+    def _watch(self) -> None:
+        self.watching = self.libc.inotify_add_watch(self.fd, os.fsencode(self.folder), self._MASK) >= 0
+
+    def pending(self) -> bool:
+        """True when something changed since the last call (or the watch was lost: then
+        always, until the folder can be watched again)."""
+        changed = not self.watching
+        while True:
+            try:
+                data = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                break
+            changed, i = True, 0
+            while i + 16 <= len(data):  # struct inotify_event: wd, mask, cookie, len, name
+                mask, size = int.from_bytes(data[i + 4:i + 8], "little"), int.from_bytes(data[i + 12:i + 16], "little")
+                if mask & self._LOST:
+                    self.watching = False
+                i += 16 + size
+        if not self.watching:
+            self._watch()
+        return changed
+
+    def close(self) -> None:
+        os.close(self.fd)

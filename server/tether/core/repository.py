@@ -86,6 +86,7 @@ class NoteRepository:
         changed = fork_map(lambda t: _read_note(self.root, *t), todo, self.jobs() if len(todo) >= FORK_NOTES else 1)
         if changed or removed:
             self.store.write(self._apply, changed, removed)
+        if changed or removed or files != self._stamp:  # another process may have indexed the change
             self.generation += 1
         self._load()
         self._stamp = files
