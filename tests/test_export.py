@@ -324,8 +324,8 @@ def test_slugs_are_stable_readable_and_distinct():
 # -- init --agents ------------------------------------------------------------------------------
 
 SERVER = {"type": "stdio", "command": "tether", "args": ["mcp"]}
-CLAUDE_HOOK = {"type": "command", "command": "tether hook claude-code", "timeout": 15}
-COPILOT_HOOK = {"type": "command", "command": "tether hook copilot", "timeout": 15}
+CLAUDE_HOOK = {"type": "command", "command": "tether hook claude-code --serve", "timeout": 15}
+COPILOT_HOOK = {"type": "command", "command": "tether hook copilot --serve", "timeout": 15}
 
 
 def load(root: Path, rel: str):
@@ -356,7 +356,7 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
     assert load(root, ".github/hooks/tether.json") == {"hooks": {
         "SessionStart": [COPILOT_HOOK], "PreToolUse": [COPILOT_HOOK], "PostToolUse": [COPILOT_HOOK],
         "PreCompact": [COPILOT_HOOK]}}
-    cursor = {"command": "tether hook cursor", "timeout": 15}
+    cursor = {"command": "tether hook cursor --serve", "timeout": 15}
     assert load(root, ".cursor/hooks.json") == {"version": 1, "hooks": {
         "sessionStart": [cursor], "beforeSubmitPrompt": [cursor],
         "postToolUse": [{**cursor, "matcher": "Read|Write|Shell"}], "postToolUseFailure": [cursor],
@@ -438,7 +438,7 @@ def test_init_agents_sets_up_only_the_agents_named(repo):
 
     r = ok(root, "init", "--agents", "gemini", "--json")
     assert json.loads(r.stdout)["agent_files"] == [".gemini/settings.json"]
-    gemini = {"type": "command", "command": "tether hook gemini", "name": "tether", "timeout": 15000}
+    gemini = {"type": "command", "command": "tether hook gemini --serve", "name": "tether", "timeout": 15000}
     assert load(root, ".gemini/settings.json") == {
         "mcpServers": {"tether": {"command": "tether", "args": ["mcp"]}},
         "hooks": {"SessionStart": [{"hooks": [gemini]}], "BeforeAgent": [{"hooks": [gemini]}],
@@ -486,10 +486,10 @@ def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(rep
     assert tomllib.loads((root / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["tether"] == \
         {"command": exe, "args": ["mcp"]}
     assert load(root, ".claude/settings.json")["hooks"]["SessionStart"] == \
-        [{"hooks": [{**CLAUDE_HOOK, "command": f"{exe} hook claude-code"}]}]
+        [{"hooks": [{**CLAUDE_HOOK, "command": f"{exe} hook claude-code --serve"}]}]
     cursor = load(root, ".cursor/hooks.json")["hooks"]
     assert cursor["postToolUse"] == [{"command": "./hooks/format.sh"},  # the user's own hook stays
-                                     {"command": f"{exe} hook cursor", "timeout": 15, "matcher": "Read|Write|Shell"}]
+                                     {"command": f"{exe} hook cursor --serve", "timeout": 15, "matcher": "Read|Write|Shell"}]
 
     # the command written runs where PATH has no tether, as an agent would run it
     start = {"conversation_id": "c", "hook_event_name": "sessionStart", "workspace_roots": [str(root)]}
@@ -503,7 +503,7 @@ def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(rep
     assert load(root, ".claude/settings.json")["hooks"]["PreToolUse"] == \
         [{"matcher": "Read|Edit|Write|MultiEdit|NotebookEdit", "hooks": [CLAUDE_HOOK]}]
     cursor = load(root, ".cursor/hooks.json")["hooks"]
-    assert [h["command"] for h in cursor["postToolUse"]] == ["./hooks/format.sh", "tether hook cursor"]
+    assert [h["command"] for h in cursor["postToolUse"]] == ["./hooks/format.sh", "tether hook cursor --serve"]
     assert load(root, ".github/hooks/tether.json")["hooks"]["PreCompact"] == [COPILOT_HOOK]
 
     # started as `python -m tether` where PATH has no tether: that same interpreter

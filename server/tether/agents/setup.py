@@ -165,7 +165,9 @@ def _array(parent: dict, key: str, rel: str, where: str) -> list:
 # -- tether's entries -----------------------------------------------------------------------
 
 def _hook_command(cmd: list[str], agent: str) -> str:
-    return shlex.join([*cmd, "hook", agent])
+    """``--serve``: the first hook starts a resident ``tether serve`` that answers the next
+    ones in milliseconds (agents/resident.py); drop it to have every hook work alone."""
+    return shlex.join([*cmd, "hook", agent, "--serve"])
 
 
 def _mcp_server(cmd: list[str], **kw) -> dict:
@@ -179,6 +181,7 @@ def _ours(entry, agent: str) -> bool:
         words = shlex.split(command) if isinstance(command, str) else []
     except ValueError:
         return False
+    words = words[:-1] if words[-1:] == ["--serve"] else words
     return (len(words) >= 3 and words[-2:] == ["hook", agent]
             and (Path(words[0]).stem == "tether" or words[-4:-2] == ["-m", "tether"]))
 
