@@ -367,10 +367,7 @@ class SymbolIndex:
             return
         self.checked = now
         store = self.ws.store
-        stamps = {}
-        for rel in self.ws.files():
-            if for_path(rel) is not None:
-                stamps[rel] = _stamp(self.ws.abs(rel))
+        stamps = {rel: [st.st_mtime_ns, st.st_size] for rel, st in self.ws.walk() if for_path(rel) is not None}
         stale = [rel for rel, st in stamps.items() if rel not in self.files or self.files[rel][0] != st]
         gone = [rel for rel in self.files if rel not in stamps]
         if not stale and not gone:
@@ -448,14 +445,6 @@ class SymbolIndex:
             return hit
         tails = [m for m in self.py_modules if m.endswith("." + spec)]  # src/ layouts
         return self.py_modules[tails[0]] if len(tails) == 1 else None
-
-
-def _stamp(path) -> list:
-    try:
-        st = os.stat(path)
-        return [st.st_mtime_ns, st.st_size]
-    except OSError:
-        return [0, -1]
 
 
 _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -84,7 +84,7 @@ class SourceTree:
 
     def stamps(self) -> list[tuple[str, int]]:
         """Every workspace file with when it was last written, created or moved here (ns)."""
-        return [(rel, t) for rel in self.files() if (t := self.changed_at(rel))]
+        return [(rel, max(st.st_mtime_ns, st.st_ctime_ns)) for rel, st in self.walk()]
 
     def changed_at(self, rel: str) -> int:
         """When the file was last written, created or moved here (ns; 0: it is not there): a
@@ -106,14 +106,35 @@ class SourceTree:
 
     def files(self) -> list[str]:
         """Workspace files (hidden folders, .tether and dependency folders skipped)."""
-        out = []
-        for d, dirs, names in os.walk(self.root):
-            dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x not in ("node_modules", "__pycache__"))
-            base = Path(d).relative_to(self.root)
-            for n in sorted(names):
-                if os.path.islink(os.path.join(d, n)) and not inside(Path(d, n).resolve(), self.root):
-                    continue  # a link out of the workspace is not the workspace's
-                out.append((base / n).as_posix())
+        return [rel for rel, _ in self.walk()]
+
+    def walk(self) -> list[tuple[str, os.stat_result]]:
+        """Workspace files with their ``stat``, in one pass over the folders (a hook at 2,000
+        files cannot afford a path resolution per file); a link out of the workspace is left out."""
+        out: list[tuple[str, os.stat_result]] = []
+
+        def visit(folder: str, prefix: str) -> None:
+            try:
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                return
+            folders = []
+            for e in entries:  # a folder's files, then its sub-folders (as os.walk lists them)
+                try:
+                    if e.is_dir(follow_symlinks=False):
+                        if not e.name.startswith(".") and e.name not in ("node_modules", "__pycache__"):
+                            folders.append(e)
+                    elif e.is_symlink():
+                        if inside(Path(e.path).resolve(), self.root) and os.path.isfile(e.path):
+                            out.append((prefix + e.name, os.stat(e.path)))
+                    elif e.is_file(follow_symlinks=False):
+                        out.append((prefix + e.name, e.stat(follow_symlinks=False)))
+                except OSError:
+                    continue  # gone while listed
+            for e in folders:
+                visit(e.path, f"{prefix}{e.name}/")
+        visit(str(self.root), "")
         return out
 
 

@@ -87,6 +87,9 @@ class Workspace:
     def files(self) -> list[str]:
         return self.tree.files()
 
+    def walk(self) -> list[tuple[str, os.stat_result]]:
+        return self.tree.walk()
+
     def refresh(self, force: bool = False) -> None:
         self.repo.refresh(force)
 
