@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from samples import git_init
 
-from tether.agents.resident import socket_path
+from tether.cli.resident import socket_path
 
 CODE = "def pay(amount):\n    return amount\n\n\ndef refund(amount):\n    return -amount\n"
 
@@ -142,3 +142,14 @@ def _stop(root: Path) -> None:
         s.connect(socket_path(root))
         s.sendall(b'{"v": "stop", "agent": "claude-code", "event": {}}\n')
         s.makefile().readline()
+
+
+def test_context_answers_the_same_through_the_server_and_says_the_same_errors(root: Path, server):
+    nowhere = {**os.environ, "XDG_RUNTIME_DIR": str(root / "nowhere")}
+    for args in (["context", "pay.py:1"], ["context", "pay.py:99"], ["context", "nope.py:1"], ["context", "--json", "pay.py"]):
+        alone = subprocess.run([sys.executable, "-m", "tether", *args], cwd=root, capture_output=True, text=True,
+                               env=nowhere)
+        served = tether(root, *args)
+        assert (served.returncode, served.stdout, served.stderr) == (alone.returncode, alone.stdout, alone.stderr)
+    assert "Amounts are integer cents" in tether(root / ".tether", "context", "../pay.py:1").stdout  # its own cwd
+    assert server.poll() is None

@@ -155,7 +155,7 @@ def run(agent: str, stdin, stdout, stderr) -> int:
             reply = d.neutral.get(name, {}) if isinstance(name, str) else {}
             cwd = claude_event(d, event, "").get("cwd")
             try:
-                ws = hooks.find_workspace(cwd if isinstance(cwd, str) else os.getcwd())
+                ws = Workspace.find(cwd if isinstance(cwd, str) else os.getcwd())
             except WorkspaceError:
                 ws = None  # not a tether repository: nothing to say
             if ws is not None:
@@ -169,7 +169,8 @@ def run(agent: str, stdin, stdout, stderr) -> int:
                      f"details in .tether/cache/hooks.log)\n")
     finally:
         if ws is not None:
-            hooks.release(ws)
+            with contextlib.suppress(Exception):
+                ws.close()
     stdout.write(orjson.dumps(reply).decode() + "\n")
     stdout.flush()
     return 0

@@ -539,25 +539,6 @@ def _cap(text: str) -> str:
 
 # -- the command -------------------------------------------------------------------------------
 
-SERVED: dict[Path, Workspace] = {}  # a resident server's open workspace (agents/resident.py)
-
-
-def find_workspace(start: str) -> Workspace:
-    """The workspace holding ``start``: the resident server's own, kept open, or a new one."""
-    ws = Workspace.find(start)
-    served = SERVED.get(ws.root)
-    if served is None:
-        return ws
-    ws.close()
-    return served
-
-
-def release(ws: Workspace) -> None:
-    if SERVED.get(ws.root) is not ws:
-        with contextlib.suppress(Exception):
-            ws.close()
-
-
 def run(agent: str, stdin, stdout) -> int:
     """Answer one hook event for ``agent``. Always exits 0; prints an answer or nothing."""
     ws: Workspace | None = None
@@ -571,7 +552,7 @@ def run(agent: str, stdin, stdout) -> int:
             if not isinstance(event, dict):
                 raise ValueError("the event is not a JSON object")
             try:
-                ws = find_workspace(_field(event, "cwd") or os.getcwd())
+                ws = Workspace.find(_field(event, "cwd") or os.getcwd())
             except WorkspaceError:
                 return 0  # not a tether repository: nothing to say
             out = answer(ws, event)
@@ -584,7 +565,8 @@ def run(agent: str, stdin, stdout) -> int:
         _log(ws, agent, event, traceback.format_exc() + stray.getvalue())
     finally:
         if ws is not None:
-            release(ws)
+            with contextlib.suppress(Exception):
+                ws.close()
     return 0
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..context.ranking import context_for
 from ..core.files import git_toplevel
 from ..core.workspace import WorkspaceError
-from .common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, out_json, parse_position, workspace
+from .common import EXIT_FINDINGS, EXIT_OK, UsageError, out_json, parse_position, workspace
 
 
 def cmd_context(args) -> int:
@@ -47,14 +47,6 @@ def cmd_hook(args) -> int:
     if args.agent in dialects.DIALECTS:
         return dialects.run(args.agent, sys.stdin, sys.stdout, sys.stderr)
     return hooks.run(args.agent, sys.stdin, sys.stdout)
-
-
-def cmd_serve(args) -> int:
-    from ..agents.resident import serve
-    if serve(Path(args.path).resolve(), idle=args.idle):
-        print("tether: a server already answers for this workspace", file=sys.stderr)
-        return EXIT_USAGE
-    return EXIT_OK
 
 
 def cmd_export(args) -> int:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
 
 from .. import __version__
 from ..context.ranking import DEFAULT_BUDGET
 from ..core.notes import KINDS, NoteError
 from ..core.workspace import WorkspaceError
 from .common import EXIT_OK, EXIT_USAGE, UsageError
-from .faces import cmd_context, cmd_export, cmd_hook, cmd_lsp, cmd_mcp, cmd_serve, cmd_site
+from .faces import cmd_context, cmd_export, cmd_hook, cmd_lsp, cmd_mcp, cmd_site
 from .findings import cmd_check, cmd_doctor
 from .notes import (cmd_confirm, cmd_edit, cmd_init, cmd_list, cmd_reanchor, cmd_record, cmd_reindex, cmd_retire,
                     cmd_show, cmd_supersede, cmd_sync)
@@ -36,6 +37,14 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+
+
+def cmd_serve(args) -> int:
+    from .resident import serve
+    if serve(Path(args.path).resolve(), idle=args.idle, run=main):
+        print("tether: a server already answers for this workspace", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import ClassVar
 from pathlib import Path
 
 from . import anchors as A
@@ -27,6 +28,10 @@ __all__ = ["TETHER_DIR", "Located", "NoteError", "Workspace", "WorkspaceError"]
 
 
 class Workspace:
+    # the workspaces a resident process keeps open (agents/resident.py): ``find`` hands them
+    # out and ``close`` leaves them open, so every face in that process answers from warm state
+    resident: ClassVar[dict[Path, Workspace]] = {}
+
     def __init__(self, root: Path, auto_refresh: bool = True):
         self.root = Path(root).resolve()
         self.dir = self.root / TETHER_DIR
@@ -48,7 +53,7 @@ class Workspace:
         here = Path(start).resolve()
         for d in (here, *here.parents):
             if (d / TETHER_DIR).is_dir():
-                return cls(d)
+                return cls.resident.get(d) or cls(d)
         raise WorkspaceError(f"no {TETHER_DIR}/ in {here} or above: run `tether init` in the repository")
 
     @classmethod
@@ -68,7 +73,8 @@ class Workspace:
         return ws, created
 
     def close(self) -> None:
-        self.store.close()
+        if Workspace.resident.get(self.root) is not self:
+            self.store.close()
 
     def cores(self) -> int:
         """Processes a large read or check may share."""

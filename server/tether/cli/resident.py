@@ -1,17 +1,17 @@
-"""A resident tether for the agents' hooks: ``tether serve`` keeps one workspace open (notes
-indexed, trees parsed, the symbol table warm) and answers hook events over a Unix socket, so
-a hook — a new process per tool call — costs an interpreter start and one round trip instead
-of opening the workspace again. The hook asks first and works alone when no server answers
-in time; ``tether hook AGENT --serve`` then starts one for the next call.
+"""A resident tether: ``tether serve`` keeps one workspace open (notes indexed, trees parsed,
+the symbol table warm) and runs the commands an agent runs as a new process on every tool
+call — ``tether hook AGENT`` and ``tether context`` — for them, over a Unix socket. The
+command asks first and works alone when no server answers in time; ``tether hook AGENT
+--serve`` then starts one for the next call.
 
 The client half of this module imports only the standard library: it runs before anything
-else in a hook process. A request is one JSON line ``{"v", "agent", "event"}``; the answer
-one JSON line ``{"out"}`` — what the hook would have printed — or ``{"stale": true}`` from a
-server of another tether version, which then exits.
+else in such a process. A request is one JSON line ``{"v", "argv", "stdin", "cwd"}``; the
+answer one JSON line ``{"out", "err", "exit"}`` — what the command would have printed and
+returned — or ``{"stale": true}`` from a server of another tether version, which then exits.
 
-Correctness first: the server reads a note file changed on disk (by hand, ``git pull``,
-a checkout) in the very request after the change (``FolderChanges``: the kernel queues the
-change before the write returns), and reads source files as they are, like a hook alone."""
+Correctness first: the server reads a note file changed on disk (by hand, ``git pull``, a
+checkout) in the very request after the change (``FolderChanges``: the kernel queues the
+change before the write returns), and reads source files as they are, like a command alone."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ import time
 
 from .. import __version__
 
+SERVED = ("hook", "context")  # what the server runs: read-mostly, asked for on every tool call
 ANSWER_S = 2.0  # a server slower than this (busy distilling, stuck) is not waited for: work alone
 IDLE_S = 30 * 60  # a server nobody asked for this long exits
 _CHECK_S = 5.0  # how often an idle server looks whether its workspace is still there
@@ -51,13 +52,13 @@ def workspace_root(start: str) -> str | None:
         here = up
 
 
-def ask(root: str, agent: str, event: dict, timeout: float = ANSWER_S) -> dict | None:
-    """The server's answer (``{"out": …}``), or None: no server, a stale one, no answer in time."""
+def ask(root: str, request: dict, timeout: float = ANSWER_S) -> dict | None:
+    """The server's answer, or None: no server, a stale one, no answer in time."""
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
             s.settimeout(timeout)
             s.connect(socket_path(root))
-            s.sendall(json.dumps({"v": __version__, "agent": agent, "event": event}).encode() + b"\n")
+            s.sendall(json.dumps({"v": __version__, **request}).encode() + b"\n")
             data = b""
             while not data.endswith(b"\n"):
                 chunk = s.recv(1 << 16)
@@ -65,54 +66,57 @@ def ask(root: str, agent: str, event: dict, timeout: float = ANSWER_S) -> dict |
                     return None
                 data += chunk
         answer = json.loads(data)
-        return answer if isinstance(answer, dict) and "out" in answer else None
+        return answer if isinstance(answer, dict) and "exit" in answer else None
     except (OSError, ValueError):
         return None
 
 
 def start(root: str) -> None:
-    """Start ``tether serve`` for ``root`` in the background, detached from the hook."""
+    """Start ``tether serve`` for ``root`` in the background, detached from the command."""
     import subprocess
-    subprocess.Popen([sys.executable, "-m", "tether", "serve", str(root)], cwd=root, start_new_session=True,
+    subprocess.Popen([sys.executable, "-m", "tether", "serve", root], cwd=root, start_new_session=True,
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def hook_through_server(agent: str, raw: bytes, stdout, serve: bool) -> bool:
-    """Answer the hook event ``raw`` through the workspace's server: True when it answered
-    (the answer is written); False to work alone (after starting a server when ``serve``)."""
+def through_server(argv: list[str], stdin: bytes, stdout, stderr) -> int | None:
+    """Run ``tether ARGV`` in the workspace's server: its exit code once its output is
+    written, or None to run it here (after starting a server, for ``hook … --serve``)."""
+    cwd = os.getcwd()
+    if argv[0] == "hook":
+        try:
+            event = json.loads(stdin)
+            if isinstance(event, dict) and isinstance(event.get("cwd"), str) and event["cwd"]:
+                cwd = event["cwd"]
+        except ValueError:
+            return None  # the command alone says what is wrong with it
     try:
-        event = json.loads(raw)
-        cwd = event.get("cwd") if isinstance(event, dict) else None
-        root = workspace_root(cwd if isinstance(cwd, str) and cwd else os.getcwd())
-    except (ValueError, OSError):
-        return False
+        root = workspace_root(cwd)
+    except OSError:
+        return None
     if root is None:
-        return False
-    answer = ask(root, agent, event)
+        return None
+    answer = ask(root, {"argv": argv, "stdin": stdin.decode("utf-8", "surrogateescape"), "cwd": cwd})
     if answer is None:
-        if serve:
+        if argv[0] == "hook" and "--serve" in argv:
             try:
                 start(root)
             except OSError:
                 pass
-        return False
-    if answer["out"]:
-        stdout.write(answer["out"])
-        stdout.flush()
-    return True
+        return None
+    stdout.write(answer.get("out") or "")
+    stdout.flush()
+    stderr.write(answer.get("err") or "")
+    return int(answer["exit"])
 
 
 # -- the server --------------------------------------------------------------------------------
 
-def serve(root, idle: float = IDLE_S) -> int:
-    """Answer hook events for the workspace at ``root`` until idle for ``idle`` seconds,
-    its ``.tether/`` goes away, or a client of another version asks. 0; 1 when another
-    server already answers there."""
-    import io
-
+def serve(root, run, idle: float = IDLE_S) -> int:
+    """Run commands for the workspace at ``root`` with ``run(argv) -> exit code`` (the CLI's
+    main) until idle for ``idle`` seconds, its ``.tether/`` goes away, or a client of another
+    version asks. 0; 1 when another server already answers there."""
     from ..core.files import FolderChanges
     from ..core.workspace import Workspace
-    from . import dialects, hooks
 
     ws = Workspace.find(root)
     path = socket_path(ws.root)
@@ -120,7 +124,7 @@ def serve(root, idle: float = IDLE_S) -> int:
     if listening is None:
         return 1
     sock, ino = listening
-    hooks.SERVED[ws.root] = ws
+    Workspace.resident[ws.root] = ws  # every command run here finds it open and warm
     changes = FolderChanges.open(ws.repo.notes_dir)
     ws.repo.auto_refresh = changes is None  # no exact watch: scan the notes folder on every read
     last = time.monotonic()
@@ -143,19 +147,12 @@ def serve(root, idle: float = IDLE_S) -> int:
                     return 0
                 if changes is not None and changes.pending():
                     ws.repo.changed()
-                out = io.StringIO()
-                stdin = io.StringIO(json.dumps(request.get("event")))
-                agent = str(request.get("agent"))
-                if agent in dialects.DIALECTS:
-                    dialects.run(agent, stdin, out, io.StringIO())
-                else:
-                    hooks.run(agent, stdin, out)
                 try:
-                    conn.sendall(json.dumps({"out": out.getvalue()}).encode() + b"\n")
+                    conn.sendall(json.dumps(_run(run, request)).encode() + b"\n")
                 except OSError:
-                    pass  # the hook gave up waiting and works alone
+                    pass  # the client gave up waiting and works alone
     finally:
-        hooks.SERVED.pop(ws.root, None)
+        Workspace.resident.pop(ws.root, None)
         sock.close()
         if changes is not None:
             changes.close()
@@ -165,6 +162,33 @@ def serve(root, idle: float = IDLE_S) -> int:
         except OSError:
             pass
         ws.close()
+
+
+def _run(main, request: dict) -> dict:
+    """One command, as ``tether ARGV`` would run it in ``cwd`` with ``stdin``."""
+    import contextlib
+    import io
+
+    argv, cwd = request.get("argv"), request.get("cwd")
+    if not (isinstance(argv, list) and argv and argv[0] in SERVED and all(isinstance(a, str) for a in argv)):
+        return {"out": "", "err": "tether: the server runs only: " + ", ".join(SERVED) + "\n", "exit": 2}
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    stdin = sys.stdin
+    try:
+        os.chdir(cwd if isinstance(cwd, str) else here)
+        sys.stdin = io.StringIO(str(request.get("stdin") or ""))
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as e:  # argparse's own exit on bad arguments
+                code = e.code if isinstance(e.code, int) else 2
+    except OSError as e:
+        return {"out": "", "err": f"tether: {e}\n", "exit": 2}
+    finally:
+        sys.stdin = stdin
+        os.chdir(here)
+    return {"out": out.getvalue(), "err": err.getvalue(), "exit": code}
 
 
 def _listen(path: str) -> tuple[socket.socket, int] | None:
