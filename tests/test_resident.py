@@ -153,3 +153,13 @@ def test_context_answers_the_same_through_the_server_and_says_the_same_errors(ro
         assert (served.returncode, served.stdout, served.stderr) == (alone.returncode, alone.stdout, alone.stderr)
     assert "Amounts are integer cents" in tether(root / ".tether", "context", "../pay.py:1").stdout  # its own cwd
     assert server.poll() is None
+
+
+def test_a_server_runs_nothing_for_a_folder_outside_its_workspace(root: Path, server, tmp_path_factory):
+    other = tmp_path_factory.mktemp("other")
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(socket_path(root))
+        s.sendall(json.dumps({"v": tether(root, "--version").stdout.split()[-1], "argv": ["context", "x.py"],
+                              "stdin": "", "cwd": str(other)}).encode() + b"\n")
+        assert json.loads(s.makefile().readline()) == {"elsewhere": True}
+    assert server.poll() is None

@@ -1,0 +1,241 @@
+"""Scale benchmark: what an agent and an editor pay at 1,000, 10,000 and 100,000 notes.
+
+    python3 bench/scale.py [--sizes 1000:2000,10000:20000,100000:20000] [--calls 60]
+                           [--starts 2] [--json OUT] [--keep DIR]
+
+For each size (notes:files) it generates a workspace with ``bench/lsp_latency.py``'s
+generator (one 5,000-line module with 200 notes, the other notes spread over small Python
+files; note files written with tether's own format functions), then measures, each as the
+user pays it — a new process, end to end:
+
+1. index build: ``tether reindex`` with no cache (wall time, peak RSS of the process);
+2. ``tether check`` over the whole workspace, cold (no cache) and warm;
+3. hook calls (``tether hook claude-code``, a PreToolUse Read of a file with notes, a new
+   session each call so every answer is a full one) and ``tether context FILE:LINE``,
+   p50 / p99 over ``--calls`` calls: alone (no server), then with ``tether serve`` running;
+4. the language server: spawn -> first hover with notes, with no cache (cold) and warm;
+5. the floor in the same run: ``python -c pass`` of the same interpreter, p50 / p99.
+
+It prints one table per size (each figure beside its target and the floor), then the
+growth factor of each figure between consecutive sizes beside the growth of the notes.
+No assertions: it reports. The machine should be otherwise idle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "server"))
+
+import lsp_latency as L  # noqa: E402
+from check import compile_bytecode, tether_cmd  # noqa: E402
+from lsprotocol import types as T  # noqa: E402
+
+from tether.cli.resident import socket_path  # noqa: E402
+
+TARGETS = {"hook_alone_p99_ms": 100, "hook_served_p99_ms": 30, "hook_alone_p99_ms@100000": 150,
+           "ready_cold_ms": 1000, "index_build_s": 10, "lsp_rss_mb": 400}
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, round(p / 100 * (len(xs) - 1))))]
+
+
+def run(cmd: list[str], cwd: Path, stdin: bytes = b"", env: dict | None = None) -> tuple[float, float, bytes]:
+    """(wall seconds, peak RSS MB, stdout) of one process."""
+    with tempfile.TemporaryFile() as out:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.DEVNULL, env=env)
+        p.stdin.write(stdin)
+        p.stdin.close()
+        _, _, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        out.seek(0)
+        return wall, ru.ru_maxrss / 1024, out.read()
+
+
+def calls(root: Path, gen: dict, n: int, seed: int) -> list[tuple[list[str], bytes, str]]:
+    """``n`` hook calls and ``n`` context calls on files with notes: (argv, stdin, kind)."""
+    rng = random.Random(seed)
+    small = sorted(p.relative_to(root).as_posix() for p in (root / "src").rglob("helpers_*.py"))
+    out = []
+    for k in range(n):
+        rel = L.BIG if k % 4 == 0 else rng.choice(small)
+        event = {"session_id": f"bench-{seed}-{k}", "transcript_path": "", "cwd": str(root),
+                 "hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": str(root / rel)}}
+        out.append((["hook", "claude-code"], json.dumps(event).encode(), "hook"))
+        line = gen["symbol_funcs"][k % len(gen["symbol_funcs"])]["start"] + 2 if rel == L.BIG else 2
+        out.append((["context", f"{rel}:{line}"], b"", "context"))
+    return out
+
+
+def timed_calls(root: Path, gen: dict, n: int, seed: int, env: dict) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {"hook": [], "context": []}
+    answered = 0
+    for argv, stdin, kind in calls(root, gen, n, seed):
+        wall, _, out = run(tether_cmd() + argv, root, stdin, env)
+        times[kind].append(wall * 1000)
+        answered += bool(out.strip())
+    if answered < n:  # every call is on a file with notes: an empty answer is a broken run
+        raise RuntimeError(f"only {answered} of {2 * n} calls answered with notes")
+    return times
+
+
+def serving(root: Path) -> bool:
+    with socket.socket(socket.AF_UNIX) as s:
+        try:
+            s.connect(socket_path(root))
+            return True
+        except OSError:
+            return False
+
+
+async def lsp_ready(root: Path, gen: dict, starts: int) -> dict:
+    funcs = gen["symbol_funcs"]
+    pos = T.Position(funcs[len(funcs) // 2]["start"] + 3, 8)
+    cold = [await L.start_once(root, gen["text"], pos, cold=True, watch=False) for _ in range(starts)]
+    warm = [await L.start_once(root, gen["text"], pos, cold=False, watch=False) for _ in range(starts)]
+    return {"cold_ms": max(r["ready"] for r in cold) * 1000, "warm_ms": max(r["ready"] for r in warm) * 1000,
+            "rss_mb": max(r["memory"].get("VmHWM", 0) for r in cold + warm)}
+
+
+def measure(root: Path, notes: int, files: int, args) -> dict:
+    print(f"\n== {notes:,} notes over {files:,} files: generating in {root}", flush=True)
+    t = time.perf_counter()
+    gen = L.generate(root, notes, files)
+    print(f"   generated in {time.perf_counter() - t:.1f} s", flush=True)
+    res: dict = {"notes": gen["notes_written"], "files": files}
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(root.parent / f"run-{notes}")}  # this size's server only
+    os.makedirs(env["XDG_RUNTIME_DIR"], exist_ok=True)
+
+    shutil.rmtree(root / ".tether" / "cache", ignore_errors=True)
+    res["index_s"], res["index_rss_mb"], _ = run(tether_cmd() + ["reindex"], root, env=env)
+    shutil.rmtree(root / ".tether" / "cache", ignore_errors=True)
+    res["check_cold_s"], res["check_rss_mb"], _ = run(tether_cmd() + ["check"], root, env=env)
+    res["check_warm_s"], _, _ = run(tether_cmd() + ["check"], root, env=env)
+
+    floor = [run([sys.executable, "-c", "pass"], root)[0] * 1000 for _ in range(args.calls)]
+    res["floor_p50_ms"], res["floor_p99_ms"] = pct(floor, 50), pct(floor, 99)
+
+    alone = timed_calls(root, gen, args.calls, 1, env)
+    server = subprocess.Popen(tether_cmd() + ["serve", str(root)], cwd=root, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        t = time.perf_counter()
+        while not serving(root) and time.perf_counter() - t < 60:
+            time.sleep(0.02)
+        run(tether_cmd() + ["context", f"{L.BIG}:1"], root, env=env)  # the server's first answer warms it
+        served = timed_calls(root, gen, args.calls, 2, env)
+    finally:
+        server.kill()
+        server.wait()
+    for mode, times in (("alone", alone), ("served", served)):
+        for kind, xs in times.items():
+            res[f"{kind}_{mode}_p50_ms"], res[f"{kind}_{mode}_p99_ms"] = pct(xs, 50), pct(xs, 99)
+
+    res.update({f"lsp_{k}": v for k, v in asyncio.run(lsp_ready(root, gen, args.starts)).items()})
+    return res
+
+
+ROWS = [  # key, label, target (None: none), unit
+    ("index_s", "index build (tether reindex, no cache)", "<= 10 s", "s"),
+    ("index_rss_mb", "index build peak RSS", None, "MB"),
+    ("check_cold_s", "tether check, cold", None, "s"),
+    ("check_warm_s", "tether check, warm", None, "s"),
+    ("hook_alone_p50_ms", "hook p50, alone", None, "ms"),
+    ("hook_alone_p99_ms", "hook p99, alone", "<= 100 ms (150 at 100k)", "ms"),
+    ("hook_served_p50_ms", "hook p50, with tether serve", None, "ms"),
+    ("hook_served_p99_ms", "hook p99, with tether serve", "<= 30 ms", "ms"),
+    ("context_alone_p50_ms", "context p50, alone", None, "ms"),
+    ("context_alone_p99_ms", "context p99, alone", "<= 100 ms", "ms"),
+    ("context_served_p50_ms", "context p50, with tether serve", None, "ms"),
+    ("context_served_p99_ms", "context p99, with tether serve", "<= 30 ms", "ms"),
+    ("floor_p50_ms", "floor: python -c pass, p50", None, "ms"),
+    ("floor_p99_ms", "floor: python -c pass, p99", None, "ms"),
+    ("lsp_cold_ms", "LSP ready (first hover), cold, worst", "<= 1000 ms", "ms"),
+    ("lsp_warm_ms", "LSP ready, warm cache, worst", None, "ms"),
+    ("lsp_rss_mb", "LSP peak RSS", "<= 400 MB", "MB"),
+]
+
+
+def met(key: str, value: float, res: dict) -> str:
+    limit = {"index_s": 10, "hook_alone_p99_ms": 150 if res["notes"] >= 100_000 else 100, "hook_served_p99_ms": 30,
+             "context_alone_p99_ms": 100, "context_served_p99_ms": 30, "lsp_cold_ms": 1000, "lsp_rss_mb": 400}.get(key)
+    if limit is None:
+        return ""
+    ok = value <= limit
+    if key.endswith("_p99_ms") and "floor_p99_ms" in res:  # and within 4x the interpreter's own start
+        ok = ok and value <= 4 * res["floor_p99_ms"]
+    return "yes" if ok else "NO"
+
+
+def table(res: dict) -> None:
+    print(f"\n{res['notes']:,} notes over {res['files']:,} files")
+    print(f"{'figure':<42} {'value':>10}  {'target':<26} met   x floor")
+    for key, label, target, unit in ROWS:
+        v = res[key]
+        vs_floor = f"{v / res['floor_p50_ms']:.1f}" if unit == "ms" and key.endswith("p50_ms") else \
+            f"{v / res['floor_p99_ms']:.1f}" if unit == "ms" and key.endswith("p99_ms") else ""
+        print(f"{label:<42} {v:>8.1f} {unit:<2} {target or '-':<26} {met(key, v, res):<5} {vs_floor}")
+
+
+def growth(results: list[dict]) -> None:
+    if len(results) < 2:
+        return
+    print("\ngrowth between sizes (a figure should grow no faster than the notes)")
+    heads = [f"{a['notes'] // 1000}k->{b['notes'] // 1000}k" for a, b in zip(results, results[1:])]
+    print(f"{'figure':<42} " + " ".join(f"{h:>12}" for h in heads))
+    print(f"{'notes':<42} " + " ".join(f"{b['notes'] / a['notes']:>11.1f}x" for a, b in zip(results, results[1:])))
+    for key, label, _, _ in ROWS:
+        if key.startswith("floor"):
+            continue
+        print(f"{label:<42} " + " ".join(f"{b[key] / a[key]:>11.1f}x" if a[key] else f"{'-':>12}"
+                                         for a, b in zip(results, results[1:])))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="1000:2000,10000:20000,100000:20000", help="NOTES:FILES,...")
+    ap.add_argument("--calls", type=int, default=60, help="hook and context calls per mode")
+    ap.add_argument("--starts", type=int, default=2, help="LSP starts, cold and warm")
+    ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--keep", help="generate the workspaces under this folder and keep them")
+    args = ap.parse_args(argv)
+    compile_bytecode()
+    base = Path(args.keep or tempfile.mkdtemp(prefix="tether-scale-"))
+    results = []
+    try:
+        for size in args.sizes.split(","):
+            notes, files = (int(x) for x in size.split(":"))
+            root = base / f"ws-{notes}"
+            shutil.rmtree(root, ignore_errors=True)
+            root.mkdir(parents=True)
+            results.append(measure(root, notes, files, args))
+            table(results[-1])
+        growth(results)
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    print(f"\npython {sys.version.split()[0]}, {os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f} at the end; "
+          f"p50/p99 over {args.calls} calls of each kind and mode")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
