@@ -345,6 +345,29 @@ class Session:
 
 # -- measurements -------------------------------------------------------------------------
 
+async def storm(s: Session, funcs: list[dict], n: int = 1000) -> dict:
+    """An edit storm (a paste, a macro, a formatter): ``n`` one-character changes sent as fast
+    as the client sends them, inside one noted function, then a hover on a noted function
+    further down — the anchors must have followed (its note names it) — timed from the hover."""
+    edited, probe = funcs[len(funcs) // 3], funcs[len(funcs) // 3 + 4]
+    line = edited["start"] + 1
+    t0 = time.perf_counter()
+    for k in range(n):
+        s.version += 1
+        at = T.Position(line, 8 + k)
+        s.client.text_document_did_change(T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(uri=s.big_uri, version=s.version),
+            [T.TextDocumentContentChangePartial(range=T.Range(at, at), text="x")]))
+    sent = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    h = await s.client.text_document_hover_async(T.HoverParams(
+        T.TextDocumentIdentifier(s.big_uri), T.Position(probe["start"] + 2, 8)))
+    hover = time.perf_counter() - t1
+    text = h.contents.value if h is not None and h.contents else ""
+    return {"changes": n, "sent_ms": round(sent * 1000, 1), "hover_ms": round(hover * 1000, 1),
+            "anchors_right": probe["name"].split(".")[-1] in text}
+
+
 def edits_for(methods: list[dict], n: int) -> list[tuple[int, str]]:
     """Alternating one-line insert / delete inside functions spread over the file:
     (line, "insert" | "delete"); each delete removes the line just inserted."""
@@ -437,6 +460,7 @@ async def main_run(args, root: Path, gen: dict) -> dict:
             m = funcs[(i * 11) % len(funcs)]
             post.append((await s.hover(m["start"] + 3, 8))[0])
         res["hover_after_edits"] = summary(post)
+        res["storm"] = await storm(s, funcs)
         mem = s.memory()
         res["rss_mb"] = {"VmHWM": round(mem.get("VmHWM", float("nan")), 1),
                          "VmRSS": round(mem.get("VmRSS", float("nan")), 1)}
@@ -604,6 +628,10 @@ def report(res: dict, gen: dict, args) -> list[dict]:
     ratio = d["p99_ms"] / f["p99_ms"] if f["p99_ms"] else float("inf")
     row("didChange p99 / floor p99", round(ratio, 1), "<= 3x", ratio <= TARGETS["didchange_vs_floor_p99"], unit="x",
         note=f"floor p50 {f['p50_ms']} ms, p99 {f['p99_ms']} ms, n={f['n']}")
+    st = res["storm"]
+    row(f"hover after {st['changes']:,} quick edits", st["hover_ms"], "<= 200 ms",
+        st["hover_ms"] <= 200 and st["anchors_right"],
+        note=f"sent in {st['sent_ms']} ms; anchors {'right' if st['anchors_right'] else 'WRONG'}")
     for key, label in (("ready_warm", "ready (warm cache) p99"), ("ready_cold", "ready (cold, no cache) p99")):
         r = res[key]
         row(label, r["p99_ms"], "<= 1000 ms", r["p99_ms"] <= TARGETS["ready_ms"],

@@ -86,6 +86,7 @@ class LiveDocument:
             new_end_pt = (sl + nl, (start_pt[1] + len(ins)) if nl == 0 else len(ins) - ins.rfind(b"\n") - 1)
             self._tree.edit(sb, eb, sb + len(ins), start_pt, old_end_pt, new_end_pt)
         self.text = self.text[:a] + new_text + self.text[b:]
+        self._pos = p.edited(self.text, a, b, new_text)
         self._dirty = True
         if len(self._typed) < 64:
             ls, le = self.text.rfind("\n", 0, a) + 1, self.text.find("\n", a + len(new_text))

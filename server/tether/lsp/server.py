@@ -47,6 +47,7 @@ class TetherServer(LanguageServer):
         self.folders: list[Path] = []
         self.workspaces: dict[Path, Workspace] = {}
         self.files: dict[str, Future] = {}  # open source documents by uri: Future[LiveFile]
+        self.latest: dict[str, int] = {}  # the newest version of each open document the client sent
         self.broken_uris: set[str] = set()  # note files with published errors
         self.watching = False  # the client tells us when note files change
         self.core = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tether-core")
@@ -249,6 +250,9 @@ async def did_change(ls: TetherServer, params: T.DidChangeTextDocumentParams):
             log.warning("didChange for %s, which was never opened: ignored", uri)
         return
 
+    version = params.text_document.version
+    ls.latest[uri] = version
+
     def apply():
         lf = ls.live(uri)
         if lf is None:
@@ -258,8 +262,12 @@ async def did_change(ls: TetherServer, params: T.DidChangeTextDocumentParams):
                 lf.apply(C.core_range(ch.range), ch.text)
             else:
                 lf.apply(None, ch.text)
+        if ls.latest.get(uri) != version:
+            return None  # a newer change is queued: parse and check that one, not this stale text
         return ls.diagnostics_for(uri)
-    ls.publish(uri, await ls.run(apply))
+    diagnostics = await ls.run(apply)
+    if diagnostics is not None:
+        ls.publish(uri, diagnostics)
 
 
 def note_buffer_changed(ls: TetherServer, uri: str, found) -> None:
@@ -615,7 +623,10 @@ async def retire(ls: TetherServer, arg: dict):
 
 @_command("tether.showNote")
 async def show_note(ls: TetherServer, arg: dict):
-    nid = arg.get("id") or (arg.get("ids") or [None])[0]
+    ids = arg.get("ids")
+    nid = arg.get("id") or (ids[0] if isinstance(ids, list) and ids else None)
+    if not isinstance(nid, str):
+        raise ValueError("tether.showNote takes {id} or {ids: [id, …]}")
     ws = await ls.run(_ws_of_note, ls, nid)
     note = await ls.run(ws.get, nid)
     await ls.window_show_document_async(T.ShowDocumentParams(uri=ls.note_uri(ws, note.path), take_focus=True))
