@@ -264,31 +264,56 @@ def test_a_decision_restated_in_three_sessions_is_one_candidate_with_three_piece
     assert r.review() == [c]
 
 
-def test_a_malformed_or_truncated_transcript_is_refused_with_file_line_and_reason_and_the_queue_is_kept(replayed):
-    r = replayed["boundary-and-workaround"]
-    distill(r)
-    before = r.review()
-    assert len(before) == 2
+def test_a_damaged_transcript_loses_only_its_bad_lines_and_says_which(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "boundary-and-workaround", distilled=False)
     good = r.transcripts[0].read_text(encoding="utf-8").splitlines(keepends=True)
-    bad_dir = r.root.parent / "bad"
-    bad_dir.mkdir(exist_ok=True)
-    truncated = bad_dir / "truncated.jsonl"
-    truncated.write_text("".join(good[:6]) + good[6][:57], encoding="utf-8")
-    msg = fails(r.root, "distill", "--transcript", str(truncated))
-    assert msg == f"tether: {truncated}:7: truncated: the last line ends before its JSON does (the file was cut " \
-                  f"while being written)"
-    broken = bad_dir / "broken.jsonl"
-    broken.write_text("".join(good[:3]) + "{\"type\": \"user\", oops\n" + "".join(good[3:]), encoding="utf-8")
-    assert fails(r.root, "distill", "--transcript", str(broken)).startswith(f"tether: {broken}:4: not valid JSON")
-    shape = bad_dir / "shape.jsonl"
-    rec = json.loads(good[1])
+    rec = json.loads(good[2])  # the agent's first tool call
     rec["message"]["content"] = 42
-    shape.write_text(good[0] + json.dumps(rec) + "\n", encoding="utf-8")
-    assert fails(r.root, "distill", "--transcript", str(shape)) == \
-        f"tether: {shape}:2: \"message.content\" is a string or a list of blocks, not int"
-    assert fails(r.root, "distill", "--transcript", str(bad_dir / "missing.jsonl")) == \
-        f"tether: {bad_dir / 'missing.jsonl'}:0: no such transcript file"
-    assert r.review() == before
+    damaged = tmp_path / "damaged.jsonl"
+    # a line with another shape, a line that is not JSON, a record type tether does not know,
+    # and a last line cut while it was written (a session killed mid-write)
+    damaged.write_text("".join(good[:2]) + json.dumps(rec) + "\n" + "".join(good[3:5]) + "{\"type\": \"user\", oops\n" +
+                       json.dumps({"type": "telemetry-v9", "x": 1}) + "\n" + "".join(good[5:]) +
+                       good[-1][:57], encoding="utf-8")
+    cut_at = len(good) + 3
+    r_ = run(r.root, "distill", "--transcript", str(damaged), "--json")
+    assert r_.returncode == 0, r_.stderr
+    out = json.loads(r_.stdout)
+    assert [(k["file"], k["line"], k["reason"].split(" (")[0]) for k in out["skipped"]] == [
+        (str(damaged), 3, "\"message.content\" is a string or a list of blocks, not int"),
+        (str(damaged), 6, "not valid JSON"),
+        (str(damaged), 7, "unknown record type 'telemetry-v9'"),
+        (str(damaged), cut_at, "truncated: the last line ends before its JSON does")]
+    assert out["skipped"][3]["reason"] == "truncated: the last line ends before its JSON does (the file was cut " \
+                                          "while being written)"
+    assert r_.stderr.splitlines() == [f"tether: skipped {k['file']}:{k['line']}: {k['reason']}" for k in out["skipped"]]
+    assert len(out["new"]) == 2  # everything readable was distilled: both candidates of the session
+    distill(r)  # the intact transcript finds the same candidates, nothing more
+    assert len(r.review()) == 2
+    assert fails(r.root, "distill", "--transcript", str(tmp_path / "missing.jsonl")) == \
+        f"tether: {tmp_path / 'missing.jsonl'}:0: no such transcript file"
+
+
+def test_a_vscode_copilot_chat_session_is_read_through_the_same_reader(tmp_path):
+    root = tmp_path / "repo"
+    make_repo(root)
+    ok(root, "init")
+    session = materialize("vscode-copilot.json", root, tmp_path / "chatSessions")
+    edit = json.loads(json.loads(session.read_text())["requests"][1]["result"]["metadata"]["toolCallRounds"][0]
+                      ["toolCalls"][0]["arguments"])
+    money = root / "src/shop/money.py"
+    money.write_text(money.read_text().replace(edit["oldString"], edit["newString"]))
+    r_ = run(root, "distill", "--transcript", str(session), "--json")
+    assert r_.returncode == 0, r_.stderr
+    out = json.loads(r_.stdout)
+    assert out["session"] == "6a1f0c52-9d3e-4b7a-8c21-3f5e0b9d7a44" and out["lines"] == 3
+    assert out["edited"] == ["src/shop/money.py"]
+    assert [(k["line"], k["reason"]) for k in out["skipped"]] == [
+        (2, "request 2: response part 6 is not an object"),
+        (3, "request 3: needs a \"timestamp\" (epoch milliseconds)")]
+    assert out["new"] and all(anchor_label(c["anchors"][0]) == "src/shop/money.py:to_cents" for c in out["new"])
+    quotes = [e for c in out["new"] for e in c["evidence"]]
+    assert {e["line"] for e in quotes} <= {1, 2} and {e["at"][:10] for e in quotes} == {"2026-11-26"}
 
 
 # -- review, accept, dismiss, merge ------------------------------------------------------------------

@@ -482,6 +482,8 @@ def session_end(ws: Workspace, sid: str, event: dict, budget: float = DISTILL_BU
         done = distill(ws, sid, budget=budget)
     else:
         return
+    if done.skipped:  # read around: the rest of the session was distilled
+        _log(ws, "capture", event, "\n".join(f"skipped {k}" for k in done.skipped))
     if done.queued.new or done.queued.updated or done.cut:
         K.observe(ws, done.session, "distill", event=_field(event, "hook_event_name", "hookEventName"),
                   new=[c.id for c in done.queued.new], updated=[c.id for c in done.queued.updated], cut=done.cut)

@@ -146,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("distill", cmd_distill, "propose candidate notes from an agent session (transcript and observation log)")
     c.add_argument("--session", metavar="ID", help="a session of the observation log (default: the latest)")
-    c.add_argument("--transcript", metavar="PATH", help="a Claude Code transcript (.jsonl)")
+    c.add_argument("--transcript", metavar="PATH", help="a Claude Code transcript (.jsonl) or a VS Code chat session (chatSessions/*.json)")
     c.add_argument("--json", action="store_true")
 
     c = cmd("review", cmd_review, "list the candidate notes waiting for review")

@@ -63,6 +63,8 @@ def cmd_distill(args) -> int:
     ws = workspace()
     transcript = str(Path(args.transcript).resolve()) if args.transcript else None
     done = distill(ws, args.session, transcript)
+    for k in done.skipped:  # what could not be read; everything else was
+        print(f"tether: skipped {k}", file=sys.stderr)
     if args.json:
         out_json(done.to_json())
         return EXIT_OK
