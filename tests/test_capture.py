@@ -429,6 +429,69 @@ def test_session_end_distils_the_session_and_never_fails(replayed, tmp_path):
     assert hook(r.root, {**end, "session_id": "unknown", "transcript_path": str(tmp_path / "none.jsonl")}) == ""
 
 
+# -- the agent distils its own session: the request at Stop -----------------------------------------
+
+def stop_event(r: Replayed, sid: str, **kw) -> dict:
+    return {"session_id": sid, "transcript_path": str(r.transcripts[0]), "cwd": str(r.root), "hook_event_name": "Stop",
+            "stop_hook_active": False, "permission_mode": "default", **kw}
+
+
+def test_stop_asks_the_agent_once_to_record_what_its_session_decided_and_the_answer_lands_on_the_code(
+        replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "choose-approach", distilled=False)
+    ok(r.root, "init", "--agents")  # ask_at_stop = true
+    sid = log(r)[0]["session"]
+    stop = stop_event(r, sid)
+    # while the agent is already answering a stop hook: never block again (it distils all the same)
+    assert hook(r.root, {**stop, "stop_hook_active": True}) == ""
+    (c,) = r.review()
+    reply = json.loads(hook(r.root, stop))
+    assert set(reply) == {"decision", "reason"} and reply["decision"] == "block"
+    reason = reply["reason"]
+    assert reason.startswith("tether found 1 candidate note in what this session decided while changing "
+                             "src/shop/prices.py:\n")
+    assert f"- {c['id']} decision \"{c['title']}\" on `lookup_price` (src/shop/prices.py:" in reason
+    assert "  rejected: Redis" in reason and "  said: \"I'll go with an in-process" in reason
+    for what in ("accept_candidate(id)", "`tether accept ID`", "dismiss_candidate(id)", "record_note"):
+        assert what in reason
+    assert hook(r.root, {**stop, "stop_hook_active": True}) == ""  # once only …
+    assert hook(r.root, stop) == ""  # … and the next stop has nothing new to ask
+
+    note = ok_json(r.root, "accept", c["id"])  # the agent answers through the CLI
+    assert [(a["path"], a["name"]) for a in note["anchors"]] == [("src/shop/prices.py", "lookup_price")]
+    assert ok(r.root, "context", "src/shop/prices.py:15").stdout.count(c["title"]) == 1
+    assert r.review() == []
+
+
+def test_stop_is_silent_when_the_session_changed_no_code_or_the_setting_is_off(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "choose-approach", distilled=False)
+    ok(r.root, "init", "--agents")
+    # a session that settled a rule but changed nothing: its candidate waits in review, unasked
+    talk = {"session_id": "talk-only", "cwd": str(r.root), "permission_mode": "default"}
+    hook(r.root, {**talk, "hook_event_name": "UserPromptSubmit",
+                  "prompt": "From now on card numbers must never be written to any log."})
+    assert hook(r.root, {**talk, "hook_event_name": "Stop", "stop_hook_active": False}) == ""
+    assert [c["sessions"] for c in r.review()] == [["talk-only"]]
+    # off with one line
+    settings = r.root / ".tether/agents.toml"
+    settings.write_text(settings.read_text().replace("ask_at_stop = true", "ask_at_stop = false"))
+    assert hook(r.root, stop_event(r, log(r)[0]["session"])) == ""
+    assert len(r.review()) == 2  # distilled all the same
+
+
+def test_before_a_compaction_the_session_is_distilled_and_the_request_comes_after_it(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "choose-approach", distilled=False)
+    ok(r.root, "init", "--agents")
+    sid = log(r)[0]["session"]
+    base = {"session_id": sid, "transcript_path": str(r.transcripts[0]), "cwd": str(r.root)}
+    assert hook(r.root, {**base, "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": ""}) == ""
+    (c,) = r.review()
+    out = json.loads(hook(r.root, {**base, "hook_event_name": "SessionStart", "source": "compact"}))
+    context = out["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("tether found 1 candidate note") and c["id"] in context
+    assert hook(r.root, stop_event(r, sid)) == ""  # asked already
+
+
 def test_distilling_from_the_log_alone_and_errors_without_a_session(tmp_path):
     root = tmp_path / "repo"
     make_repo(root)

@@ -336,7 +336,8 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
     r = ok(root, "init", "--agents", "--json")
     changed = set(json.loads(r.stdout)["agent_files"])
     configs = {".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json", ".claude/settings.json", ".github/hooks/tether.json"}
-    assert changed == configs | {"AGENTS.md", "CLAUDE.md"} | rule_files(root)
+    assert changed == configs | {".tether/agents.toml", "AGENTS.md", "CLAUDE.md"} | rule_files(root)
+    assert "\nask_at_stop = true\n" in (root / ".tether/agents.toml").read_text(encoding="utf-8")
     assert len(rule_files(root)) == 3 * len(EXPECTED)
 
     assert load(root, ".mcp.json") == {"mcpServers": {"tether": SERVER}}
@@ -349,6 +350,7 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
         "PostToolUse": [{"matcher": "Read|Edit|Write|MultiEdit|NotebookEdit|Bash", "hooks": [CLAUDE_HOOK]}],
         "PostToolUseFailure": [{"hooks": [CLAUDE_HOOK]}],
         "Stop": [{"hooks": [CLAUDE_HOOK]}],
+        "PreCompact": [{"hooks": [CLAUDE_HOOK]}],
         "SessionEnd": [{"hooks": [CLAUDE_HOOK]}],
     }}
     assert load(root, ".github/hooks/tether.json") == {"hooks": {
@@ -384,7 +386,7 @@ def test_init_agents_merges_with_the_users_configs(repo):
     got = load(root, ".claude/settings.json")
     assert list(got) == ["permissions", "hooks", "model"] and got["permissions"] == settings["permissions"]
     assert list(got["hooks"]) == ["PreToolUse", "SessionStart", "Stop", "UserPromptSubmit", "PostToolUse",
-                                  "PostToolUseFailure", "SessionEnd"]
+                                  "PostToolUseFailure", "PreCompact", "SessionEnd"]
     assert got["hooks"]["PreToolUse"] == [
         settings["hooks"]["PreToolUse"][0],
         {"matcher": "Read|Edit|Write|MultiEdit|NotebookEdit", "hooks": [CLAUDE_HOOK]}]

@@ -4,8 +4,11 @@
   (VS Code, ``servers``), ``.cursor/mcp.json`` (Cursor, ``mcpServers``).
 - Claude Code hooks in ``.claude/settings.json`` (``hooks.<Event>: [{matcher, hooks:
   [{type, command, timeout}]}]``): SessionStart, PreToolUse on reads and edits,
-  PostToolUse on reads, edits and Bash, UserPromptSubmit, PostToolUseFailure, Stop and
-  SessionEnd (the observation log and distillation), each running ``tether hook claude-code``.
+  PostToolUse on reads, edits and Bash, UserPromptSubmit, PostToolUseFailure, Stop,
+  PreCompact and SessionEnd (the observation log and distillation), each running
+  ``tether hook claude-code``.
+- ``.tether/agents.toml`` with ``ask_at_stop = true`` (the Stop hook asks the agent to
+  record what its session decided), when there is none yet.
 - VS Code agent hooks (Copilot) in ``.github/hooks/tether.json`` (``hooks.<Event>:
   [{type, command, timeout}]``): SessionStart, PreToolUse, PostToolUse and PreCompact, each
   running ``tether hook copilot``.
@@ -37,9 +40,21 @@ CLAUDE_EVENTS = (  # event, tool matcher (None: every occurrence)
     ("PreToolUse", "Read|Edit|Write|MultiEdit|NotebookEdit"),
     ("PostToolUse", "Read|Edit|Write|MultiEdit|NotebookEdit|Bash"),  # … reads, edits, commands …
     ("PostToolUseFailure", None),  # … and failures with their error text
-    ("Stop", None),  # distil the session into candidate notes for review
+    ("Stop", None),  # distil the session into candidate notes for review (and ask the agent about them)
+    ("PreCompact", None),  # … and before its conversation is compacted
     ("SessionEnd", None),
 )
+
+# what the hooks may do beyond handing notes over; written once, then the team's to change
+SETTINGS = ".tether/agents.toml"
+SETTINGS_TEXT = """\
+# Settings of tether's agent hooks (written by `tether init --agents`).
+
+# At Stop, when the session changed code and tether found candidate notes in it, block the
+# stop once and ask the agent to record the ones that hold and dismiss the rest.
+# false: never ask (the candidates still wait in `tether review`).
+ask_at_stop = true
+"""
 
 COPILOT_HOOKS = ".github/hooks/tether.json"
 COPILOT_HOOK = "tether hook copilot"
@@ -56,6 +71,8 @@ def set_up_agents(ws: Workspace) -> list[str]:
         _merge_json(plan, rel, lambda data, rel=rel, key=key: _add_server(data, rel, key))
     _merge_json(plan, CLAUDE_SETTINGS, _add_claude_hooks)
     _merge_json(plan, COPILOT_HOOKS, _add_copilot_hooks)
+    if plan.read(SETTINGS) is None:
+        plan.put(SETTINGS, SETTINGS_TEXT)
     plan_export(plan, "all")
     return plan.apply()
 
