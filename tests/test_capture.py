@@ -385,6 +385,21 @@ def test_accepting_a_near_duplicate_offers_to_merge_and_merge_adds_the_evidence(
     assert ok_json(r.root, "review", "--all")["candidates"][0]["status"] == "merged"
 
 
+def test_a_candidate_that_restates_an_active_note_in_other_words_is_flagged(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "choose-approach")
+    (c,) = r.review()  # "Use an in-process `functools.lru_cache`", Redis rejected, on lookup_price
+    at = "src/shop/prices.py:15"
+    other = ok(r.root, "record", "decision", at, "--title", "Prices are fetched in cents").stdout.strip()
+    assert ok_json(r.root, "review")["candidates"][0]["near_duplicates"] == []  # same code, another subject
+    same_option = ok(r.root, "record", "decision", at, "--title", "Keep price lookups in process memory",
+                     "--rejected", "a Redis cache: another service to run").stdout.strip()
+    names_it = ok(r.root, "record", "decision", at, "--title", "lru_cache it is").stdout.strip()
+    near = ok_json(r.root, "review")["candidates"][0]["near_duplicates"]
+    assert {n["id"] for n in near} == {same_option, names_it} and other not in {n["id"] for n in near}
+    assert f"repeats note {near[0]['id']}" in ok(r.root, "review").stdout
+    fails(r.root, "accept", c["id"], code=1)
+
+
 def test_accept_edit_opens_the_new_note_in_the_editor(replayed, tmp_path):
     r = fresh(replayed, tmp_path, "set-rule")
     (c,) = r.review()

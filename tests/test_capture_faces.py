@@ -110,6 +110,8 @@ async def test_a_proposal_that_repeats_a_note_offers_only_a_merge(client, root):
                      rationale="Redis would add a network hop per lookup")
     ws.close()
     uri, d = await proposal(client, root)
+    assert d.message == f"proposed decision: {TITLE} (from an agent session; repeats note “{mine.title}”: merge or " \
+                        f"dismiss)"
     actions = await code_actions(client, uri, d.range.start.line, 0, [d])
     titles = [a.title for a in actions if a.kind == T.CodeActionKind.QuickFix and "proposed" in a.title]
     assert titles == [f"Merge proposed decision into note “{mine.title}”", "Dismiss proposed decision"]
