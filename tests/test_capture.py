@@ -400,6 +400,28 @@ def test_a_candidate_that_restates_an_active_note_in_other_words_is_flagged(repl
     fails(r.root, "accept", c["id"], code=1)
 
 
+def test_search_finds_notes_candidates_and_what_the_sessions_said_and_did(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "failure-then-fix")
+    nid = ok(r.root, "record", "invariant", "src/shop/dates.py:1", "--file", "--title",
+             "Dates are parsed as aware datetimes, never naive").stdout.strip()
+    sid = log(r)[0]["session"]
+    found = ok_json(r.root, "search", "naive datetime")["results"]
+    types = [h["type"] for h in found]
+    assert types[0] == "note" and found[0]["id"] == nid and found[0]["note"]["title"].startswith("Dates are parsed")
+    assert "candidate" in types and "failure" in types  # the gotcha, and the failing test's error text
+    failure = next(h for h in found if h["type"] == "failure")
+    assert failure["sessions"] == [sid] and "naive" in failure["entry"]["error"].lower()
+    edits = ok_json(r.root, "search", "parse_date", "--session", sid[:8])["results"]
+    assert {h["type"] for h in edits} >= {"edit"} and all(sid in h["sessions"] for h in edits)  # no notes
+    assert ok_json(r.root, "search", "naive", "--since", "2999-01-01")["results"] == []
+    assert ok_json(r.root, "search", "naive", "--since", "1h") == ok_json(r.root, "search", "naive")
+    text = ok(r.root, "search", "naive datetime").stdout.splitlines()
+    assert text[0] == f"note       {nid}  invariant  Dates are parsed as aware datetimes, never naive"
+    assert any(line.startswith("failure    ") and f"session {sid[:8]}" in line for line in text)
+    assert fails(r.root, "search", "x", "--since", "last tuesday").startswith("tether: --since 'last tuesday': give")
+    assert ok(r.root, "search", "kubernetes").stdout == "nothing matches 'kubernetes'\n"
+
+
 def test_accept_edit_opens_the_new_note_in_the_editor(replayed, tmp_path):
     r = fresh(replayed, tmp_path, "set-rule")
     (c,) = r.review()

@@ -133,6 +133,11 @@ async def test_agents_list_accept_and_dismiss_proposals_over_mcp(root):
 
         listed = (await call("list_candidates")).structured_content["candidates"]
         (cand,) = listed
+        found = (await call("search_notes", query="lru_cache")).structured_content  # the same as `tether search`
+        assert found["notes"] == [] and [c["id"] for c in found["candidates"]] == [cand["id"]]
+        assert found["candidates"][0]["matched"] == ["title", "evidence"]
+        prompts = (await call("search_notes", query="catalog slow", session=cand["sessions"][0][:8]))
+        assert [e["kind"] for e in prompts.structured_content["observations"]] == ["prompt"]
         assert cand["title"] == TITLE and cand["evidence"] and cand["near_duplicates"] == []
         assert (await call("list_candidates", path=PRICES)).structured_content["candidates"][0]["id"] == cand["id"]
         note = (await call("accept_candidate", id=cand["id"])).structured_content

@@ -380,6 +380,15 @@ def _note_names(ws: Workspace, n: Note) -> list[A.Anchor]:
     return out
 
 
+def documents(ws: Workspace) -> list[dict]:
+    """The pending candidates as search documents (:mod:`tether.context.search` ranks them)."""
+    return [{"type": "candidate", "id": c.id, "at": c.updated, "sessions": c.sessions, "item": c, "fields": {
+        "title": c.title, "rationale": c.rationale, "works_around": c.works_around,
+        "alternatives": " ".join(f"{a.option} {a.rejected_because}" for a in c.alternatives),
+        "evidence": " ".join(e.quote for e in c.evidence),
+        "anchors": " ".join(a.name or a.pattern or a.path for a in c.anchors)}} for c in candidates(ws)]
+
+
 def evidence_markdown(c: Candidate) -> str:
     lines = []
     for e in c.evidence:

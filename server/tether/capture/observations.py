@@ -227,3 +227,21 @@ def touched_definitions(src: SourceFile, ranges: list[tuple[int, int]]) -> list[
             picked.insert(0, enclosing)
         out += [d for d in picked if d not in out]
     return out
+
+
+# what of each kind of entry `tether search` reads (tether.context.search ranks them)
+SEARCHED = {"prompt": ("text",), "read": ("path", "symbols"), "edit": ("path", "symbols"), "command": ("command",),
+            "failure": ("command", "path", "error")}
+
+
+def documents(ws: Workspace, session: str | None = None) -> list[dict]:
+    """The log's prompts, files read and edited, commands and failures as search documents."""
+    out = []
+    for e in observations(ws, session):
+        keys = SEARCHED.get(e["kind"])
+        if keys is None:
+            continue
+        fields = {k: " ".join(e[k]) if isinstance(e.get(k), list) else str(e.get(k) or "") for k in keys}
+        out.append({"type": e["kind"], "id": f"{e['session'][:8]}@{e['at']}", "at": e["at"],
+                    "sessions": [e["session"]], "fields": fields, "item": e})
+    return out
