@@ -19,7 +19,6 @@ import json
 import shutil
 import sys
 import tempfile
-from fnmatch import fnmatch
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -40,6 +39,7 @@ def read_repo(repo: str) -> dict[str, str]:
 sys.path.insert(0, str(TOP / "server"))
 sys.path.insert(0, str(TOP / "tests"))
 from capture_fixtures import PLACEHOLDER, hook_events  # noqa: E402
+from tether.core.files import glob_match  # noqa: E402
 from tether.core.languages import for_path  # noqa: E402
 from tether.core.syntax import SourceFile  # noqa: E402
 
@@ -462,10 +462,97 @@ def _bill_misleading(files):
           "`quantize` instead.\n\nSomething like:\n\n```python\ndef tax_for(country, net: Decimal) -> Decimal:\n"
           "    return (net * vat_rate(country) / 100).quantize(Decimal(\"0.01\"), ROUND_HALF_EVEN)\n```\n\n"
           "It's a day of work, mostly in tests. Nothing forces it: ints in minor units are exact already.")
-    s.user("fine, leave it. just fix that typo in tax.py docstring, 'handeled'")
+    s.user("ok thanks, was just curious. can you fix that typo in the tax.py docstring, 'handeled'")
     s.read("src/billing/tax.py", limit=3)
     s.edit("src/billing/tax.py", "is handeled by the caller", "is handled by the caller")
     s.say("Fixed.")
+    return [s]
+
+
+@scenario("billing-reverse-charge-reject", "billing",
+          "terse senior rejects the agent's plan with one word (\"Reject.\") and names the alternative",
+          [exp("decision", "src/billing/tax.py:is_reverse_charge", "format check only", ["VIES service at invoice time"])])
+def _bill_reverse(files):
+    s = Session("bill-reverse-charge", "2026-11-24T09:12:40.000Z", files)
+    s.user("B2B customers in other EU countries need reverse charge. 0% VAT when they have a vat id and aren't "
+           "in DE. add it")
+    s.read("src/billing/tax.py")
+    s.read("src/billing/invoices.py", offset=38)
+    s.say("Plan: a new `is_reverse_charge(customer)` in `tax.py` — true when the customer has a `vat_id`, their "
+          "country is in the EU table but isn't DE, and the id is valid — and `build_invoice` uses 0 tax for "
+          "those customers. For \"valid\" I'd call the EU VIES service at invoice time, so we never zero-rate "
+          "an invoice on a dead VAT id.")
+    s.user("Reject. VIES is down half the day, invoice run can't wait on it. format check only here, the nightly "
+           "sync already sets vat_id_invalid on ids VIES refused")
+    s.say("OK — format check plus the sync's `vat_id_invalid` flag.")
+    s.edit("src/billing/tax.py",
+           "\"\"\"VAT by customer country (B2C rates; reverse charge for B2B is handeled by the caller).\"\"\"\n",
+           "\"\"\"VAT by customer country; B2B customers elsewhere in the EU are reverse charged (no VAT).\"\"\"\n\n"
+           "import re\n\nHOME = \"DE\"\nVAT_ID = re.compile(r\"^[A-Z]{2}[0-9A-Z]{8,12}$\")\n")
+    s.edit("src/billing/tax.py", "def tax_for(country: str, net_minor: int) -> int:\n",
+           "def is_reverse_charge(customer: dict) -> bool:\n"
+           "    # format only: VIES is checked by the nightly sync, which sets vat_id_invalid\n"
+           "    country = customer[\"country\"].upper()\n"
+           "    vat_id = (customer.get(\"vat_id\") or \"\").replace(\" \", \"\").upper()\n"
+           "    return (country != HOME and country in VAT_RATES and vat_id.startswith(country)\n"
+           "            and bool(VAT_ID.match(vat_id)) and not customer.get(\"vat_id_invalid\"))\n\n\n"
+           "def tax_for(country: str, net_minor: int) -> int:\n")
+    s.edit("src/billing/invoices.py", "from .tax import tax_for\n", "from .tax import is_reverse_charge, tax_for\n")
+    s.edit("src/billing/invoices.py",
+           "        inv.lines.append(InvoiceLine(desc, net, tax_for(customer[\"country\"], net)))\n",
+           "        tax = 0 if is_reverse_charge(customer) else tax_for(customer[\"country\"], net)\n"
+           "        inv.lines.append(InvoiceLine(desc, net, tax))\n")
+    s.write("tests/test_tax.py",
+            "from billing.tax import is_reverse_charge\n\n\ndef test_french_business():\n"
+            "    assert is_reverse_charge({\"country\": \"FR\", \"vat_id\": \"FR 40 303265045\"})\n\n\n"
+            "def test_german_business_pays_vat():\n"
+            "    assert not is_reverse_charge({\"country\": \"DE\", \"vat_id\": \"DE811569869\"})\n\n\n"
+            "def test_refused_by_the_sync():\n"
+            "    assert not is_reverse_charge({\"country\": \"NL\", \"vat_id\": \"NL123456789B01\", \"vat_id_invalid\": True})\n")
+    s.bash("python -m pytest -q", passed(7, "0.06"), description="Run all tests")
+    s.say("Done. `is_reverse_charge` checks country, prefix and format, and honours `vat_id_invalid`; "
+          "`build_invoice` puts 0 VAT on those lines. 7 tests pass.")
+    return [s]
+
+
+@scenario("billing-money-no-float", "billing",
+          "a repo-wide rule set by the person (no floats for money in the package), applied in three files",
+          [exp("invariant", "src/billing/**/*.py", "never goes through float")])
+def _bill_nofloat(files):
+    s = Session("bill-no-float", "2026-11-26T15:41:09.000Z", files)
+    s.user("just noticed format_money does `minor / 10 ** digits`. rule for the whole billing package from now "
+           "on: money never goes through float. not for formatting, not for tax, nowhere. ints in minor units, "
+           "and Decimal or Fraction when you really have to divide")
+    s.read("src/billing/money.py")
+    s.edit("src/billing/money.py",
+           "    return f\"{minor / 10 ** digits:.{digits}f} {currency}\"\n",
+           "    whole, frac = divmod(abs(minor), 10 ** digits)\n"
+           "    return f\"{'-' if minor < 0 else ''}{whole}.{frac:0{digits}d} {currency}\"\n")
+    s.bash("grep -n ' / ' src/billing/*.py",
+           "src/billing/money.py:11:    return int((Decimal(amount) / exp).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))\n"
+           "src/billing/proration.py:11:    return max(0, left) / total\n"
+           "src/billing/tax.py:13:    return round(net_minor * vat_rate(country) / 100)",
+           description="Find other divisions")
+    s.say("`to_minor` divides `Decimal`s, that's fine. Two more places divide in float:\n- `tax_for`: `net_minor * rate / 100` is a float before `round`;\n"
+          "- `unused_fraction` returns a float that `prorate` multiplies the price difference by.\n\n"
+          "I'll make `tax_for` use `Decimal` with the same half-to-even rounding `round()` used, and "
+          "`unused_fraction` return a `Fraction` — the day counts are ints, so it stays exact and `round()` of a "
+          "`Fraction` gives an int.")
+    s.edit("src/billing/tax.py", "    return round(net_minor * vat_rate(country) / 100)\n",
+           "    return int((Decimal(net_minor) * vat_rate(country) / 100).quantize(Decimal(1), ROUND_HALF_EVEN))\n")
+    s.edit("src/billing/tax.py", "VAT_RATES = {\n", "from decimal import ROUND_HALF_EVEN, Decimal\n\nVAT_RATES = {\n")
+    s.edit("src/billing/proration.py",
+           "def unused_fraction(period_start: datetime, period_end: datetime, changed_at: datetime) -> float:\n",
+           "def unused_fraction(period_start: datetime, period_end: datetime, changed_at: datetime) -> Fraction:\n")
+    s.edit("src/billing/proration.py", "    return max(0, left) / total\n", "    return Fraction(max(0, left), total)\n")
+    s.edit("src/billing/proration.py", "from datetime import datetime\n",
+           "from datetime import datetime\nfrom fractions import Fraction\n")
+    s.bash("python -m pytest -q", passed(4, "0.05"), description="Run all tests")
+    s.bash("python -c \"from billing.money import format_money as f; print(f(1999, 'EUR'), f(-5, 'EUR'), "
+           "f(1500, 'JPY'))\"", "19.99 EUR -0.05 EUR 1500 JPY", description="Spot-check formatting")
+    s.say("No float left in money paths: `format_money` uses `divmod`, `tax_for` uses `Decimal`, proration uses "
+          "`Fraction`. Tests pass and the formatting is unchanged (`-0.05 EUR` included).")
+    s.user("good")
     return [s]
 
 
@@ -823,6 +910,74 @@ def _ingest_config(files):
     return [s]
 
 
+@scenario("ingest-validate-long", "ingest",
+          "a long session across a compaction: a rule set early (validate never touches the database), small "
+          "unrelated work, then after the compaction the agent lists exit-code options and the person answers "
+          "\"yes, A\"",
+          [exp("invariant", "src/ingest/cli.py:cmd_validate", "never touch the database"),
+           exp("decision", "src/ingest/cli.py:main", "2 for config", ["1 for everything", "distinct codes"])])
+def _ingest_validate(files):
+    s = Session("ingest-validate-long", "2026-11-27T08:05:00.000Z", files)
+    s.summary("meterload validate: read-only guarantee and exit codes")
+    s.user("the field team will run `meterload validate` on their laptops before they upload files. validate must "
+           "never touch the database — not open it, not create it. it doesn't today but I want a test that fails "
+           "if someone adds it")
+    s.read("src/ingest/cli.py")
+    s.say("`cmd_validate` only loads the config and reads the inbox today. A test that runs it with a config "
+          "pointing at a database path that doesn't exist, and asserts the file still doesn't exist afterwards, "
+          "catches both opening (sqlite creates the file) and creating.")
+    s.write("tests/test_cli.py",
+            "from ingest.cli import main\n\n\ndef test_validate_never_creates_the_database(tmp_path):\n"
+            "    (tmp_path / \"in\").mkdir()\n"
+            "    (tmp_path / \"in\" / \"a.csv\").write_text(\"meter_id,read_at,value\\nM-1,2026-05-01 10:00:00,3\\n\")\n"
+            "    cfg = tmp_path / \"meterload.toml\"\n"
+            "    cfg.write_text(f'database = \"{tmp_path / \"r.db\"}\"\\n[source]\\ninbox = \"{tmp_path / \"in\"}\"\\n')\n"
+            "    assert main([\"-c\", str(cfg), \"validate\"]) == 0\n    assert not (tmp_path / \"r.db\").exists()\n")
+    s.edit("src/ingest/cli.py", "def cmd_validate(args) -> int:\n",
+           "def cmd_validate(args) -> int:\n    # read-only: the field team runs this on laptops; it must never open or create the database\n")
+    s.bash("python -m pytest -q tests/test_cli.py", passed(1, "0.03"), description="Run the CLI test")
+    s.user("also it should end with a summary line, like 'checked 3 files, 2 bad rows'")
+    s.edit("src/ingest/cli.py", "    bad = 0\n    for path in sorted(cfg.inbox.glob(\"*\")):\n",
+           "    bad = 0\n    paths = sorted(cfg.inbox.glob(\"*\"))\n    for path in paths:\n")
+    s.edit("src/ingest/cli.py", "    return 1 if bad else 0\n",
+           "    print(f\"checked {len(paths)} files, {bad} bad rows\")\n    return 1 if bad else 0\n")
+    s.bash("python -m pytest -q", passed(3, "0.04"), description="Run the tests")
+    s.say("`validate` now ends with `checked N files, M bad rows` on stdout; the problems themselves still go to "
+          "stderr.")
+    s.user("ok. lunch, back in an hour")
+    s.compacted("Summary: the user wants `meterload validate` to stay read-only (it must never open or create the "
+                "database); a test in tests/test_cli.py checks that the database file is not created, and "
+                "cmd_validate has a comment saying so. validate now prints 'checked N files, M bad rows'. All tests "
+                "pass.")
+    s.user("back. exit codes: bad rows give 1, but a broken config gives a python traceback. what do you suggest?")
+    s.read("src/ingest/cli.py", offset=34)
+    s.say("Options:\n\n"
+          "**A.** 1 for bad rows, 2 for config and usage errors — argparse already exits 2 when it's called wrong, "
+          "so 2 would consistently mean \"fix how you call it\"; one line on stderr instead of a traceback.\n"
+          "**B.** 1 for everything, and the message says what went wrong — simplest, but scripts can't tell a "
+          "bad file from a bad setup.\n"
+          "**C.** distinct codes per failure (3 config, 4 unreadable file, …) — precise, but nobody remembers "
+          "them and the field scripts only test for non-zero anyway.\n\n"
+          "I'd suggest A.")
+    s.user("yes, A")
+    s.edit("src/ingest/cli.py", "    args = p.parse_args(argv)\n    return args.fn(args)\n",
+           "    args = p.parse_args(argv)\n    try:\n        load_config(args.config)\n"
+           "    except (OSError, ValueError, KeyError) as e:\n"
+           "        # 2 for config errors, as argparse does for usage errors; 1 stays \"bad rows\"\n"
+           "        print(f\"meterload: {args.config}: {e}\", file=sys.stderr)\n        return 2\n"
+           "    return args.fn(args)\n")
+    s.edit("tests/test_cli.py", "def test_validate_never_creates_the_database(tmp_path):\n",
+           "def test_broken_config_exits_2(tmp_path, capsys):\n    cfg = tmp_path / \"meterload.toml\"\n"
+           "    cfg.write_text(\"database = \\n\")\n    assert main([\"-c\", str(cfg), \"validate\"]) == 2\n"
+           "    assert \"Traceback\" not in capsys.readouterr().err\n\n\n"
+           "def test_validate_never_creates_the_database(tmp_path):\n")
+    s.bash("python -m pytest -q", passed(4, "0.05"), description="Run the tests")
+    s.say("Done: a config that can't be read or parsed (or lacks `database`) now prints one line, "
+          "e.g. `meterload: meterload.toml: Invalid value (at line 1, column 12)`, and exits 2. Bad rows still "
+          "exit 1.")
+    return [s]
+
+
 # == roster (TypeScript) ================================================================================
 
 def node_tests(names: list[str], failed: dict[str, str] | None = None, ms: str = "431.7") -> str:
@@ -889,12 +1044,11 @@ def _roster_utc(files):
            "render a time for display. We did discuss storing local wall-clock times plus the timezone name "
            "instead, the way the old PHP app did, but that meant every overlap check needed a conversion and we "
            "had DST bugs for two years. So: UTC instants inside, local time only at input and display. Could you "
-           "make parseLocal actually use the tz, without pulling in a date library?")
+           "make parseLocal actually use the tz?")
     a.read("src/time.ts")
-    a.say("Agreed. Without a library, the way to get a zone's offset is `Intl.DateTimeFormat` with `timeZone`: "
+    a.say("Agreed. The platform can do this without a date library: the way to get a zone's offset is `Intl.DateTimeFormat` with `timeZone`: "
           "format an instant in that zone, read the parts back as if they were UTC, and the difference is the "
-          "offset. `parseLocal` then treats the wall-clock time as UTC, subtracts the offset, and checks the "
-          "offset once more at the resulting instant (it can differ across a DST change).")
+          "offset. `parseLocal` then treats the wall-clock time as if it were UTC and subtracts the zone's offset.")
     a.edit("src/time.ts",
            "/** A wall-clock date and time at a site, e.g. (\"2026-03-29\", \"06:00\", \"Europe/Berlin\"). */\n"
            "export function parseLocal(day: string, time: string, _tz: string): Date {\n"
@@ -936,7 +1090,7 @@ def _roster_utc(files):
            "site's local time, e.g. \"Mon 2 Mar, 06:00\". Please keep in mind what we agreed last week — shifts "
            "are UTC instants in the store, local time only at input and display — so do the conversion in a "
            "formatter, and don't add any local-time field to Shift or to the store. A small reminderText "
-           "function in notify.ts would be enough; the job that sends the reminders is somebody else's.")
+           "function in notify.ts would be enough for now.")
     b.read("src/notify.ts")
     b.edit("src/time.ts", "export function overlaps(a: Interval, b: Interval): boolean {\n",
            "/** ``at`` as the site's wall-clock time, for people to read. */\n"
@@ -1320,7 +1474,7 @@ def conversation(sessions) -> str:
 
 def has_anchor(root: Path, anchor: str) -> bool:
     if any(c in anchor for c in "*?["):
-        return any(fnmatch(p.relative_to(root).as_posix(), anchor) for p in root.rglob("*") if p.is_file())
+        return any(glob_match(anchor, p.relative_to(root).as_posix()) for p in root.rglob("*") if p.is_file())
     path, _, name = anchor.partition(":")
     f = root / path
     if not f.is_file():
