@@ -25,6 +25,14 @@ HERE = Path(__file__).resolve().parent
 TOP = HERE.parents[2]
 SET = "tune"
 
+sys.path.insert(0, str(TOP / "server"))
+sys.path.insert(0, str(TOP / "tests"))
+from capture_fixtures import PLACEHOLDER, hook_events  # noqa: E402
+from tether.core.files import glob_match  # noqa: E402
+from tether.core.languages import for_path  # noqa: E402
+from tether.core.syntax import SourceFile  # noqa: E402
+
+# the fixtures' Session builder, loaded by path: this file is also called build.py
 _spec = importlib.util.spec_from_file_location("fixture_build", TOP / "tests" / "fixtures" / "transcripts" / "build.py")
 _fixture_build = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_fixture_build)
@@ -35,13 +43,6 @@ def read_repo(repo: str) -> dict[str, str]:
     base = HERE / "repos" / repo
     return {p.relative_to(base).as_posix(): p.read_text(encoding="utf-8") for p in sorted(base.rglob("*")) if p.is_file()}
 
-
-sys.path.insert(0, str(TOP / "server"))
-sys.path.insert(0, str(TOP / "tests"))
-from capture_fixtures import PLACEHOLDER, hook_events  # noqa: E402
-from tether.core.files import glob_match  # noqa: E402
-from tether.core.languages import for_path  # noqa: E402
-from tether.core.syntax import SourceFile  # noqa: E402
 
 SCENARIOS: list[dict] = []
 
@@ -57,11 +58,9 @@ def exp(kind: str, anchor: str, phrase: str, rejected: list[str] | None = None) 
     return {"kind": kind, "anchor": anchor, "phrase": phrase, "rejected": rejected or []}
 
 
-PYTEST_OK = "{dots}{pad}[100%]\n{n} passed in {t}s"
-
-
 def passed(n: int, t: str = "0.05") -> str:
-    return PYTEST_OK.format(dots="." * n, pad=" " * (72 - n), n=n, t=t)
+    """pytest -q output for n passing tests."""
+    return f"{'.' * n}{' ' * (72 - n)}[100%]\n{n} passed in {t}s"
 
 
 # == billing (Python) ===================================================================================
