@@ -45,7 +45,10 @@ from .transcript import ASSISTANT, TOOL, USER
 # -- sentences -----------------------------------------------------------------------------------
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
-_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[*_])")
+# a sentence ends at . ! ? before the next word — lower-case too (terse people write so), but
+# not after an abbreviation
+_SPLIT = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+"
+                    r"(?=[A-Za-z`\"'(\[*_])")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _EMPH = re.compile(r"\*\*|__")
 
@@ -573,6 +576,264 @@ def gotchas(session: Session) -> list[Proposal]:
     return out
 
 
+# -- exchanges: options the agent lays out, the person's answer ------------------------------------------
+
+@dataclass
+class Option:
+    label: str  # "a", "2", … ("" for options named in a sentence)
+    head: str  # what the option is
+    why: str  # what the agent said for or against it
+    quote: str  # the option as written
+
+
+# an option on its own line: "- **A: half-open** …", "1. **zod** — …", "(b) store …", "**B. Prorate …** — …"
+_ITEM = re.compile(r"^\s*(?:[-*•+]\s+)?(?:\*\*)?(?:\(?(?P<label>[A-Ea-e]|[1-9])(?:[.):]|\))\s*)?(?P<rest>\S.*)$")
+_BULLETED = re.compile(r"^\s*(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\s+|\([A-Ea-e1-9]\)\s*|\*\*\(?[A-Ea-e1-9][.:)])")
+_OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either|shapes|possibilities|"
+                          r"to decide|or\b[^.?!]*\?)", re.I)
+_INLINE = re.compile(r"(?:\boptions?\s*:|\beither)\s+(?P<a>[^.?!;]{3,120}?),?\s+or\s+(?P<b>[^.?!;]{3,120})", re.I)
+_HEAD_END = re.compile(r"\s+[—–]\s+|\s+-\s+|;\s+|:\s+(?=\S)|,\s+(?:but|so|which|and it|though)\b|\.\s+(?=[A-Z])")
+_RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my pick|my vote|i recommend|i suggest|i'd recommend|"
+                        r"i'd suggest|i lean towards?|i prefer)\s+(?:is\s+|go with\s+|go for\s+|take\s+|pick\s+|"
+                        r"choose\s+|recommend\s+|suggest\s+|use\s+|do\s+)?(?P<x>[^.!?]{1,80})", re.I)
+_ORDINAL = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "last": -1,
+            "former": 0, "latter": -1}
+_PICK_LABEL = re.compile(r"^\s*(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed)\b[,.!]?\s*)?(?:i\s+)?"
+                         r"(?:(?:prefer|pick|choose|take|want|go with|let'?s (?:do|go with)|do|option)\s+)?"
+                         r"(?:option\s+)?\(?(?P<label>[A-Ea-e]|[1-9])\)?(?=[\s.,!:;)]|$)")
+_PICK_ORDINAL = re.compile(r"\b(?:the|do the|go with the|take the|use the)\s+(?P<n>first|1st|second|2nd|third|3rd|"
+                           r"fourth|last|former|latter)\b(?:\s+(?:one|option|way))?", re.I)
+_PICK_THAT = re.compile(r"\b(?:go with (?:that|it|this|your (?:pick|suggestion|recommendation))|do that|try it|"
+                        r"sounds good|agreed|i agree|makes sense|let'?s do (?:it|that)|go ahead|fine by me)\b", re.I)
+_CHOOSE_VERB = re.compile(r"\b(?:go with|prefer|let'?s|use|take|pick|choose|then|keep|want)\b", re.I)
+_TURN_DOWN = re.compile(r"^\s*(?:reject(?:ed)?|no+|nah|nope|not that|stop|don'?t|please don'?t|wrong)\b[.,!:;—–-]*\s*",
+                        re.I)
+_REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|(?:go )?back to)\b"
+                     r"\s*(?P<rest>[^.!?]*)", re.I)
+_DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
+                        r"rather|prefer|do|make|leave)\b", re.I)
+_PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|the (?:quickest|simplest|easiest|"
+                       r"cleanest|best) (?:\w+ )?(?:is|would be) to|my plan is)\b", re.I)
+
+
+def _split_option(rest: str) -> tuple[str, str]:
+    """An option's text as (what it is, what was said about it)."""
+    rest = rest.strip()
+    m = re.match(r"^\*\*(?P<b>.+?)\*\*\s*(?P<after>.*)$", rest)
+    if m:
+        head, after = m.group("b"), m.group("after")
+        head = re.sub(r"^\(?(?:[A-Ea-e]|[1-9])(?:[.):]|\))\s*", "", head)
+        return head.strip(" :.—–-"), after.strip(" :.—–-")
+    rest = rest.replace("**", "")
+    m = _HEAD_END.search(rest)
+    if m and m.start() > 3:
+        return rest[:m.start()].strip(" ,;:"), rest[m.end():].strip(" ,;:")
+    return rest.rstrip(". "), ""
+
+
+def options_in(text: str) -> list[Option]:
+    """The options a message lays out for the person to choose from: two or more list
+    items after a word that announces a choice ("options", "two ways", "either"), or
+    "either X, or Y" / "Options: X, or Y" in a sentence."""
+    body = _FENCE.sub("\n", text)
+    lines = body.split("\n")
+    out: list[Option] = []
+    for i, line in enumerate(lines):
+        if not _BULLETED.match(line):
+            if out and line.strip() and not line.startswith((" ", "\t")):
+                break  # the list ended
+            continue
+        if not out and not _OPTIONS_CUE.search("\n".join(lines[max(0, i - 3):i])):
+            continue
+        m = _ITEM.match(line)
+        head, why = _split_option(m.group("rest"))
+        if head:
+            out.append(Option((m.group("label") or str(len(out) + 1)).lower(), head, why, line.strip()))
+    if len(out) >= 2:
+        return out
+    for sent in sentences(text):
+        m = _INLINE.search(sent)
+        if m:
+            opts = []
+            for n, part in enumerate((m.group("a"), m.group("b"))):
+                head = re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+)", "", part.strip(" ,"), flags=re.I)
+                opts.append(Option(str(n + 1), head.strip(), _said_about(text, head), sent))
+            return opts
+    return []
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in _content(text)}
+
+
+def _said_about(text: str, head: str) -> str:
+    """The sentence of ``text`` (other than the one naming the options) that speaks of ``head``."""
+    key = _stems(head)
+    for sent in sentences(text):
+        if _INLINE.search(sent) or _RECOMMEND.search(sent):
+            continue
+        if key & _stems(sent.split(",")[0]):
+            return sent.rstrip(".")
+    return ""
+
+
+def _resolve(x: str, options: list[Option], before: int = -1) -> Option | None:
+    """The option ``x`` names: its label, an ordinal, "that" (the last one named), or the
+    one sharing the most words with it."""
+    x = x.strip(" .,!`*")
+    m = re.match(r"^(?:option\s+)?\(?([A-Ea-e]|[1-9])\)?(?:$|[\s.,:;!)])", x)
+    if m:
+        return next((o for o in options if o.label == m.group(1).lower()), None)
+    m = _PICK_ORDINAL.search(" the " + x if not x.lower().startswith("the ") else x)
+    if m and m.start() < 12:
+        n = _ORDINAL[m.group("n").lower()]
+        return options[n] if -len(options) <= n < len(options) else None
+    if re.match(r"^(?:that|this|it|the latter)\b", x, re.I):
+        return options[before]
+    words = _stems(x)
+    scored = sorted(((len(words & _stems(o.head)), -i, o) for i, o in enumerate(options)), reverse=True)
+    if scored and scored[0][0] and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+        return scored[0][2]
+    return None
+
+
+def _recommended(text: str, options: list[Option]) -> Option | None:
+    for sent in sentences(text):
+        m = _RECOMMEND.search(sent)
+        if m:
+            hit = _resolve(m.group("x"), options)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _picked(reply: str, options: list[Option], agent_text: str) -> Option | None:
+    """The option the person's reply picks: by label, by ordinal, by "go with that" (the
+    agent's recommendation), or by naming it with a choosing word."""
+    head = reply.strip()[:200]
+    m = _PICK_LABEL.match(head)
+    if m and (m.group("label").isupper() or m.group("label").isdigit() or re.match(
+            r"^\s*(?:(?:yes|ok|okay|sure)\b[,.!]?\s*)?(?:i\s+)?(?:prefer|pick|choose|take|option)\s", head, re.I)
+              or len(head.split()) <= 3):
+        hit = _resolve(m.group("label"), options)
+        if hit is not None:
+            return hit
+    m = _PICK_ORDINAL.search(head)
+    if m:
+        n = _ORDINAL[m.group("n").lower()]
+        if -len(options) <= n < len(options):
+            return options[n]
+    if _ASSENT.match(head) or _PICK_THAT.search(head):
+        rec = _recommended(agent_text, options)
+        if rec is not None:
+            return rec
+    if _CHOOSE_VERB.search(head) or _ASSENT.match(head):
+        for sent in sentences(head):
+            hit = _resolve(sent, options)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _reason_in(sents: list[str], skip: str = "") -> str:
+    """The person's reason: a clause after "because"/"so"/a dash, else a sentence that is no
+    directive."""
+    for s in sents:
+        r = reason_of(s)
+        if r and s != skip:
+            return r
+    for s in sents:
+        if s != skip and not _DIRECTIVE.search(s):
+            return s.rstrip(".!")
+    return ""
+
+
+@dataclass
+class _Decided:
+    proposal: Proposal
+    head: str  # the option chosen
+
+
+def _choice_title(text: str) -> str:
+    t = title_of(text, choice=True)
+    return t if len(t.split()) >= 2 else title_of(text)
+
+
+def exchanges(session: Session) -> list[Proposal]:
+    """What the person's answers to the agent settle: an option picked among the ones the
+    agent laid out (the others rejected, with what the agent said about them); the agent's
+    proposal turned down ("Reject. …", "no — …", "nah, …": the proposal is the rejected
+    option, the person's words the decision); a choice reverted later ("revert …", "back to
+    …": the final one is the decision, the reverted one rejected)."""
+    said = session.said()
+    out: list[Proposal] = []
+    last: _Decided | None = None
+    for k, u in enumerate(said):
+        if u.who != USER or k == 0:
+            continue
+        prior = [a for a in said[:k] if a.who == ASSISTANT and u.turn - 3 <= a.turn < u.turn]
+        if not prior:
+            continue
+        agent = prior[-1]
+        with_options = next(((a, o) for a in reversed(prior) for o in (options_in(a.text),) if o), None)
+        refs_for = (lambda text: anchor_refs(session, u.index, {u.turn}, text, u.text))
+        reply = u.text.strip()
+        psents = sentences(_TURN_DOWN.sub("", reply, count=1)) or [reply]
+        rev = _REVERT.search(reply)
+        if rev and last is not None:
+            rest = rev.group("rest").strip(" .,:")
+            after = [x for x in psents if not _REVERT.search(x)]
+            head = rest if len(rest.split()) >= 2 else (after[0] if after else rest)
+            old = last.proposal
+            if old in out:
+                out.remove(old)
+            refs = refs_for(head)
+            why = _reason_in([x for x in psents if x not in (head,)], head)
+            out.append(Proposal("decision", _choice_title(head), 0.75, refs,
+                                [Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
+                                [Alternative(last.head, why)]))
+            last = _Decided(out[-1], head)
+            continue
+        if with_options is not None:
+            a, opts = with_options
+            pick = _picked(reply, opts, a.text)
+            if pick is not None:
+                why = pick.why or ""
+                mine = _reason_in(psents)
+                rejected = [Alternative(o.head, o.why) for o in opts if o is not pick]
+                refs = refs_for(f"{pick.head} {pick.why}")
+                evidence = [Evidence(session.id, ASSISTANT, a.at, pick.quote[:400], a.line),
+                            Evidence(session.id, USER, u.at, reply[:400], u.line)]
+                out.append(Proposal("decision", _choice_title(pick.head), 0.8, refs, evidence,
+                                    mine or why, rejected))
+                last = _Decided(out[-1], pick.head)
+                continue
+        down = _TURN_DOWN.match(reply)
+        if down and agent.turn == u.turn - 1:
+            proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
+            if not proposal:
+                continue
+            rejected = re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|my plan is)\s+",
+                              "", main_clause(proposal), count=1, flags=re.I).strip(" .")
+            hits = [(x, classify(x)) for x in psents]
+            hits = [(x, h) for x, h in hits if h is not None and h.kind in ("invariant", "decision", "boundary")]
+            if hits:
+                x, h = hits[0]
+                kind, title, conf = h.kind, h.title, max(h.confidence, 0.75)
+            else:
+                x = next((y for y in psents if _DIRECTIVE.search(y)), "")
+                if not x:
+                    continue
+                kind, title, conf = "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", x)[0]), 0.7
+            why = _reason_in([y for y in psents if y != x], x) or reason_of(x)
+            refs = refs_for(x)
+            evidence = [Evidence(session.id, ASSISTANT, agent.at, proposal[:400], agent.line),
+                        Evidence(session.id, USER, u.at, reply[:400], u.line)]
+            out.append(Proposal(kind, title, conf, refs, evidence, why, [Alternative(rejected, why)]))
+            last = _Decided(out[-1], rejected) if kind == "decision" else last
+    return out
+
+
 # -- the extractor -----------------------------------------------------------------------------------------
 
 class RuleExtractor:
@@ -589,7 +850,10 @@ class RuleExtractor:
                 break
             u = said[k]
             sents = sentences(u.text)
+            laid_out = [_EMPH.sub("", o.quote) for o in options_in(u.text)] if u.who == ASSISTANT else []
             for i, s in enumerate(sents):
+                if any(s in q for q in laid_out):
+                    continue  # an option laid out for the person to choose: :func:`exchanges` reads the answer
                 hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "")
                 if hit is None:
                     continue
@@ -625,7 +889,7 @@ class RuleExtractor:
                 last[hit.kind] = (k, p)
                 out.append(p)
         if not session.out_of_time():
-            out += gotchas(session)
+            out += exchanges(session) + gotchas(session)
         return sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
 
 
