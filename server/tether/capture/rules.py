@@ -91,7 +91,7 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
                     r"do you (want|think|prefer)|what if|we can discuss|up to you|your call|tbd|to be decided)\b",
                     re.I)
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
-_REPORTED = re.compile(r"\b(says|said|claims|claimed|according to|reads:|states that|the (error|message|warning|"
+_REPORTED = re.compile(r"\b(says|said|claims|claimed|according to|reads:|states that|told (?:me|us|them)|the (error|message|warning|"
                        r"traceback|log|output) (is|was|shows|reports))\b", re.I)
 _PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
                       r"replies|reply|responses?|summary|summaries|messages?|output|explanations?)|emojis?|"
@@ -103,7 +103,8 @@ _TOOLING = re.compile(r"\b(grep|rg|ripgrep|the (read|edit|bash|search|grep|write
                       r"logs?|output|docs?|diff))\b", re.I)
 _NARRATION = re.compile(r"^(?:let me|i'll (?:now |first |then )?(?:start|begin|look|check|read|run|search|try))\b", re.I)
 _UNDECIDED = re.compile(r"\b(haven't|have not|not yet|undecided|not decided|no decision|don't know|do not know|"
-                        r"unclear|later decide|decide later)\b", re.I)
+                        r"unclear|later decide|decide later|let me think|i'll think|think about it|not sure yet)\b",
+                        re.I)
 
 
 def main_clause(s: str) -> str:
@@ -191,14 +192,14 @@ _SCOPE = re.compile(r"\b(out of scope|not in scope|outside (?:the|our|this) scop
                     r"non-goal|not a goal)\b", re.I)
 _SCOPE_NEG = re.compile(r"\b(not|isn't|aren't|no longer|wasn't)\s+(out of scope|outside|beyond)\b", re.I)
 _WONT = re.compile(r"\b(won't|will not|are not going to|aren't going to|is not going to|isn't going to|not going to|"
-                   r"we don't|we do not|we never)\s+(?:try to\s+|even\s+|bother to\s+)?(handle|support|cover|deal with|"
+                   r"we don't|we do not|we never|we not)\s+(?:try to\s+|even\s+|bother to\s+)?(handle|support|cover|deal with|"
                    r"accept|process|validate|retry|translate|localize|localise|implement)\b", re.I)
 _DELIB_NOT = re.compile(r"\b(deliberately|intentionally|on purpose|by design)\s+(?:does\s+)?(not|doesn't|does not|"
                         r"don't|do not|won't|leaves? out|left out|ignores?|skips?|refuses?|rejects?|unsupported)\b|"
                         r"\b(not|doesn't|don't|won't|isn't|aren't)\s+(handled|supported|handle|support)\w*\b.*\b"
                         r"(deliberately|intentionally|on purpose|by design)\b", re.I)
-_LEAVE_OUT = re.compile(r"\b(?:let's|let us|we'll|we will|i'll|we)\s+leave\s+(.{2,50}?)\s+(out|for later|"
-                        r"for (?:a|another) (?:pr|change|time))\b", re.I)
+_LEAVE_OUT = re.compile(r"\b(?:let's|let us|we'll|we will|i'll|we)\s+(?:leave\s+(.{2,50}?)\s+(out|for later|"
+                        r"for (?:a|another) (?:pr|change|time))|leave\s+out\s+(.{2,50}))\b", re.I)
 _REFUSE = re.compile(r"\b(should|must|will|we'll|we)\s+(?:just\s+|simply\s+|always\s+)?(refuse|reject)\b", re.I)
 
 # workaround
@@ -447,11 +448,18 @@ def _words(s: str) -> set[str]:
 # -- anchors ----------------------------------------------------------------------------------------------
 
 def _mentions(sentence: str, qualname: str) -> bool:
+    """The text names the definition: quoted or called (`` `short` ``, ``short(``), its
+    qualified name, a distinctive name as a word, or its parts as words ("token bucket"
+    for ``TokenBucket``, "parse amount" for ``parse_amount``)."""
     short = qualname.rsplit(".", 1)[-1]
     if f"`{short}" in sentence or f"{short}(" in sentence or qualname in sentence:
         return True
     distinctive = "_" in short or any(c.isupper() for c in short[1:]) or short[:1].isupper()
-    return distinctive and re.search(rf"\b{re.escape(short)}\b", sentence) is not None
+    if distinctive and re.search(rf"\b{re.escape(short)}\b", sentence) is not None:
+        return True
+    parts = [w.lower() for w in _IDENT.findall(short)]
+    return len(parts) >= 2 and re.search(r"\b" + r"[\s_-]+".join(map(re.escape, parts)) + r"s?\b",
+                                          sentence.lower()) is not None
 
 
 def _refs_of(call: Call) -> list[tuple[str, str]]:
@@ -463,9 +471,10 @@ def _refs_of(call: Call) -> list[tuple[str, str]]:
 def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, message: str = "") -> list[tuple[str, str]]:
     """The code a statement is about, among the code the session touched: the touched
     symbols it names (in the sentence, else in its message; first those of its turn, then
-    any the session edited); else the edit of its turn whose new code shares the most words
-    with it — the nearest on a tie, and an edit that touched a definition before one that
-    touched none (an import); the repository when its turn edited nothing."""
+    any the session edited; a method's class when the statement itself names the class); else the edit of its
+    turn whose new code shares the most words with it — code before tests, the nearest on
+    a tie, and an edit that touched a definition before one that touched none (an import);
+    the repository when its turn edited nothing."""
     edits = session.edits(turns)
     in_turn = edits + [c for c in session.calls(turns) if not c.edit and c.path and c.symbols]
     for pool in (in_turn, session.edits()):
@@ -473,19 +482,24 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
             named = []
             for c in pool:
                 for sym in c.symbols:
-                    if text and _mentions(text, sym) and (c.path, sym) not in named:
-                        named.append((c.path, sym))
+                    owner = sym.rsplit(".", 1)[0] if "." in sym else ""
+                    hit = sym if text and _mentions(text, sym) else \
+                        owner if owner and text is sentence and _mentions(text, owner) else ""
+                    if hit and (c.path, hit) not in named:
+                        named.append((c.path, hit))
             if named:
                 return named[:MAX_SYMBOLS]
     if not edits:
         return [(GLOB_ALL, "")]
     pool = [c for c in edits if c.symbols] or edits
+    pool = [c for c in pool if not _TEST_PATH.search(c.path)] or pool
     words = _content(sentence)
     best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
                                     -abs(c.index - at), c.index > at))
     return _refs_of(best)
 
 
+_TEST_PATH = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
 _IDENT = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _COMMON = frozenset("""the and for with this that from into will was are not but you your our its has have had all
 any can one two use used using self return def class new let var const none true false null import string
@@ -646,9 +660,12 @@ def options_in(text: str) -> list[Option]:
         if not out and not _OPTIONS_CUE.search("\n".join(lines[max(0, i - 3):i])):
             continue
         m = _ITEM.match(line)
+        label = (m.group("label") or str(len(out) + 1)).lower()
+        if any(o.label == label for o in out):
+            break  # "(b) is more readable …": a paragraph about the options, after them
         head, why = _split_option(m.group("rest"))
         if head:
-            out.append(Option((m.group("label") or str(len(out) + 1)).lower(), head, why, line.strip()))
+            out.append(Option(label, head, why, line.strip()))
     if len(out) >= 2:
         return out
     for sent in sentences(text):
@@ -711,6 +728,8 @@ def _picked(reply: str, options: list[Option], agent_text: str) -> Option | None
     """The option the person's reply picks: by label, by ordinal, by "go with that" (the
     agent's recommendation), or by naming it with a choosing word."""
     head = reply.strip()[:200]
+    if _UNDECIDED.search(head) or head.rstrip().endswith("?"):
+        return None
     m = _PICK_LABEL.match(head)
     if m and (m.group("label").isupper() or m.group("label").isdigit() or re.match(
             r"^\s*(?:(?:yes|ok|okay|sure)\b[,.!]?\s*)?(?:i\s+)?(?:prefer|pick|choose|take|option)\s", head, re.I)
@@ -752,6 +771,7 @@ def _reason_in(sents: list[str], skip: str = "") -> str:
 class _Decided:
     proposal: Proposal
     head: str  # the option chosen
+    options: int = -1  # the message that laid the options out
 
 
 def _choice_title(text: str) -> str:
@@ -782,8 +802,12 @@ def exchanges(session: Session) -> list[Proposal]:
         rev = _REVERT.search(reply)
         if rev and last is not None:
             rest = rev.group("rest").strip(" .,:")
-            after = [x for x in psents if not _REVERT.search(x)]
-            head = rest if len(rest.split()) >= 2 else (after[0] if after else rest)
+            at = next((i for i, x in enumerate(psents) if _REVERT.search(x)), -1)
+            after = psents[at + 1:] if at >= 0 else []
+            # "back to X": X is the choice now; "revert X": X is the one dropped, the next words say what instead
+            head = rest if "back to" in rev.group(0).lower() and rest else (after[0] if after else "")
+            if not head:
+                continue
             old = last.proposal
             if old in out:
                 out.remove(old)
@@ -801,12 +825,14 @@ def exchanges(session: Session) -> list[Proposal]:
                 why = pick.why or ""
                 mine = _reason_in(psents)
                 rejected = [Alternative(o.head, o.why) for o in opts if o is not pick]
-                refs = refs_for(f"{pick.head} {pick.why}")
+                refs = anchor_refs(session, u.index, {u.turn}, f"{pick.head} {pick.why}", f"{a.text}\n{reply}")
                 evidence = [Evidence(session.id, ASSISTANT, a.at, pick.quote[:400], a.line),
                             Evidence(session.id, USER, u.at, reply[:400], u.line)]
+                if last is not None and last.options == a.index and last.proposal in out:
+                    out.remove(last.proposal)  # answered again (after more thought): the later answer stands
                 out.append(Proposal("decision", _choice_title(pick.head), 0.8, refs, evidence,
                                     mine or why, rejected))
-                last = _Decided(out[-1], pick.head)
+                last = _Decided(out[-1], pick.head, a.index)
                 continue
         down = _TURN_DOWN.match(reply)
         if down and agent.turn == u.turn - 1:
@@ -883,6 +909,11 @@ class RuleExtractor:
                 prev = last.get(hit.kind)
                 if prev is not None and prev[0] == k and prev[1].refs == refs:
                     _elaborate(prev[1], hit, evidence)  # the same point, said in more than one sentence
+                    continue
+                rule = last.get("invariant")
+                if hit.kind == "decision" and hit.alternatives and rule is not None and rule[0] == k and \
+                        rule[1].refs == refs:
+                    _elaborate(rule[1], hit, evidence)  # "… must X, not Y": what the rule rules out
                     continue
                 p = Proposal(hit.kind, hit.title, round(min(conf, 0.95), 2), refs, evidence, hit.rationale,
                              list(hit.alternatives), hit.works_around, hit.remove_when)
