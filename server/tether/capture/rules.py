@@ -134,7 +134,8 @@ def skipped(s: str) -> bool:
 
 _DISCOURSE = re.compile(r"^(?:(?:ok(?:ay)?|so|alright|right|great|good|sure|yes|yeah|now|then|also|and|but|first|"
                         r"finally|anyway|in short|to summarize|summary|note|remember|important|just so you know|"
-                        r"keep in mind(?: that)?|fyi|please|one more thing|for the record)\b[,:!]?\s*)+", re.I)
+                        r"keep in mind(?: that)?|fyi|please|one more thing|for the record)\b(?:[,:!]|\s+[—–-])?\s*)+",
+                        re.I)
 _DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:we should|i should|we will|i will|we are|i am|we have|i have|"
                       r"let's|let us|we'll|i'll|we're|i'm|we've|i've|we|i)\s+)?", re.I)
 _CHOICE_NOUN = re.compile(r"^(?:(?:have\s+)?(?:decided|settled|agreed)\s+on|go(?:ing)?\s+with|went\s+with|gone\s+with|"
@@ -193,7 +194,8 @@ _SCOPE = re.compile(r"\b(out of scope|not in scope|outside (?:the|our|this) scop
 _SCOPE_NEG = re.compile(r"\b(not|isn't|aren't|no longer|wasn't)\s+(out of scope|outside|beyond)\b", re.I)
 _WONT = re.compile(r"\b(won't|will not|are not going to|aren't going to|is not going to|isn't going to|not going to|"
                    r"we don't|we do not|we never|we not)\s+(?:try to\s+|even\s+|bother to\s+)?(handle|support|cover|deal with|"
-                   r"accept|process|validate|retry|translate|localize|localise|implement)\b", re.I)
+                   r"accept|process|validate|retry|translate|localize|localise|implement|do|offer|provide|allow)\b",
+                   re.I)
 _DELIB_NOT = re.compile(r"\b(deliberately|intentionally|on purpose|by design)\s+(?:does\s+)?(not|doesn't|does not|"
                         r"don't|do not|won't|leaves? out|left out|ignores?|skips?|refuses?|rejects?|unsupported)\b|"
                         r"\b(not|doesn't|don't|won't|isn't|aren't)\s+(handled|supported|handle|support)\w*\b.*\b"
@@ -262,7 +264,8 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
 _PROPOSE = re.compile(r"^(?:i'd|i would|i recommend|i suggest|i propose|my (?:suggestion|recommendation|proposal) "
                       r"(?:is|would be)|i'd recommend|i'd suggest|we could|we can)\b", re.I)
-_CONSIDERED = re.compile(r"\b(?:considered|looked at|thought about|tried|ruled out|rejected|dropped)\s+(?P<alt>.{2,60}?)"
+_CONSIDERED = re.compile(r"\b(?:considered|looked at|thought about|tried|ruled out|rejected|dropped|discussed|"
+                         r"talked about|weighed)\s+(?P<alt>.{2,60}?)"
                          r",?\s+(?:but|however|though)\s+(?P<why>.{4,})$", re.I)
 _WOULD = re.compile(r"^(?P<alt>.{2,60}?)\s+(?:would|will|wouldn't|won't|would have|is|was)\s+(?P<why>(?:be\s+)?"
                     r"(?:too|not|slower|harder|more|less|overkill|unable|lose|break|add|require|need|mean|cost|drift|"
@@ -272,6 +275,10 @@ _NEXT_REASON = re.compile(r"^(?:because|since|that way|this way|otherwise|the re
 _ASSENT = re.compile(r"^\s*(?:yes|yep|yeah|ok|okay|sure|sounds good|go ahead|do it|agreed|let's do (?:that|it)|perfect|"
                      r"lgtm|makes sense|go for it|great|please do)\b", re.I)
 _ASSENT_NOT = re.compile(r"\b(but|instead|rather|no,|not\b|don't|wait)", re.I)
+
+
+_PRONOUN_END = re.compile(r"^\w+\s+(?:it|this|that|them|things)$|^(?:it|this|that|them)$", re.I)
+_AGREED_REF = re.compile(r"\b(?:what|as)\s+(?:we|you and i|the team)\s+(?:agreed|decided|discussed|settled)", re.I)
 
 
 def _alt(text: str) -> str:
@@ -396,8 +403,8 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
             m = rx.search(clause)
             if m:
                 alt = _alt(m.group("alt"))
-                if not alt or len(alt.split()) > 8:
-                    continue
+                if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or clause[:m.start()].count("`") % 2:
+                    continue  # "rather than patch it" names no option; "`… EUR only, not GBP`" is quoted text
                 title = title_of(clause[:m.start("x")] + m.group("x"), choice=True)
                 if len(title.split()) < 2:
                     continue
@@ -411,6 +418,12 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
     if proposal:
         return None
     m = _DECIDED.search(main_clause(body))
+    if m and _AGREED_REF.search(main_clause(body)):
+        said = re.split(r"\s+[—–-]\s+|:\s+", body, maxsplit=1)
+        if len(said) < 2:
+            return None  # a reference to a decision made elsewhere, not the decision
+        title = title_of(re.split(r"\s+[—–-]\s+", said[1])[0], choice=True)
+        return Hit("decision", title, 0.65, rationale=why) if len(title.split()) >= 3 else None
     if m:
         title = title_of(main_clause(body), choice=True)
         if len(title.split()) >= 3:
@@ -573,6 +586,11 @@ def gotchas(session: Session) -> list[Proposal]:
                         break
             if explanation:
                 break
+        if explanation is None:  # no "because": the agent's first word on the code it then fixed
+            explanation = next(((u, x) for u in events[f.index + 1:fix.index]
+                                if isinstance(u, Utterance) and u.who == ASSISTANT for x in sentences(u.text)
+                                if not x.rstrip().endswith("?") and any(_mentions(x, sym) for sym in fix.symbols)),
+                               None)
         err = error_line(f.output)
         if not err and not explanation:
             continue
