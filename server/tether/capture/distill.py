@@ -189,13 +189,17 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
         tr.session = sid
     sess = session_from(ws, tr, log)
     sess.id = sid
+    files: dict[str, SourceFile | None] = {}
+    for path in dict.fromkeys(c.path for c in sess.edits()):
+        src = _source(ws, path, files)
+        if src is not None:
+            sess.defined[path] = [d.qualname for d in src.defs]
     sess.deadline = start + budget if budget is not None else None
     proposals = [p for p in extractor.propose(sess) if p.confidence >= MIN_CONFIDENCE]
     for p in proposals:
         if p.kind not in K.CANDIDATE_KINDS:
             raise WorkspaceError(f"the {extractor.name} extractor proposed a {p.kind!r}: candidates are one of "
                                  f"{', '.join(K.CANDIDATE_KINDS)}")
-    files: dict[str, SourceFile | None] = {}
     cands, cut = [], sess.cut
     for p in proposals:
         if sess.out_of_time():
@@ -212,6 +216,16 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
                      tr.skipped if tr else [], edited)
 
 
+def _source(ws: Workspace, path: str, files: dict[str, SourceFile | None]) -> SourceFile | None:
+    """A file of the workspace as it is now, parsed once per distillation (None: gone)."""
+    if path not in files:
+        try:
+            files[path] = SourceFile(ws.read_source(path), for_path(path))
+        except WorkspaceError:
+            files[path] = None
+    return files[path]
+
+
 def _anchors(ws: Workspace, refs: list[tuple[str, str]], files: dict[str, SourceFile | None]) -> list[A.Anchor]:
     """Fingerprints of the code a proposal names, as it is now. A symbol that is gone or
     that several definitions now share falls back to its file (which the session touched);
@@ -221,12 +235,7 @@ def _anchors(ws: Workspace, refs: list[tuple[str, str]], files: dict[str, Source
         if path == GLOB_ALL:
             out.append(A.Anchor(A.GLOB, pattern=GLOB_ALL))
             continue
-        if path not in files:
-            try:
-                files[path] = SourceFile(ws.read_source(path), for_path(path))
-            except WorkspaceError:
-                files[path] = None
-        src = files[path]
+        src = _source(ws, path, files)
         if src is None:
             continue
         found = [d for d in src.defs if d.qualname == name] if name else []

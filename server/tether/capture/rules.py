@@ -403,7 +403,7 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
             m = rx.search(clause)
             if m:
                 alt = _alt(m.group("alt"))
-                if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or clause[:m.start()].count("`") % 2:
+                if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or clause[:m.start("alt")].count("`") % 2:
                     continue  # "rather than patch it" names no option; "`… EUR only, not GBP`" is quoted text
                 title = title_of(clause[:m.start("x")] + m.group("x"), choice=True)
                 if len(title.split()) < 2:
@@ -465,7 +465,7 @@ def _mentions(sentence: str, qualname: str) -> bool:
     qualified name, a distinctive name as a word, or its parts as words ("token bucket"
     for ``TokenBucket``, "parse amount" for ``parse_amount``)."""
     short = qualname.rsplit(".", 1)[-1]
-    if f"`{short}" in sentence or f"{short}(" in sentence or qualname in sentence:
+    if re.search(rf"`{re.escape(short)}(?!\w)|\b{re.escape(short)}\(", sentence) or qualname in sentence:
         return True
     distinctive = "_" in short or any(c.isupper() for c in short[1:]) or short[:1].isupper()
     if distinctive and re.search(rf"\b{re.escape(short)}\b", sentence) is not None:
@@ -481,10 +481,13 @@ def _refs_of(call: Call) -> list[tuple[str, str]]:
     return [(call.path, "")]
 
 
-def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, message: str = "") -> list[tuple[str, str]]:
+def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, message: str = "",
+                people: str = "") -> list[tuple[str, str]]:
     """The code a statement is about, among the code the session touched: the touched
     symbols it names (in the sentence, else in its message; first those of its turn, then
-    any the session edited; a method's class when the statement itself names the class); else the edit of its
+    any the session edited; a method's class when the statement itself names the class);
+    else a definition of a file its turn edited that the person's words of the turn (and
+    ``people``) name as code (``load_config``, ``parseShiftInput``); else the edit of its
     turn whose new code shares the most words with it — code before tests, the nearest on
     a tie, and an edit that touched a definition before one that touched none (an import);
     the repository when its turn edited nothing."""
@@ -502,6 +505,12 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
                         named.append((c.path, hit))
             if named:
                 return named[:MAX_SYMBOLS]
+    # the code of an edited file the person names as code ("load_config should …"): what they asked about
+    asked = " ".join([people, *(u.text for u in session.said() if u.who == USER and u.turn in turns)])
+    named = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
+             if _DISTINCT.search(d.rsplit(".", 1)[-1]) and _mentions(asked, d)]
+    if named:
+        return named[:MAX_SYMBOLS]
     if not edits:
         return [(GLOB_ALL, "")]
     pool = [c for c in edits if c.symbols] or edits
@@ -512,6 +521,7 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     return _refs_of(best)
 
 
+_DISTINCT = re.compile(r"_|[a-z][A-Z]")  # a name that reads as code, not as a word
 _TEST_PATH = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
 _IDENT = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _COMMON = frozenset("""the and for with this that from into will was are not but you your our its has have had all
@@ -843,7 +853,8 @@ def exchanges(session: Session) -> list[Proposal]:
                 why = pick.why or ""
                 mine = _reason_in(psents)
                 rejected = [Alternative(o.head, o.why) for o in opts if o is not pick]
-                refs = anchor_refs(session, u.index, {u.turn}, f"{pick.head} {pick.why}", f"{a.text}\n{reply}")
+                asked = " ".join(x.text for x in said if x.who == USER and x.turn == a.turn)
+                refs = anchor_refs(session, u.index, {u.turn}, f"{pick.head} {pick.why}", f"{a.text}\n{reply}", asked)
                 evidence = [Evidence(session.id, ASSISTANT, a.at, pick.quote[:400], a.line),
                             Evidence(session.id, USER, u.at, reply[:400], u.line)]
                 if last is not None and last.options == a.index and last.proposal in out:

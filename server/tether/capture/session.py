@@ -52,6 +52,7 @@ class Session:
     events: list[Utterance | Call]
     deadline: float | None = None  # time.monotonic() by which an extractor stops (most recent first)
     cut: bool = False  # an extractor stopped at the deadline
+    defined: dict[str, list[str]] = field(default_factory=dict)  # edited file -> its definitions now
 
     def out_of_time(self) -> bool:
         if self.deadline is not None and time.monotonic() > self.deadline:
