@@ -312,6 +312,15 @@ def test_a_vscode_copilot_chat_session_is_read_through_the_same_reader(tmp_path)
         (2, "request 2: response part 6 is not an object"),
         (3, "request 3: needs a \"timestamp\" (epoch milliseconds)")]
     assert out["new"] and all(anchor_label(c["anchors"][0]) == "src/shop/money.py:to_cents" for c in out["new"])
+    # the agent's two options and the person's one-word answer: a decision, the other option rejected with the
+    # agent's own reason; and the rule the person added
+    (d,) = [c for c in out["new"] if c["kind"] == "decision"]
+    assert d["title"].startswith("Refuse anything that isn't a whole number of cents")
+    assert d["alternatives"] == [{"option": "clamp the value to whole cents with `round`", "rejected_because":
+                                  "Clamping keeps old CSV imports working, but a bad price would slip through "
+                                  "unnoticed"}]
+    (i,) = [c for c in out["new"] if c["kind"] == "invariant"]
+    assert i["title"] == "Prices are kept as whole cents everywhere"
     quotes = [e for c in out["new"] for e in c["evidence"]]
     assert {e["line"] for e in quotes} <= {1, 2} and {e["at"][:10] for e in quotes} == {"2026-11-26"}
 

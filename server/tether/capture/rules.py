@@ -234,6 +234,9 @@ _PROPERTY = re.compile(r"\b(is|are|stays?|remains?|must stay|must remain|has to 
                        r"(append-only|immutable|idempotent|read-only|side-effect[- ]free|pure|thread-safe|reentrant|"
                        r"sorted|unique|non-negative|never negative|always positive)\b", re.I)
 _RULE = re.compile(r"^(?:the\s+)?(invariant|rule|constraint)\s*:", re.I)
+# "amounts stay integers all the way through", "… remain UTC everywhere": a property held throughout
+_THROUGHOUT = re.compile(r"\b(?:stays?|remains?|are kept|is kept)\b.{2,60}?\b(?:all the way through|everywhere|"
+                         r"end to end|throughout|at all times|across the board)\b", re.I)
 _SELF = re.compile(r"^(?:i|i'll|i've|i'd|i'm|you|you'll|you've)\s+(?:must|should|shall|can|will|have to|need to|"
                    r"always|never)\b", re.I)
 
@@ -287,7 +290,7 @@ def _alt(text: str) -> str:
 
 
 # every rule needs one of these words: a sentence without any is not read further
-_TRIGGER = re.compile(r"must|never|always|shall|scope|goal|won't|will not|going to|don't|do not|doesn't|does not|"
+_TRIGGER = re.compile(r"must|never|always|shall|scope|goal|stays?\b|remains?\b|kept\b|won't|will not|going to|don't|do not|doesn't|does not|"
                       r"deliberate|intentional|on purpose|by design|leave|refuse|reject|hack|work.?around|kludge|"
                       r"monkey|looks|seems|instead|rather|favou?r|\bover\b|\bnot\b|decid|decision|chose|choose|"
                       r"picked|settled|agreed|go with|going with|prefer|append-only|immutable|idempotent|read-only|"
@@ -386,8 +389,11 @@ def _invariant(s: str, main: str) -> Hit | None:
         return Hit("invariant", title_of(s), 0.8, rationale=reason_of(s))
     if _MODAL_NEVER.search(main) or _IMPERATIVE.match(body) or _MUST.search(main):
         return Hit("invariant", title_of(main if len(main.split()) >= 4 else s), 0.7, rationale=reason_of(s))
-    if _PROPERTY.search(main):
+    if _PROPERTY.search(main) or _THROUGHOUT.search(main):
         return Hit("invariant", title_of(main), 0.6, rationale=reason_of(s))
+    for clause in re.split(r";\s+", s)[1:]:  # "X stays Y; Z must fail loudly": a rule in a later clause
+        if _MUST.search(main_clause(clause)) or _MODAL_NEVER.search(main_clause(clause)):
+            return Hit("invariant", title_of(main_clause(clause)), 0.65, rationale=reason_of(clause))
     return None
 
 
@@ -774,8 +780,10 @@ def _picked(reply: str, options: list[Option], agent_text: str) -> Option | None
         rec = _recommended(agent_text, options)
         if rec is not None:
             return rec
-    if _CHOOSE_VERB.search(head) or _ASSENT.match(head):
-        for sent in sentences(head):
+    first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
+    short = [first] if len(first.split()) <= 2 else []  # "Reject." echoes "reject fractional amounts"
+    if short or _CHOOSE_VERB.search(head) or _ASSENT.match(head):
+        for sent in short + (sentences(head) if _CHOOSE_VERB.search(head) or _ASSENT.match(head) else []):
             hit = _resolve(sent, options)
             if hit is not None:
                 return hit
