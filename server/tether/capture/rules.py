@@ -265,10 +265,11 @@ _NOT_ALT = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*(?:,|\s[—–-])\s*(?:and\
 _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|decision:|let's go with|we'll go with|"
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
+_CONCLUSION = re.compile(r"^(?:so|bottom line|in short|in sum|to sum up|the upshot)\s*:\s*(?P<x>.{8,})$", re.I)
 _PROPOSE = re.compile(r"^(?:i'd|i would|i recommend|i suggest|i propose|my (?:suggestion|recommendation|proposal) "
                       r"(?:is|would be)|i'd recommend|i'd suggest|we could|we can)\b", re.I)
 _CONSIDERED = re.compile(r"\b(?:considered|looked at|thought about|tried|ruled out|rejected|dropped|discussed|"
-                         r"talked about|weighed)\s+(?P<alt>.{2,60}?)"
+                         r"talked about|weighed)\s+(?P<alt>.{2,100}?)"
                          r",?\s+(?:but|however|though)\s+(?P<why>.{4,})$", re.I)
 _WOULD = re.compile(r"^(?P<alt>.{2,60}?)\s+(?:would|will|wouldn't|won't|would have|is|was)\s+(?P<why>(?:be\s+)?"
                     r"(?:too|not|slower|harder|more|less|overkill|unable|lose|break|add|require|need|mean|cost|drift|"
@@ -290,7 +291,7 @@ def _alt(text: str) -> str:
 
 
 # every rule needs one of these words: a sentence without any is not read further
-_TRIGGER = re.compile(r"must|never|always|shall|scope|goal|stays?\b|remains?\b|kept\b|won't|will not|going to|don't|do not|doesn't|does not|"
+_TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains?\b|kept\b|won't|will not|going to|don't|do not|doesn't|does not|"
                       r"deliberate|intentional|on purpose|by design|leave|refuse|reject|hack|work.?around|kludge|"
                       r"monkey|looks|seems|instead|rather|favou?r|\bover\b|\bnot\b|decid|decision|chose|choose|"
                       r"picked|settled|agreed|go with|going with|prefer|append-only|immutable|idempotent|read-only|"
@@ -423,6 +424,10 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
                    alternatives=(Alternative(alt, why),), proposal=proposal)
     if proposal:
         return None
+    m = _CONCLUSION.match(s.strip())  # "So: UTC instants inside, local time only at the edges."
+    if m:
+        title = title_of(m.group("x"), choice=True)
+        return Hit("decision", title, 0.65, rationale=why) if len(title.split()) >= 3 else None
     m = _DECIDED.search(main_clause(body))
     if m and _AGREED_REF.search(main_clause(body)):
         said = re.split(r"\s+[—–-]\s+|:\s+", body, maxsplit=1)
@@ -445,8 +450,9 @@ def _rejected_reasons(sents: list[str], hit: Hit) -> Hit:
         m = _CONSIDERED.search(s) or _WOULD.match(_DISCOURSE.sub("", s))
         if not m:
             continue
-        opt, why = _alt(m.group("alt")), m.group("why").strip().rstrip(".!")
-        if not opt or len(opt.split()) > 6:
+        opt, why = _alt(m.group("alt").split(",")[0]), m.group("why").strip().rstrip(".!")
+        opt = re.sub(r"\s+instead$", "", opt)
+        if not opt or len(opt.split()) > 10:
             continue
         key = _words(opt)
         for i, a in enumerate(alts):
@@ -942,6 +948,8 @@ class RuleExtractor:
                     turns.add(u.turn + 1)
                 refs = anchor_refs(session, u.index, turns, s, u.text)
                 if refs == [(GLOB_ALL, "")]:
+                    if u.who == ASSISTANT:
+                        continue  # the agent, about no code it touched: talk, not a rule of the repository
                     conf -= 0.15
                 prev = last.get(hit.kind)
                 if prev is not None and prev[0] == k and prev[1].refs == refs:
