@@ -82,6 +82,7 @@ class Candidate:
     created: str = ""
     updated: str = ""
     extractor: str = "rules"
+    restates: bool = False  # a proposal recalling an earlier decision (not stored: it joins that candidate)
 
     @property
     def note_kind(self) -> str:
@@ -208,6 +209,13 @@ def restates(a, b, names: set[str] = frozenset()) -> bool:
     return bool((_code_words(text_a) - names) & _idents(text_b) or (_code_words(text_b) - names) & _idents(text_a))
 
 
+def _overlap(a: str, b: str) -> bool:
+    """Most content words of the shorter title are in the other (a recalled decision is
+    usually said shorter: "we store always UTC with Z")."""
+    ta, tb = set(text_tokens(a)), set(text_tokens(b))
+    return len(ta & tb) >= 2 and len(ta & tb) >= 0.5 * min(len(ta), len(tb))
+
+
 def _names(anchors: list[A.Anchor]) -> set[str]:
     """The code's own names (``Ledger.correct``: ledger, correct) and file names."""
     return _idents(" ".join(f"{a.name} {a.path.rsplit('/', 1)[-1].rsplit('.', 1)[0]}" for a in anchors))
@@ -270,7 +278,8 @@ class Queued:
 
 def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
     """Add proposals to the queue: one that restates a queued candidate (same kind, same
-    code, and :func:`restates` — in this session or another) adds its evidence to it;
+    code, and :func:`restates` — in this session or another; or, recalling an earlier
+    decision, a pending one from another session on any code) adds its evidence to it;
     evidence already there is not added twice, so distilling a session again changes
     nothing."""
     s = ws.store
@@ -281,6 +290,10 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
         for p in proposals:
             same = next((c for c in known if c.kind == p.kind and _same_code(c.anchors, p.anchors)
                          and restates(c, p, _names(c.anchors + p.anchors))), None)
+            if same is None and p.restates:  # "remember, we …" while working on other code: that decision
+                same = next((c for c in known if c.status == PENDING and c.sessions != p.sessions
+                             and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(c.title, p.title))),
+                            None)
             if same is None:
                 p.id = p.id or new_id()
                 p.created = p.updated = p.created or now()
@@ -299,13 +312,15 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
 
 
 def _absorb(c: Candidate, p: Candidate) -> bool:
-    """Add ``p``'s evidence (and rejected options, a missing rationale) to ``c``; False
-    when it brings nothing new."""
+    """Add ``p``'s evidence (and rejected options, a missing rationale, the code it is on
+    when that is other code) to ``c``; False when it brings nothing new."""
     have = {e.key() for e in c.evidence}
     fresh = [e for e in p.evidence if e.key() not in have]
     if not fresh:
         return False
     c.evidence = sorted(c.evidence + fresh, key=lambda e: (e.at, e.line))
+    have = _keys(c.anchors)
+    c.anchors += [a for a in p.anchors if not _keys([a]) & have][:max(0, 3 - len(c.anchors))]  # restated elsewhere
     if len(c.evidence) > MAX_EVIDENCE:
         c.evidence = c.evidence[:MAX_EVIDENCE // 2] + c.evidence[-MAX_EVIDENCE // 2:]
     options = {a.option.lower(): i for i, a in enumerate(c.alternatives)}

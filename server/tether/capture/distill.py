@@ -209,7 +209,8 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
         if not anchors:
             continue
         cands.append(K.Candidate("", p.kind, p.title, round(p.confidence, 2), anchors, p.evidence, p.rationale,
-                                 p.alternatives, p.works_around, p.remove_when, extractor=extractor.name))
+                                 p.alternatives, p.works_around, p.remove_when, extractor=extractor.name,
+                                 restates=p.restates))
     queued = K.queue(ws, cands)
     edited = list(dict.fromkeys(c.path for c in sess.edits()))
     return Distilled(sid, tr.path if tr else "", tr.lines if tr else 0, time.monotonic() - start, queued, cut,

@@ -265,10 +265,21 @@ _NOT_ALT = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*(?:,|\s[—–-])\s*(?:and\
 _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|decision:|let's go with|we'll go with|"
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
+# the person recalls a decision made before ("remember we …", "what we agreed last week — …")
+_REMINDER = re.compile(r"\b(?:remember|keep in mind|as (?:we|i) (?:said|agreed|decided|discussed)|what we (?:agreed|"
+                       r"decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|we already)\b", re.I)
+
+
+def _lead_in(message: str, sentence: str) -> str:
+    """The sentence with the words just before it in its message (where "remember:" stands)."""
+    i = message.find(sentence[:40])
+    return message[max(0, i - 80):i] + sentence if i >= 0 else sentence
+
+
 _CONCLUSION = re.compile(r"^(?:so|bottom line|in short|in sum|to sum up|the upshot)\s*:\s*(?P<x>.{8,})$", re.I)
 _PROPOSE = re.compile(r"^(?:i'd|i would|i recommend|i suggest|i propose|my (?:suggestion|recommendation|proposal) "
                       r"(?:is|would be)|i'd recommend|i'd suggest|we could|we can)\b", re.I)
-_CONSIDERED = re.compile(r"\b(?:considered|looked at|thought about|tried|ruled out|rejected|dropped|discussed|"
+_CONSIDERED = re.compile(r"\b(?:considered|looked at|thought about|tried|ruled out|rejected|dropped|discuss(?:ed)?|"
                          r"talked about|weighed)\s+(?P<alt>.{2,100}?)"
                          r",?\s+(?:but|however|though)\s+(?P<why>.{4,})$", re.I)
 _WOULD = re.compile(r"^(?P<alt>.{2,60}?)\s+(?:would|will|wouldn't|won't|would have|is|was)\s+(?P<why>(?:be\s+)?"
@@ -961,7 +972,8 @@ class RuleExtractor:
                     _elaborate(rule[1], hit, evidence)  # "… must X, not Y": what the rule rules out
                     continue
                 p = Proposal(hit.kind, hit.title, round(min(conf, 0.95), 2), refs, evidence, hit.rationale,
-                             list(hit.alternatives), hit.works_around, hit.remove_when)
+                             list(hit.alternatives), hit.works_around, hit.remove_when,
+                             restates=u.who == USER and bool(_REMINDER.search(_lead_in(u.text, s))))
                 last[hit.kind] = (k, p)
                 out.append(p)
         if not session.out_of_time():
