@@ -233,8 +233,8 @@ def _anchors(ws: Workspace, refs: list[tuple[str, str]], files: dict[str, Source
     a file that is gone is dropped."""
     out: list[A.Anchor] = []
     for path, name in refs:
-        if path == GLOB_ALL:
-            out.append(A.Anchor(A.GLOB, pattern=GLOB_ALL))
+        if path == GLOB_ALL or "*" in path:  # the repository, or a pattern such as src/billing/**/*.py
+            out.append(A.Anchor(A.GLOB, pattern=path))
             continue
         src = _source(ws, path, files)
         if src is None:

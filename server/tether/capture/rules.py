@@ -91,7 +91,7 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
                     r"do you (want|think|prefer)|what if|we can discuss|up to you|your call|tbd|to be decided)\b",
                     re.I)
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
-_REPORTED = re.compile(r"\b(says|said|claims|claimed|according to|reads:|states that|told (?:me|us|them)|the (error|message|warning|"
+_REPORTED = re.compile(r"\b(says(?! why)|said|claims|claimed|according to|reads:|states that|told (?:me|us|them)|the (error|message|warning|"
                        r"traceback|log|output) (is|was|shows|reports))\b", re.I)
 _PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
                       r"replies|reply|responses?|summary|summaries|messages?|output|explanations?)|emojis?|"
@@ -208,7 +208,7 @@ _REFUSE = re.compile(r"\b(should|must|will|we'll|we)\s+(?:just\s+|simply\s+|alwa
 _HACK = re.compile(r"\b(hack|workaround|work around|works around|working around|kludge|monkey[- ]?patch\w*)\b", re.I)
 _LOOKS = re.compile(r"\b(looks|seems|might look|may look|will look)\s+(wrong|odd|weird|strange|redundant|unnecessary|"
                     r"broken|like a bug|like a mistake|pointless|backwards|inefficient|silly|useless)\b.*\b(but|though|"
-                    r"however)\b", re.I)
+                    r"however|so (?:i'll|we'll|i|we) (?:say|explain|comment|document|note))\b", re.I)
 _DONT_FIX = re.compile(r"\b(don't|do not|never)\s+[\"'“]?(fix|remove|simplify|clean up|refactor|optimi[sz]e|dedupe|"
                        r"\"fix\")[\"'”]?\b", re.I)
 _DELIBERATE = re.compile(r"\b(on purpose|deliberately|intentionally|by design)\b", re.I)
@@ -233,7 +233,11 @@ _IMPERATIVE = re.compile(r"^(never|always|don't ever|do not ever|under no circum
 _PROPERTY = re.compile(r"\b(is|are|stays?|remains?|must stay|must remain|has to stay|should stay|kept)\s+"
                        r"(append-only|immutable|idempotent|read-only|side-effect[- ]free|pure|thread-safe|reentrant|"
                        r"sorted|unique|non-negative|never negative|always positive)\b", re.I)
-_RULE = re.compile(r"^(?:the\s+)?(invariant|rule|constraint)\s*:", re.I)
+_RULE = re.compile(r"^(?:the\s+|one\s+|a\s+|new\s+|our\s+)?(invariant|rule|constraint)\b[^:]{0,70}:\s*(?=\S)", re.I)
+# where a rule applies: "for the whole billing package", "across the codebase"
+_WHOLE = re.compile(r"\b(?:for|in|across|throughout|to)\s+(?:the\s+)?(?:whole|entire|all(?:\s+of)?(?:\s+the)?)\s+"
+                    r"(?:(?P<name>[\w.-]+)\s+)?(?P<what>package|module|folder|directory|codebase|code|repo|repository|"
+                    r"project|app|service)\b", re.I)
 # "amounts stay integers all the way through", "… remain UTC everywhere": a property held throughout
 _THROUGHOUT = re.compile(r"\b(?:stays?|remains?|are kept|is kept)\b.{2,60}?\b(?:all the way through|everywhere|"
                          r"end to end|throughout|at all times|across the board)\b", re.I)
@@ -287,8 +291,8 @@ _WOULD = re.compile(r"^(?P<alt>.{2,60}?)\s+(?:would|will|wouldn't|won't|would ha
                     r"round|fail|leak|block)\b.{2,})$", re.I)
 _NEXT_REASON = re.compile(r"^(?:because|since|that way|this way|otherwise|the reason|it keeps|this keeps|that keeps|"
                           r"that avoids|this avoids|it avoids|that's because|this is because)\b", re.I)
-_ASSENT = re.compile(r"^\s*(?:yes|yep|yeah|ok|okay|sure|sounds good|go ahead|do it|agreed|let's do (?:that|it)|perfect|"
-                     r"lgtm|makes sense|go for it|great|please do)\b", re.I)
+_ASSENT = re.compile(r"^\s*(?:yes|yep|yeah|ok|okay|k|sure|sounds good|go ahead|do it|agreed|let's do (?:that|it)|"
+                     r"perfect|lgtm|makes sense|go for it|great|please do|fine|works for me|ship it|👍)(?!\w)", re.I)
 _ASSENT_NOT = re.compile(r"\b(but|instead|rather|no,|not\b|don't|wait)", re.I)
 
 
@@ -564,6 +568,22 @@ def _content(text: str) -> set[str]:
     return out
 
 
+def _scope_of(session: Session, whole: re.Match) -> list[tuple[str, str]]:
+    """Where a rule "for the whole X package" applies: the folder named X that holds files
+    the session touched, as ``folder/**/*.ext`` (their common extension) — the repository
+    (``**``) for "the whole codebase", or when no such folder was touched."""
+    name = (whole.group("name") or "").lower()
+    if whole.group("what").lower() in ("package", "module", "folder", "directory") and name:
+        touched = [c.path for c in session.calls() if c.path]
+        for path in touched:
+            parts = path.split("/")
+            if name in (x.lower() for x in parts[:-1]):
+                folder = "/".join(parts[:[x.lower() for x in parts].index(name) + 1])
+                exts = {q.rsplit(".", 1)[-1] for q in touched if q.startswith(folder + "/") and "." in q}
+                return [(f"{folder}/**/*.{exts.pop()}" if len(exts) == 1 else f"{folder}/**", "")]
+    return [(GLOB_ALL, "")]
+
+
 # -- gotchas ----------------------------------------------------------------------------------------------
 
 _ERROR_LINE = re.compile(r"^\s*(?:E\s+)?((?:[\w.]+(?:Error|Exception|Failure)|error(?:\[\w+\])?|fatal|panic|"
@@ -652,8 +672,10 @@ class Option:
 
 
 # an option on its own line: "- **A: half-open** …", "1. **zod** — …", "(b) store …", "**B. Prorate …** — …"
-_ITEM = re.compile(r"^\s*(?:[-*•+]\s+)?(?:\*\*)?(?:\(?(?P<label>[A-Ea-e]|[1-9])(?:[.):]|\))\s*)?(?P<rest>\S.*)$")
-_BULLETED = re.compile(r"^\s*(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\s+|\([A-Ea-e1-9]\)\s*|\*\*\(?[A-Ea-e1-9][.:)])")
+_ITEM = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+)?(?:\*\*)?(?:option\s+)?(?:\(?(?P<label>[A-Ea-e]|[1-9])(?:[.):]|\)|\*\*|"
+                   r"\s+[—–-])\s*)?(?P<rest>\S.*)$", re.I)
+_BULLETED = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\s+|\([A-Ea-e1-9]\)\s*|"
+                       r"\*\*(?:option\s+)?\(?[A-Ea-e1-9](?:[.:)]|\*\*)|option\s+[A-Ea-e1-9]\b)", re.I)
 _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either|shapes|possibilities|"
                           r"to decide|or\b[^.?!]*\?)", re.I)
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither)\s+(?P<a>[^.?!;]{3,120}?),?\s+or\s+(?P<b>[^.?!;]{3,120})", re.I)
@@ -666,19 +688,23 @@ _ORDINAL = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
 _PICK_LABEL = re.compile(r"^\s*(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed)\b[,.!]?\s*)?(?:i\s+)?"
                          r"(?:(?:prefer|pick|choose|take|want|go with|let'?s (?:do|go with)|do|option)\s+)?"
                          r"(?:option\s+)?\(?(?P<label>[A-Ea-e]|[1-9])\)?(?=[\s.,!:;)]|$)")
-_PICK_ORDINAL = re.compile(r"\b(?:the|do the|go with the|take the|use the)\s+(?P<n>first|1st|second|2nd|third|3rd|"
+_PICK_ORDINAL = re.compile(r"(?:^\s*|\b(?:the|do the|go with the|take the|use the)\s+)(?P<n>first|1st|second|2nd|third|3rd|"
                            r"fourth|last|former|latter)\b(?:\s+(?:one|option|way))?", re.I)
 _PICK_THAT = re.compile(r"\b(?:go with (?:that|it|this|your (?:pick|suggestion|recommendation))|do that|try it|"
-                        r"sounds good|agreed|i agree|makes sense|let'?s do (?:it|that)|go ahead|fine by me)\b", re.I)
+                        r"sounds good|agreed|i agree|makes sense|let'?s do (?:it|that)|go ahead|fine by me|works for me|"
+                        r"ship it|that one|your (?:pick|suggestion|recommendation))\b", re.I)
 _CHOOSE_VERB = re.compile(r"\b(?:go with|prefer|let'?s|use|take|pick|choose|then|keep|want)\b", re.I)
-_TURN_DOWN = re.compile(r"^\s*(?:reject(?:ed)?|no+|nah|nope|not that|stop|don'?t|please don'?t|wrong)\b[.,!:;—–-]*\s*",
+_TURN_DOWN = re.compile(r"^\s*(?:reject(?:ed)?|no+|nah|nope|not that|stop|don'?t|please don'?t|wrong|let'?s not|"
+                        r"i'?d rather not|rather not|actually)\b[.,!:;—–-]*\s*",
                         re.I)
-_REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|(?:go )?back to)\b"
+_REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|"
+                     r"(?:go |switch |revert |change it )?back to|revert to)\b"
                      r"\s*(?P<rest>[^.!?]*)", re.I)
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
                         r"rather|prefer|do|make|leave)\b", re.I)
 _PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|the (?:quickest|simplest|easiest|"
-                       r"cleanest|best) (?:\w+ )?(?:is|would be) to|my plan is)\b", re.I)
+                       r"cleanest|best) (?:\w+ )?(?:is|would be) to|my plan is|i suggest|i propose|how about|let me|"
+                       r"my suggestion is)\b", re.I)
 
 
 def _split_option(rest: str) -> tuple[str, str]:
@@ -775,9 +801,10 @@ def _recommended(text: str, options: list[Option]) -> Option | None:
     return None
 
 
-def _picked(reply: str, options: list[Option], agent_text: str) -> Option | None:
+def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = True) -> Option | None:
     """The option the person's reply picks: by label, by ordinal, by "go with that" (the
-    agent's recommendation), or by naming it with a choosing word."""
+    agent's recommendation; only right after the options, ``tersely``), or by naming it
+    with a choosing word."""
     head = reply.strip()[:200]
     if _UNDECIDED.search(head) or head.rstrip().endswith("?"):
         return None
@@ -793,7 +820,7 @@ def _picked(reply: str, options: list[Option], agent_text: str) -> Option | None
         n = _ORDINAL[m.group("n").lower()]
         if -len(options) <= n < len(options):
             return options[n]
-    if _ASSENT.match(head) or _PICK_THAT.search(head):
+    if tersely and (_ASSENT.match(head) or _PICK_THAT.search(head)):
         rec = _recommended(agent_text, options)
         if rec is not None:
             return rec
@@ -841,6 +868,7 @@ def exchanges(session: Session) -> list[Proposal]:
     said = session.said()
     out: list[Proposal] = []
     last: _Decided | None = None
+    answered: set[int] = set()  # options messages answered: a later "👍" picks nothing again
     for k, u in enumerate(said):
         if u.who != USER or k == 0:
             continue
@@ -858,7 +886,8 @@ def exchanges(session: Session) -> list[Proposal]:
             at = next((i for i, x in enumerate(psents) if _REVERT.search(x)), -1)
             after = psents[at + 1:] if at >= 0 else []
             # "back to X": X is the choice now; "revert X": X is the one dropped, the next words say what instead
-            head = rest if "back to" in rev.group(0).lower() and rest else (after[0] if after else "")
+            head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
+                (after[0] if after else "")
             if not head:
                 continue
             old = last.proposal
@@ -871,9 +900,9 @@ def exchanges(session: Session) -> list[Proposal]:
                                 [Alternative(last.head, why)]))
             last = _Decided(out[-1], head)
             continue
-        if with_options is not None:
+        if with_options is not None and with_options[0].index not in answered:
             a, opts = with_options
-            pick = _picked(reply, opts, a.text)
+            pick = _picked(reply, opts, a.text, tersely=a.turn == u.turn - 1)
             if pick is not None:
                 why = pick.why or ""
                 mine = _reason_in(psents)
@@ -882,10 +911,16 @@ def exchanges(session: Session) -> list[Proposal]:
                 refs = anchor_refs(session, u.index, {u.turn}, f"{pick.head} {pick.why}", f"{a.text}\n{reply}", asked)
                 evidence = [Evidence(session.id, ASSISTANT, a.at, pick.quote[:400], a.line),
                             Evidence(session.id, USER, u.at, reply[:400], u.line)]
-                if last is not None and last.options == a.index and last.proposal in out:
-                    out.remove(last.proposal)  # answered again (after more thought): the later answer stands
-                out.append(Proposal("decision", _choice_title(pick.head), 0.8, refs, evidence,
-                                    mine or why, rejected))
+                kind, around = "decision", ""
+                odd = next((x for x in said[k + 1:] if x.who == ASSISTANT and x.turn == u.turn
+                            for x in sentences(x.text) if (_DELIBERATE.search(x) or _LOOKS.search(x))
+                            and not _NOT_DELIBERATE.search(x)), None)
+                if odd is not None:  # the option chosen looks wrong on purpose: a workaround, and why
+                    kind, around = "workaround", mine or why
+                    evidence.append(Evidence(session.id, ASSISTANT, u.at, odd, u.line))
+                out.append(Proposal(kind, _choice_title(pick.head), 0.8, refs, evidence,
+                                    mine or why, rejected, works_around=around))
+                answered.add(a.index)
                 last = _Decided(out[-1], pick.head, a.index)
                 continue
         down = _TURN_DOWN.match(reply)
@@ -924,6 +959,8 @@ class RuleExtractor:
     def propose(self, session: Session) -> list[Proposal]:
         out: list[Proposal] = []
         said = session.said()
+        answers = exchanges(session)
+        taken = {(e.line, e.quote) for p in answers for e in p.evidence}
         last: dict[str, tuple[int, Proposal]] = {}  # per kind: the last proposal, and the message it came from
         for k in range(len(said) - 1, -1, -1):  # the most recent first, so a time limit drops the oldest
             if session.out_of_time():
@@ -940,6 +977,10 @@ class RuleExtractor:
                 quote = s
                 if hit.rationale and i + 1 < len(sents) and hit.rationale in sents[i + 1]:
                     quote = f"{s} {sents[i + 1]}"
+                if i and re.match(r"^(?:it|this|that)\b", s, re.I):  # "It looks odd …": what "it" is
+                    quote = f"{sents[i - 1]} {quote}"
+                if (u.line, s) in taken:
+                    continue  # read with the answer it belongs to (:func:`exchanges`)
                 if hit.kind == "decision":
                     hit = _rejected_reasons(sents, hit)
                 evidence = [Evidence(session.id, u.who, u.at, quote, u.line)]
@@ -957,7 +998,9 @@ class RuleExtractor:
                     conf += 0.05
                 elif _assented(said, k):
                     turns.add(u.turn + 1)
-                refs = anchor_refs(session, u.index, turns, s, u.text)
+                whole = _WHOLE.search(s)
+                refs = _scope_of(session, whole) if whole and hit.kind != "decision" else \
+                    anchor_refs(session, u.index, turns, s, u.text)
                 if refs == [(GLOB_ALL, "")]:
                     if u.who == ASSISTANT:
                         continue  # the agent, about no code it touched: talk, not a rule of the repository
@@ -977,7 +1020,7 @@ class RuleExtractor:
                 last[hit.kind] = (k, p)
                 out.append(p)
         if not session.out_of_time():
-            out += exchanges(session) + gotchas(session)
+            out += answers + gotchas(session)
         return sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
 
 
