@@ -15,7 +15,15 @@ What remains is matched, first rule first:
 | workaround | "hack / workaround because…"; "looks redundant/wrong, but…"; "don't fix/remove/simplify this — …"; then, after the rules below, "on purpose", "deliberately", "intentionally", "by design" (not negated) |
 | invariant | "must …" (not "must have been", "must be the …"), "must/should/can never", "has to always", a sentence starting "Never …"/"Always …", "X is append-only/immutable/idempotent…", "Invariant: …" |
 | decision | a choice with the option rejected: "use/keep/store/go with X instead of / rather than Y", "chose/prefer X over Y", "X, not Y"; a choice alone: "decided to…", "let's go with…", "settled on…"; an agent's proposal ("I'd use X rather than Y") that the person's next message accepts ("yes", "go ahead", "sounds good") |
-| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one |
+| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence |
+
+Exchanges (:func:`exchanges`) read how the person answers the agent, over turns:
+
+| the agent | the person | proposes |
+|---|---|---|
+| lays out options (a list after "options" / "two ways" / "either", lettered, numbered or bulleted; or "either X, or Y") | picks one: a label ("B.", "yes, A"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), or a word that echoes one ("Reject.") | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose) |
+| proposes ("I'll …", "I'd …", "Plan: …", "the quickest fix is to …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" | the person's rule (a "must" sentence) or decision (their directive: "format check only"), the proposal as its rejected option, their reason |
+| — | reverts an earlier choice: "revert X. Y", "back to Y" | a decision for Y, X rejected; the earlier decision withdrawn |
 
 The reason is the clause after "because", "since", "so that", "given that" or a dash, or
 a next sentence that starts "That way…", "Otherwise…", "The reason…". A rejected option's
@@ -24,9 +32,13 @@ Workarounds take "until … ships/is fixed" or "can go when …" as the time the
 
 Anchors: the symbols edited in the nearest tool call of the same turn (the turn a prompt
 starts; the next one when the person's next message accepts the agent's plan) — or the
-touched symbols the sentence names, when it names some. An edit touching more than three
-definitions anchors its file. A statement with no edit in its turn is about the repository
-(pattern ``**``) and loses confidence. A gotcha anchors on the edit that fixed it.
+touched symbols the sentence names, when it names some (also in prose: "token bucket"), or
+a definition of an edited file the person named as code; code before tests. An edit
+touching more than three definitions anchors its file. A statement with no edit in its turn
+is about the repository (pattern ``**``) and loses confidence — said by the agent, it is
+dropped; a rule "for the whole X package" is about that folder (``src/x/**/*.py``). A
+gotcha anchors on the edit that fixed it. A person recalling an earlier decision
+("remember we …") marks the proposal ``restates``: the queue joins it to that decision.
 
 Confidence: a base per rule (0.55–0.8), more when a reason is given or the person said it,
 less without code; candidates under 0.5 are not proposed.
@@ -912,12 +924,12 @@ def exchanges(session: Session) -> list[Proposal]:
                 evidence = [Evidence(session.id, ASSISTANT, a.at, pick.quote[:400], a.line),
                             Evidence(session.id, USER, u.at, reply[:400], u.line)]
                 kind, around = "decision", ""
-                odd = next((x for x in said[k + 1:] if x.who == ASSISTANT and x.turn == u.turn
-                            for x in sentences(x.text) if (_DELIBERATE.search(x) or _LOOKS.search(x))
+                odd = next(((m, x) for m in said[k + 1:] if m.who == ASSISTANT and m.turn == u.turn
+                            for x in sentences(m.text) if (_DELIBERATE.search(x) or _LOOKS.search(x))
                             and not _NOT_DELIBERATE.search(x)), None)
                 if odd is not None:  # the option chosen looks wrong on purpose: a workaround, and why
                     kind, around = "workaround", mine or why
-                    evidence.append(Evidence(session.id, ASSISTANT, u.at, odd, u.line))
+                    evidence.append(Evidence(session.id, ASSISTANT, odd[0].at, odd[1], odd[0].line))
                 out.append(Proposal(kind, _choice_title(pick.head), 0.8, refs, evidence,
                                     mine or why, rejected, works_around=around))
                 answered.add(a.index)
