@@ -690,7 +690,9 @@ _BULLETED = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\
                        r"\*\*(?:option\s+)?\(?[A-Ea-e1-9](?:[.:)]|\*\*)|option\s+[A-Ea-e1-9]\b)", re.I)
 _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either|shapes|possibilities|"
                           r"to decide|or\b[^.?!]*\?)", re.I)
-_INLINE = re.compile(r"(?:\boptions?\s*:|\beither)\s+(?P<a>[^.?!;]{3,120}?),?\s+or\s+(?P<b>[^.?!;]{3,120})", re.I)
+_INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
+                     r"choices)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|\b(?:we|you|i) could(?: either)?)\s+"
+                     r"(?:\(?a\)\s*)?(?P<a>[^.?!;]{3,120}?),?\s+or\s+(?:\(?b\)\s*)?(?P<b>[^.?!;]{3,120})", re.I)
 _HEAD_END = re.compile(r"\s+[—–]\s+|\s+-\s+|;\s+|:\s+(?=\S)|,\s+(?:but|so|which|and it|though)\b|\.\s+(?=[A-Z])")
 _RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my pick|my vote|i recommend|i suggest|i'd recommend|"
                         r"i'd suggest|i lean towards?|i prefer)\s+(?:is\s+|go with\s+|go for\s+|take\s+|pick\s+|"
@@ -699,14 +701,15 @@ _ORDINAL = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
             "former": 0, "latter": -1}
 _PICK_LABEL = re.compile(r"^\s*(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed)\b[,.!]?\s*)?(?:i\s+)?"
                          r"(?:(?:prefer|pick|choose|take|want|go with|let'?s (?:do|go with)|do|option)\s+)?"
-                         r"(?:option\s+)?\(?(?P<label>[A-Ea-e]|[1-9])\)?(?=[\s.,!:;)]|$)")
+                         r"(?:option\s+)?\(?(?P<label>[A-Ea-e]|[1-9])\)?(?=[\s.,!:;)]|$)", re.I)
 _PICK_ORDINAL = re.compile(r"(?:^\s*|\b(?:the|do the|go with the|take the|use the)\s+)(?P<n>first|1st|second|2nd|third|3rd|"
                            r"fourth|last|former|latter)\b(?:\s+(?:one|option|way))?", re.I)
 _PICK_THAT = re.compile(r"\b(?:go with (?:that|it|this|your (?:pick|suggestion|recommendation))|do that|try it|"
                         r"sounds good|agreed|i agree|makes sense|let'?s do (?:it|that)|go ahead|fine by me|works for me|"
                         r"ship it|that one|your (?:pick|suggestion|recommendation))\b", re.I)
 _CHOOSE_VERB = re.compile(r"\b(?:go with|prefer|let'?s|use|take|pick|choose|then|keep|want)\b", re.I)
-_TURN_DOWN = re.compile(r"^\s*(?:reject(?:ed)?|no+|nah|nope|not that|stop|don'?t|please don'?t|wrong|let'?s not|"
+_TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:reject(?:ed)?|no+|nah|nope|not that|"
+                        r"not like that|stop|don'?t|please don'?t|wrong|let'?s not|"
                         r"i'?d rather not|rather not|actually)\b[.,!:;—–-]*\s*",
                         re.I)
 _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|"
@@ -715,7 +718,8 @@ _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that 
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
                         r"rather|prefer|do|make|leave)\b", re.I)
 _PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|the (?:quickest|simplest|easiest|"
-                       r"cleanest|best) (?:\w+ )?(?:is|would be) to|my plan is|i suggest|i propose|how about|let me|"
+                       r"cleanest|best) (?:\w+ )?(?:is|would be) to|the (?:fix|plan|idea|approach) (?:is|would be) to|"
+                       r"my plan is|i suggest|i propose|how about|let me|"
                        r"my suggestion is)\b", re.I)
 
 
@@ -760,11 +764,9 @@ def options_in(text: str) -> list[Option]:
     for sent in sentences(text):
         m = _INLINE.search(sent)
         if m:
-            opts = []
-            for n, part in enumerate((m.group("a"), m.group("b"))):
-                head = re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+)", "", part.strip(" ,"), flags=re.I)
-                opts.append(Option(str(n + 1), head.strip(), _said_about(text, head), sent))
-            return opts
+            heads = [re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+)", "", part.strip(" ,"), flags=re.I).strip()
+                     for part in (m.group("a"), m.group("b"))]
+            return [Option(str(n + 1), h, _said_about(text, h, heads[1 - n]), sent) for n, h in enumerate(heads)]
     return []
 
 
@@ -772,9 +774,10 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in _content(text)}
 
 
-def _said_about(text: str, head: str) -> str:
-    """The sentence of ``text`` (other than the one naming the options) that speaks of ``head``."""
-    key = _stems(head)
+def _said_about(text: str, head: str, other: str = "") -> str:
+    """The sentence of ``text`` (other than the one naming the options) that speaks of
+    ``head`` (by a word the ``other`` option does not have)."""
+    key = _stems(head) - _stems(other)
     for sent in sentences(text):
         if _INLINE.search(sent) or _RECOMMEND.search(sent):
             continue
@@ -787,9 +790,12 @@ def _resolve(x: str, options: list[Option], before: int = -1) -> Option | None:
     """The option ``x`` names: its label, an ordinal, "that" (the last one named), or the
     one sharing the most words with it."""
     x = x.strip(" .,!`*")
-    m = re.match(r"^(?:option\s+)?\(?([A-Ea-e]|[1-9])\)?(?:$|[\s.,:;!)])", x)
+    m = re.match(r"^(?:option\s+)?\(?([A-Ea-e]|[1-9])\)?(?:$|[\s.,:;!)])", x, re.I)
     if m:
-        return next((o for o in options if o.label == m.group(1).lower()), None)
+        label = m.group(1).lower()
+        hit = next((o for o in options if o.label == label), None)
+        n = int(label) - 1 if label.isdigit() else ord(label) - ord("a")  # "B" of a numbered list, "2" of a lettered
+        return hit or (options[n] if n < len(options) else None)
     m = _PICK_ORDINAL.search(" the " + x if not x.lower().startswith("the ") else x)
     if m and m.start() < 12:
         n = _ORDINAL[m.group("n").lower()]
@@ -837,7 +843,8 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
         if rec is not None:
             return rec
     first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
-    short = [first] if len(first.split()) <= 2 else []  # "Reject." echoes "reject fractional amounts"
+    short = [first] if len(first.split()) <= 2 else [head] if len(head.split()) <= 6 else []  # "Reject." / "the
+    # lock file one" name an option by its words
     if short or _CHOOSE_VERB.search(head) or _ASSENT.match(head):
         for sent in short + (sentences(head) if _CHOOSE_VERB.search(head) or _ASSENT.match(head) else []):
             hit = _resolve(sent, options)
