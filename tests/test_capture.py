@@ -475,6 +475,66 @@ def test_session_end_distils_the_session_and_never_fails(replayed, tmp_path):
     assert hook(r.root, {**end, "session_id": "unknown", "transcript_path": str(tmp_path / "none.jsonl")}) == ""
 
 
+# -- exchanges: how the person answers the agent ------------------------------------------------------------
+
+def exchange(tmp_path: Path, name: str, said: list[tuple[str, str]], edit: tuple[str, str, str]) -> dict:
+    """A Claude Code session where the person and the agent say ``said`` and the agent then
+    makes ``edit`` (path, old, new) — applied to a fresh sample repository — distilled."""
+    root = tmp_path / name
+    make_repo(root)
+    ok(root, "init")
+    path, old, new = edit
+    f = root / path
+    f.write_text(f.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    lines = []
+
+    def add(kind: str, content, **extra):
+        lines.append({"type": kind, "sessionId": name, "uuid": f"u{len(lines)}",
+                      "timestamp": f"2026-11-30T10:{len(lines):02d}:00.000Z",
+                      "message": {"role": kind, "content": content}, **extra})
+    for who, text in said:
+        add(who, text if who == "user" else [{"type": "text", "text": text}])
+    add("assistant", [{"type": "tool_use", "id": "toolu_1", "name": "Edit",
+                       "input": {"file_path": str(f), "old_string": old, "new_string": new}}])
+    add("user", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "The file has been updated."}])
+    t = tmp_path / f"{name}.jsonl"
+    t.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return ok_json(root, "distill", "--transcript", str(t))
+
+
+TO_CENTS = ("src/shop/money.py", "    return round(amount * 100)\n",
+            "    if round(amount * 100) != amount * 100:\n        raise ValueError(amount)\n    return round(amount * 100)\n")
+
+
+def test_an_option_the_person_picks_is_a_decision_and_the_others_are_rejected_with_the_agents_reasons(tmp_path):
+    out = exchange(tmp_path, "pick", [
+        ("user", "to_cents rounds 0.125 silently. what are the options?"),
+        ("assistant", "Three ways:\n\n1. **Round half up** — what finance expects on invoices, but it hides bad "
+                      "input.\n2. **Refuse fractions of a cent** with a `ValueError` — loud; callers clean their "
+                      "data first.\n3. **Truncate** — never overcharges, but totals drift.\n\nI'd go with 2."),
+        ("user", "the second")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent")
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+    assert c["alternatives"] == [
+        {"option": "Round half up", "rejected_because": "what finance expects on invoices, but it hides bad input"},
+        {"option": "Truncate", "rejected_because": "never overcharges, but totals drift"}]
+    assert [e["who"] for e in c["evidence"]] == ["assistant", "user"] and c["evidence"][1]["quote"] == "the second"
+
+
+def test_a_proposal_the_person_turns_down_is_the_rejected_option_of_their_rule(tmp_path):
+    out = exchange(tmp_path, "turn-down", [
+        ("user", "to_cents(0.125) gives 12, a customer was undercharged"),
+        ("assistant", "The quickest fix is to round half up in `to_cents` with `Decimal`."),
+        ("user", "no — that still hides the bad input. to_cents must never round away a fraction of a cent, "
+                 "callers fix their data.")], TO_CENTS)
+    (c,) = out["new"]
+    assert c["kind"] == "invariant" and c["title"].startswith("to_cents must never round away a fraction of a cent")
+    assert c["alternatives"] == [{"option": "round half up in `to_cents` with `Decimal`",
+                                  "rejected_because": "that still hides the bad input"}]
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+
+
 # -- the agent distils its own session: the request at Stop -----------------------------------------
 
 def stop_event(r: Replayed, sid: str, **kw) -> dict:

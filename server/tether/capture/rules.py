@@ -181,6 +181,8 @@ def title_of(clause: str, choice: bool = False) -> str:
     if len(t) > 110:
         cut = t.rfind(" ", 0, 100)
         t = t[:cut if cut > 40 else 100] + "…"
+    if re.match(r"^\w*(?:_|[a-z][A-Z])", t):
+        return t  # starts with a name from the code (`to_cents`, `parseLocal`): as written
     return t[:1].upper() + t[1:] if t else t
 
 
@@ -710,7 +712,7 @@ _PICK_THAT = re.compile(r"\b(?:go with (?:that|it|this|your (?:pick|suggestion|r
 _CHOOSE_VERB = re.compile(r"\b(?:go with|prefer|let'?s|use|take|pick|choose|then|keep|want)\b", re.I)
 _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:reject(?:ed)?|no+|nah|nope|not that|"
                         r"not like that|stop|don'?t|please don'?t|wrong|let'?s not|"
-                        r"i'?d rather not|rather not|actually)\b[.,!:;—–-]*\s*",
+                        r"i'?d rather not|rather not|actually)\b\s*[.,!:;—–-]*\s*",
                         re.I)
 _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|"
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
