@@ -57,6 +57,44 @@ def test_forbid_call_reports_the_call(lang):
     assert lines(found) == [DELETE]
 
 
+# The same forbidden call spelled through the file's imports, per language: (source, the
+# pattern a user would write, 0-based lines of the calls it forbids). A name imported from
+# elsewhere, a shadowing local module and a look-alike method must not match.
+IMPORTED = {
+    "python": ("from time import sleep\nimport time as t\nfrom time import sleep as nap\n"
+               "def handler(clock):\n    sleep(1)\n    t.sleep(1)\n    nap(1)\n    clock.sleep(1)\n",
+               "time.sleep", [4, 5, 6]),
+    "javascript": ("import { readFileSync as rf } from 'node:fs';\nimport * as fs from 'fs';\n"
+                   "const { execSync } = require('child_process');\nfunction h(cache) {\n  rf('a');\n"
+                   "  fs.readFileSync('b');\n  cache.readFileSync('c');\n  execSync('ls');\n}\n",
+                   "fs.readFileSync", [4, 5]),
+    "typescript": ("import { readFileSync as rf } from 'node:fs';\nimport * as fs from 'fs';\n"
+                   "function h(cache: C): void {\n  rf('a');\n  fs.readFileSync('b');\n"
+                   "  cache.readFileSync('c');\n}\n", "fs.readFileSync", [3, 4]),
+    "go": ('package p\nimport (\n\tt "time"\n\t"net/http"\n)\nfunc h(c Client) {\n\tt.Sleep(1)\n'
+           '\thttp.Get("x")\n\tc.Sleep(1)\n}\n', "time.Sleep", [6]),
+    "rust": ("use std::thread::sleep;\nuse std::thread as th;\nfn h(c: C) {\n    sleep(d);\n"
+             "    th::sleep(d);\n    c.sleep(d);\n}\n", "std::thread::sleep", [3, 4]),
+    "java": ("import static java.lang.Thread.sleep;\nimport java.lang.Thread;\nclass H {\n  void h(Clock c) {\n"
+             "    sleep(1);\n    Thread.sleep(1);\n    c.sleep(1);\n  }\n}\n", "java.lang.Thread.sleep", [4, 5]),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(IMPORTED))
+def test_forbid_call_sees_the_call_through_imports_and_aliases(lang):
+    text, pattern, want = IMPORTED[lang]
+    found, _ = evaluate(Check("s", "forbid-call", pattern), SourceFile(text, by_name(lang)))
+    assert lines(found) == want
+
+
+def test_a_pattern_may_name_the_tail_of_an_imported_name():
+    text = "import java.lang.Thread;\nclass H {\n  void h() {\n    Thread.sleep(1);\n  }\n}\n"
+    assert lines(evaluate(Check("s", "forbid-call", "Thread.sleep"), SourceFile(text, by_name("java")))[0]) == [3]
+    go = 'package p\nimport h "net/http"\nfunc f() {\n\th.Get("x")\n}\n'
+    assert lines(evaluate(Check("s", "forbid-call", "http.Get"), SourceFile(go, by_name("go")))[0]) == [3]
+    assert lines(evaluate(Check("s", "forbid-call", "net/http.Get"), SourceFile(go, by_name("go")))[0]) == [3]
+
+
 @pytest.mark.parametrize("lang", sorted(HANDLERS))
 def test_a_clean_file_passes(lang):
     assert evaluate(Check("r", "forbid-call", "requests.*"), src_of(lang))[0] == []

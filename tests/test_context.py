@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tether.core import anchors as A
-from tether.context.ranking import CALLEE, ENCLOSING, ON_FILE, ON_PATTERN, ON_SYMBOL, context_for, estimate_tokens
+from tether.context.ranking import CALLEE, ENCLOSING, LOST, ON_FILE, ON_PATTERN, ON_SYMBOL, context_for, estimate_tokens
 from tether.core.workspace import Workspace
 
 FILES = {
@@ -141,6 +141,22 @@ def test_each_tier_in_order(ws):
     assert "`Charger.charge` calls `audit`, which is `Base.audit`." in md
     assert "`Charger.charge` calls `Book`, which is `Ledger` in pkg/ledger.py" in md
     assert "it covers the whole repository" in md
+
+
+def test_a_note_whose_code_is_gone_comes_after_every_note_on_code_that_is_there(ws):
+    n = ws.n
+    path = ws.root / "pkg/billing.py"
+    text = path.read_text()
+    start = text.index("    def refund")
+    path.write_text(text[:start].rstrip() + "\n\n\n" + text[text.index("class Other"):])  # refund is gone
+    try:
+        for line in (None, line_of("pkg/billing.py", "self.audit(amount)")):
+            items = context_for(ws, "pkg/billing.py", line).items
+            assert items[-1].note.id == n["refund"].id and items[-1].tier == LOST, [i.note.title for i in items]
+            assert "orphaned: its code is not found" in items[-1].reason
+            assert [i.tier for i in items] == sorted(i.tier for i in items)
+    finally:
+        path.write_text(text)
 
 
 def test_what_is_not_resolved_is_not_handed_over(ws):

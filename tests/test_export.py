@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -323,8 +324,8 @@ def test_slugs_are_stable_readable_and_distinct():
 # -- init --agents ------------------------------------------------------------------------------
 
 SERVER = {"type": "stdio", "command": "tether", "args": ["mcp"]}
-CLAUDE_HOOK = {"type": "command", "command": "tether hook claude-code", "timeout": 15}
-COPILOT_HOOK = {"type": "command", "command": "tether hook copilot", "timeout": 15}
+CLAUDE_HOOK = {"type": "command", "command": "tether hook claude-code --serve", "timeout": 15}
+COPILOT_HOOK = {"type": "command", "command": "tether hook copilot --serve", "timeout": 15}
 
 
 def load(root: Path, rel: str):
@@ -335,7 +336,8 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
     root, _ = repo
     r = ok(root, "init", "--agents", "--json")
     changed = set(json.loads(r.stdout)["agent_files"])
-    configs = {".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json", ".claude/settings.json", ".github/hooks/tether.json"}
+    configs = {".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json", ".claude/settings.json", ".github/hooks/tether.json",
+               ".cursor/hooks.json"}
     assert changed == configs | {".tether/agents.toml", "AGENTS.md", "CLAUDE.md"} | rule_files(root)
     assert "\nask_at_stop = true\n" in (root / ".tether/agents.toml").read_text(encoding="utf-8")
     assert len(rule_files(root)) == 3 * len(EXPECTED)
@@ -356,6 +358,11 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
     assert load(root, ".github/hooks/tether.json") == {"hooks": {
         "SessionStart": [COPILOT_HOOK], "PreToolUse": [COPILOT_HOOK], "PostToolUse": [COPILOT_HOOK],
         "PreCompact": [COPILOT_HOOK]}}
+    cursor = {"command": "tether hook cursor --serve", "timeout": 15}
+    assert load(root, ".cursor/hooks.json") == {"version": 1, "hooks": {
+        "sessionStart": [cursor], "beforeSubmitPrompt": [cursor],
+        "postToolUse": [{**cursor, "matcher": "Read|Write|Shell"}], "postToolUseFailure": [cursor],
+        "preCompact": [cursor], "stop": [cursor], "sessionEnd": [cursor]}}
 
     before = tree(root)
     assert json.loads(ok(root, "init", "--agents", "--json").stdout)["agent_files"] == []
@@ -415,3 +422,137 @@ def test_init_agents_refuses_a_broken_json_config_and_writes_nothing(repo):
     assert "nothing was changed" in lines[0]
     assert (root / ".vscode/mcp.json").read_text(encoding="utf-8") == broken
     assert tree(root) == {".vscode/mcp.json": broken.encode()}  # no other config, no rule file
+
+
+def test_init_agents_sets_up_only_the_agents_named(repo):
+    root, _ = repo
+    r = ok(root, "init", "--agents", "claude,codex", "--json")
+    claude_rules = {f for f in rule_files(root) if f.startswith(".claude/")}
+    assert set(json.loads(r.stdout)["agent_files"]) == \
+        {".mcp.json", ".claude/settings.json", ".codex/config.toml", ".tether/agents.toml", "AGENTS.md",
+         "CLAUDE.md"} | claude_rules
+    assert rule_files(root) == claude_rules and len(claude_rules) == len(EXPECTED)
+    assert not any((root / d).exists() for d in (".cursor", ".vscode", ".github", ".gemini"))
+    assert tomllib.loads((root / ".codex/config.toml").read_text(encoding="utf-8")) == \
+        {"mcp_servers": {"tether": {"command": "tether", "args": ["mcp"]}}}
+    # Codex has no hooks: AGENTS.md names the MCP tool that gives the notes for a place
+    assert "the tool `get_context(path, line)` gives the notes for a place" in \
+        section((root / "AGENTS.md").read_text(encoding="utf-8"))
+
+    r = ok(root, "init", "--agents", "gemini", "--json")
+    assert json.loads(r.stdout)["agent_files"] == [".gemini/settings.json"]
+    gemini = {"type": "command", "command": "tether hook gemini --serve", "name": "tether", "timeout": 15000}
+    assert load(root, ".gemini/settings.json") == {
+        "mcpServers": {"tether": {"command": "tether", "args": ["mcp"]}},
+        "hooks": {"SessionStart": [{"hooks": [gemini]}], "BeforeAgent": [{"hooks": [gemini]}],
+                  "AfterTool": [{"matcher": "read_file|write_file|replace|run_shell_command", "hooks": [gemini]}],
+                  "PreCompress": [{"hooks": [gemini]}], "AfterAgent": [{"hooks": [gemini]}],
+                  "SessionEnd": [{"hooks": [gemini]}]}}
+
+    r = ok(root, "init", "--agents", "ALL", "--json")  # names are not case-sensitive
+    assert {".cursor/hooks.json", ".vscode/mcp.json", ".github/hooks/tether.json"} <= \
+        set(json.loads(r.stdout)["agent_files"])
+    before = tree(root)
+    assert json.loads(ok(root, "init", "--agents", "all", "--json").stdout)["agent_files"] == []
+    assert tree(root) == before
+
+
+def test_init_agents_refuses_an_unknown_agent_before_writing_anything(tmp_path):
+    git_init(tmp_path)
+    for spec in ("claude,cursr", "nope", ","):
+        r = run(tmp_path, "init", "--agents", spec)
+        assert r.returncode == 2 and r.stdout == ""
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1, r.stderr
+        assert lines[0].startswith("tether: --agents: unknown agent '")
+        assert lines[0].endswith("the agents are claude, codex, cursor, gemini, vscode (comma-separated), or all")
+    assert "claude, codex, cursor, gemini, vscode" in ok(tmp_path, "init", "--help").stdout.replace("\n", " ")
+    assert [p.name for p in tmp_path.iterdir()] == [".git"]  # not even .tether/
+
+
+def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(repo):
+    root, _ = repo
+    script = Path(sys.executable).parent / "tether"  # the console script pip installed beside this Python
+    bare = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
+    bare.update(PATH="/usr/bin:/bin", PYTHONIOENCODING="utf-8", GIT_CONFIG_NOSYSTEM="1")
+    assert shutil.which("tether", path=bare["PATH"]) is None
+    (root / ".cursor").mkdir()
+    (root / ".cursor/hooks.json").write_text(json.dumps({"version": 1, "hooks": {
+        "postToolUse": [{"command": "./hooks/format.sh"}]}}), encoding="utf-8")
+
+    r = subprocess.run([str(script), "init", "--agents", "all"], cwd=root, env=bare, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    exe = str(script)
+    assert load(root, ".mcp.json")["mcpServers"]["tether"] == {"type": "stdio", "command": exe, "args": ["mcp"]}
+    assert load(root, ".gemini/settings.json")["mcpServers"]["tether"] == {"command": exe, "args": ["mcp"]}
+    assert tomllib.loads((root / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["tether"] == \
+        {"command": exe, "args": ["mcp"]}
+    assert load(root, ".claude/settings.json")["hooks"]["SessionStart"] == \
+        [{"hooks": [{**CLAUDE_HOOK, "command": f"{exe} hook claude-code --serve"}]}]
+    cursor = load(root, ".cursor/hooks.json")["hooks"]
+    assert cursor["postToolUse"] == [{"command": "./hooks/format.sh"},  # the user's own hook stays
+                                     {"command": f"{exe} hook cursor --serve", "timeout": 15, "matcher": "Read|Write|Shell"}]
+
+    # the command written runs where PATH has no tether, as an agent would run it
+    start = {"conversation_id": "c", "hook_event_name": "sessionStart", "workspace_roots": [str(root)]}
+    r = subprocess.run(cursor["sessionStart"][0]["command"], shell=True, cwd=root, env=bare, capture_output=True,
+                       text=True, input=json.dumps(start), timeout=60)
+    assert r.returncode == 0 and "Nothing logs secrets" in json.loads(r.stdout)["additional_context"]
+
+    # run again where PATH finds tether: tether's entries name it plainly, nothing is added twice
+    ok(root, "init", "--agents", "all")
+    assert load(root, ".mcp.json")["mcpServers"]["tether"] == SERVER
+    assert load(root, ".claude/settings.json")["hooks"]["PreToolUse"] == \
+        [{"matcher": "Read|Edit|Write|MultiEdit|NotebookEdit", "hooks": [CLAUDE_HOOK]}]
+    cursor = load(root, ".cursor/hooks.json")["hooks"]
+    assert [h["command"] for h in cursor["postToolUse"]] == ["./hooks/format.sh", "tether hook cursor --serve"]
+    assert load(root, ".github/hooks/tether.json")["hooks"]["PreCompact"] == [COPILOT_HOOK]
+
+    # started as `python -m tether` where PATH has no tether: that same interpreter
+    r = subprocess.run([sys.executable, "-m", "tether", "init", "--agents", "codex"], cwd=root, env=bare,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert tomllib.loads((root / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["tether"] == \
+        {"command": sys.executable, "args": ["-m", "tether", "mcp"]}
+
+
+CODEX = """\
+# my Codex settings
+model = "o3"
+
+[mcp_servers.github]
+command = "gh-mcp"  # the GitHub server
+args = ["--stdio"]
+
+[mcp_servers.tether]
+command = "old/bin/tether"
+startup_timeout_sec = 20
+args = ["mcp"]
+
+[profiles.fast]
+model = "o4-mini"
+"""
+
+
+def test_init_agents_merges_the_codex_config_and_refuses_broken_toml(repo):
+    root, _ = repo
+    (root / ".codex").mkdir()
+    (root / ".codex/config.toml").write_text(CODEX, encoding="utf-8")
+    ok(root, "init", "--agents", "codex")
+    got = (root / ".codex/config.toml").read_text(encoding="utf-8")
+    assert got == CODEX.replace('command = "old/bin/tether"\nstartup_timeout_sec = 20\nargs = ["mcp"]',
+                                'command = "tether"\nargs = ["mcp"]\nstartup_timeout_sec = 20')
+    assert tomllib.loads(got)["mcp_servers"]["tether"] == {"command": "tether", "args": ["mcp"],
+                                                           "startup_timeout_sec": 20}
+    assert json.loads(ok(root, "init", "--agents", "codex", "--json").stdout)["agent_files"] == []
+
+    broken = 'model = "o3"\n[mcp_servers\ncommand = "x"\n'
+    (root / ".codex/config.toml").write_text(broken, encoding="utf-8")
+    before = tree(root)
+    r = run(root, "init", "--agents", "codex,claude")
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tether: .codex/config.toml:2:"), r.stderr
+    assert "not valid TOML" in lines[0] and "nothing was changed" in lines[0]
+    assert tree(root) == before

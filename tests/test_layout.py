@@ -8,8 +8,8 @@ from pathlib import Path
 import tether
 
 PACKAGE = Path(tether.__file__).parent
-CORE, SUBSYSTEMS, FACES = "core", ("checks", "context", "capture"), ("cli", "lsp", "mcp", "agents")
-ALLOWED = {"core": set(), "checks": {"core"}, "context": {"core"}, "capture": {"core"}}
+CORE, SUBSYSTEMS, FACES = "core", ("checks", "context", "capture", "site"), ("cli", "lsp", "mcp", "agents")
+ALLOWED = {"core": set(), "checks": {"core"}, "context": {"core"}, "capture": {"core"}, "site": {"core"}}
 
 
 def imports() -> dict[str, set[str]]:

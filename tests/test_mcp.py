@@ -251,6 +251,7 @@ def test_bad_input_comes_back_as_tool_errors(shared):
         "alternative": shared.refused("record_note", kind="decision", path="src/app.py", title="t",
                                       alternatives=[{"option": "x", "why": "y"}]),
         "folder": shared.refused("record_note", kind="intent", path="src", title="t"),
+        "nul": shared.refused("get_context", path="src/app\x00.py", line=1),
     }
     with pytest.raises(Exception, match="no note '0123456789'"):
         shared.run(lambda s: s.read_resource("tether://note/0123456789"))
@@ -267,6 +268,7 @@ def test_bad_input_comes_back_as_tool_errors(shared):
     assert "the query does not compile" in errors["query"]
     assert "why" in errors["alternative"]
     assert "src: a folder; anchor a pattern such as 'src/**'" in errors["folder"]
+    assert "a path with a NUL byte names no file" in errors["nul"]
     # nothing was written, and the server is still serving
     assert len(shared.call("list_notes")["notes"]) == 3
 

@@ -1,3 +1,3 @@
-from tether.cli.main import main
+from tether.cli import main
 
 raise SystemExit(main())

@@ -199,7 +199,9 @@ def section(notes: Notes) -> list[str]:
     out = [BEGIN, GENERATED, "## tether notes", "",
            "Decisions, invariants, boundaries, intents and workarounds for this code are kept as "
            "tether notes in `.tether/notes/`, each tied to the code it is about. "
-           "`tether context PATH[:LINE]` prints the notes for a place; `tether show ID` prints one note.", ""]
+           "`tether context PATH[:LINE]` prints the notes for a place; `tether show ID` prints one note. "
+           "Through the MCP server `tether`, the tool `get_context(path, line)` gives the notes for a place "
+           "and `check(paths)` what an edit broke.", ""]
     if notes.repo_wide:
         out += ["Notes on the whole repository:", ""]
         out += _cut([note_line(n) for n in notes.repo_wide], len(notes.repo_wide), MAX_REPO_WIDE, "`tether list`")

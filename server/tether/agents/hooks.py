@@ -307,6 +307,30 @@ def _drop_stale_sessions(ws: Workspace) -> None:
     s.write(txn_fn)
 
 
+# -- a compaction in agents that start no session after it (Cursor, Gemini CLI) ---------------
+
+def compacted(ws: Workspace, sid: str) -> str:
+    """The conversation was compacted: forget what it was given, and remember to give what
+    ``SessionStart`` gives after a compaction at this session's next answer."""
+    if sid:
+        forget_given(ws, sid)
+        ws.store.write(lambda txn: ws.store.put(txn, "state", _key(sid, "compacted"), int(time.time())))
+    return ""
+
+
+def after_compaction(ws: Workspace, sid: str) -> str:
+    """What ``SessionStart`` after a compaction gives, once, when this session was compacted
+    since its last answer ("" otherwise)."""
+    s, key = ws.store, _key(sid, "compacted")
+
+    def txn_fn(txn) -> bool:
+        if s.get(txn, "state", key) is None:
+            return False
+        s.delete(txn, "state", key)
+        return True
+    return session_start(ws, sid, "compact") if sid and s.write(txn_fn) else ""
+
+
 # -- events ----------------------------------------------------------------------------------
 
 def session_start(ws: Workspace, sid: str, source: str, budget: int = DEFAULT_BUDGET) -> str:
@@ -372,8 +396,9 @@ def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:
     return "\n".join([head, *lines]) + "\n"
 
 
-def answer(ws: Workspace, event: dict) -> dict | None:
-    """The hook's answer to one event, or None to say nothing."""
+def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
+    """The hook's answer to one event, or None to say nothing. ``can_block``: the agent
+    takes Claude Code's Stop reply (``{"decision": "block", "reason"}``)."""
     name = _field(event, "hook_event_name", "hookEventName")
     sid = _field(event, "session_id", "sessionId").replace("\0", "")
     cwd = Path(_field(event, "cwd") or os.getcwd())
@@ -396,7 +421,7 @@ def answer(ws: Workspace, event: dict) -> dict | None:
         _safely(ws, event, observe_failure, ws, sid, cwd, event)
     elif name in ("Stop", "SessionEnd"):
         done = _safely(ws, event, session_end, ws, sid, event)
-        if name == "Stop" and event.get("stop_hook_active") is not True and ask_at_stop(ws, event):
+        if name == "Stop" and can_block and event.get("stop_hook_active") is not True and ask_at_stop(ws, event):
             text = stop_request(ws, sid, done.edited if done else _edited(ws, sid))
             # Stop takes no hookSpecificOutput: blocking it hands the reason to the agent as its next step
             return {"decision": "block", "reason": _cap(text)} if text else None

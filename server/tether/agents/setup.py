@@ -1,39 +1,60 @@
-"""``tether init --agents``: point the agents at tether in one idempotent step.
+"""``tether init --agents [NAMES]``: point the chosen agents at tether in one idempotent step.
 
-- MCP server entries: ``.mcp.json`` (Claude Code, ``mcpServers``), ``.vscode/mcp.json``
-  (VS Code, ``servers``), ``.cursor/mcp.json`` (Cursor, ``mcpServers``).
-- Claude Code hooks in ``.claude/settings.json`` (``hooks.<Event>: [{matcher, hooks:
-  [{type, command, timeout}]}]``): SessionStart, PreToolUse on reads and edits,
-  PostToolUse on reads, edits and Bash, UserPromptSubmit, PostToolUseFailure, Stop,
-  PreCompact and SessionEnd (the observation log and distillation), each running
-  ``tether hook claude-code``.
-- ``.tether/agents.toml`` with ``ask_at_stop = true`` (the Stop hook asks the agent to
-  record what its session decided), when there is none yet.
-- VS Code agent hooks (Copilot) in ``.github/hooks/tether.json`` (``hooks.<Event>:
-  [{type, command, timeout}]``): SessionStart, PreToolUse, PostToolUse and PreCompact, each
-  running ``tether hook copilot``.
-- Then the rule files of ``tether export all``.
+What each agent gets (:data:`AGENTS`; without names: claude, cursor and vscode):
+
+- ``claude``: the MCP server in ``.mcp.json`` (``mcpServers``); hooks in
+  ``.claude/settings.json`` (``hooks.<Event>: [{matcher, hooks: [{type, command, timeout}]}]``):
+  SessionStart, PreToolUse on reads and edits, PostToolUse on reads, edits and Bash,
+  UserPromptSubmit, PostToolUseFailure, Stop, PreCompact and SessionEnd (the observation log
+  and distillation), each running ``tether hook claude-code``; ``CLAUDE.md`` and ``.claude/rules/``.
+- ``cursor``: ``.cursor/mcp.json`` (``mcpServers``); hooks in ``.cursor/hooks.json``
+  (``{"version": 1, "hooks": {event: [{command, matcher, timeout}]}}``) for the events of
+  :data:`tether.agents.dialects.CURSOR`, running ``tether hook cursor``; ``AGENTS.md`` and
+  ``.cursor/rules/``.
+- ``vscode``: ``.vscode/mcp.json`` (``servers``); VS Code agent hooks (Copilot) in
+  ``.github/hooks/tether.json`` (``hooks.<Event>: [{type, command, timeout}]``): SessionStart,
+  PreToolUse, PostToolUse and PreCompact, each running ``tether hook copilot``; ``AGENTS.md``
+  and ``.github/instructions/``.
+- ``gemini``: ``.gemini/settings.json``: ``mcpServers`` and ``hooks`` (``{event: [{matcher,
+  hooks: [{type, command, name, timeout}]}]}``, timeouts in milliseconds) for the events of
+  :data:`tether.agents.dialects.GEMINI`, running ``tether hook gemini``.
+- ``codex``: ``[mcp_servers.tether]`` in ``.codex/config.toml`` (Codex reads a project's file
+  when the project is trusted); ``AGENTS.md``.
+
+With ``claude``: ``.tether/agents.toml`` with ``ask_at_stop = true`` (the Stop hook asks the
+agent to record what its session decided), when there is none yet.
+
+The entries name ``tether`` plainly when PATH finds it, else the absolute path of the one
+that runs ``init`` (:func:`tether_command`), so an agent started without the virtual
+environment on its PATH still finds it.
 
 Existing files are merged, never replaced: tether adds or updates only its own entries
-and keeps every other key, in its order, with the file's indentation. A file that is not
-valid JSON is refused (file, line, column) and nothing at all is written. Everything is
-planned before the first write, so a refusal anywhere leaves every file as it was.
+(recognised by the command they run, whatever path names tether) and keeps every other key,
+in its order, with the file's indentation. A file that is not valid JSON (or TOML) is refused
+(file, line, column) and nothing at all is written. Everything is planned before the first
+write, so a refusal anywhere leaves every file as it was.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import shutil
+import sys
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 from ..core.workspace import Workspace, WorkspaceError
-from .export import Plan, plan_export
+from .dialects import CURSOR, GEMINI, Dialect, tool_matcher
+from .export import Plan, collect, plan_export
 
-SERVER = {"type": "stdio", "command": "tether", "args": ["mcp"]}
-MCP_CONFIGS = ((".mcp.json", "mcpServers"), (".vscode/mcp.json", "servers"), (".cursor/mcp.json", "mcpServers"))
 HOOK_TIMEOUT = 15  # seconds; the hook answers in well under one, and never fails the agent
 
 CLAUDE_SETTINGS = ".claude/settings.json"
-CLAUDE_HOOK = "tether hook claude-code"
 CLAUDE_EVENTS = (  # event, tool matcher (None: every occurrence)
     ("SessionStart", None),
     ("UserPromptSubmit", None),  # the observation log: prompts …
@@ -57,24 +78,42 @@ ask_at_stop = true
 """
 
 COPILOT_HOOKS = ".github/hooks/tether.json"
-COPILOT_HOOK = "tether hook copilot"
 # VS Code applies no tool matchers (the hook filters by tool) and has no SessionStart after a
 # compaction: PreCompact lets the hook hand the notes over again once the conversation lost them
 COPILOT_EVENTS = ("SessionStart", "PreToolUse", "PostToolUse", "PreCompact")
 
+CURSOR_HOOKS = ".cursor/hooks.json"
+GEMINI_SETTINGS = ".gemini/settings.json"
+CODEX_CONFIG = ".codex/config.toml"
+DEFAULT_AGENTS = ("claude", "cursor", "vscode")  # what `init --agents` set up before agents could be named
 
-def set_up_agents(ws: Workspace) -> list[str]:
-    """Write or merge every agent config, then export the rule files; returns the
-    workspace-relative files written or changed (none on a second run)."""
+
+def set_up_agents(ws: Workspace, agents: tuple[str, ...] = DEFAULT_AGENTS, command: list[str] | None = None) -> list[str]:
+    """Write or merge the configs of ``agents`` (names of :data:`AGENTS`), then export their
+    rule files; returns the workspace-relative files written or changed (none on a second run)."""
+    cmd = command or tether_command()
     plan = Plan(ws)
-    for rel, key in MCP_CONFIGS:
-        _merge_json(plan, rel, lambda data, rel=rel, key=key: _add_server(data, rel, key))
-    _merge_json(plan, CLAUDE_SETTINGS, _add_claude_hooks)
-    _merge_json(plan, COPILOT_HOOKS, _add_copilot_hooks)
-    if plan.read(SETTINGS) is None:
+    for name in agents:
+        AGENTS[name].configure(plan, cmd)
+    if "claude" in agents and plan.read(SETTINGS) is None:  # the agent whose Stop takes the request
         plan.put(SETTINGS, SETTINGS_TEXT)
-    plan_export(plan, "all")
+    targets = dict.fromkeys(t for name in agents for t in AGENTS[name].export)
+    if targets:
+        notes = collect(ws)
+        for target in targets:
+            plan_export(plan, target, notes)
     return plan.apply()
+
+
+def tether_command() -> list[str]:
+    """How an agent should start tether: ``tether`` when PATH finds one, else the absolute
+    path of the running command (``python -m tether`` when it was started that way)."""
+    if shutil.which("tether"):
+        return ["tether"]
+    argv0 = sys.argv[0] if sys.argv else ""
+    if Path(argv0).stem == "tether" and os.sep in argv0:
+        return [str(Path(argv0).absolute())]
+    return [sys.executable, "-m", "tether"]
 
 
 # -- one JSON file, merged ------------------------------------------------------------------
@@ -142,21 +181,40 @@ def _array(parent: dict, key: str, rel: str, where: str) -> list:
 
 # -- tether's entries -----------------------------------------------------------------------
 
-def _add_server(data: dict, rel: str, key: str) -> None:
+def _hook_command(cmd: list[str], agent: str) -> str:
+    """``--serve``: the first hook starts a resident ``tether serve`` that answers the next
+    ones in milliseconds (agents/resident.py); drop it to have every hook work alone."""
+    return shlex.join([*cmd, "hook", agent, "--serve"])
+
+
+def _mcp_server(cmd: list[str], **kw) -> dict:
+    return {**kw, "command": cmd[0], "args": [*cmd[1:], "mcp"]}
+
+
+def _ours(entry, agent: str) -> bool:
+    """An entry that runs ``tether hook AGENT``, whichever path or interpreter names tether."""
+    command = entry.get("command") if isinstance(entry, dict) else None
+    try:
+        words = shlex.split(command) if isinstance(command, str) else []
+    except ValueError:
+        return False
+    words = words[:-1] if words[-1:] == ["--serve"] else words
+    return (len(words) >= 3 and words[-2:] == ["hook", agent]
+            and (Path(words[0]).stem == "tether" or words[-4:-2] == ["-m", "tether"]))
+
+
+def _add_server(data: dict, rel: str, key: str, server: dict) -> None:
     servers = _object(data, key, rel, key)
     entry = servers.get("tether")
-    servers["tether"] = {**entry, **SERVER} if isinstance(entry, dict) else dict(SERVER)
+    servers["tether"] = {**entry, **server} if isinstance(entry, dict) else dict(server)
 
 
-def _runs(hook, command: str) -> bool:
-    return isinstance(hook, dict) and hook.get("command") == command
-
-
-def _add_claude_hooks(data: dict) -> None:
-    hooks = _object(data, "hooks", CLAUDE_SETTINGS, "hooks")
-    for event, matcher in CLAUDE_EVENTS:
-        groups = _array(hooks, event, CLAUDE_SETTINGS, f"hooks.{event}")
-        ours = {"hooks": [{"type": "command", "command": CLAUDE_HOOK, "timeout": HOOK_TIMEOUT}]}
+def _grouped_hooks(data: dict, rel: str, events, hook: dict, agent: str) -> None:
+    """Claude Code's and Gemini CLI's shape: ``hooks.<Event>: [{matcher, hooks: [hook]}]``."""
+    hooks = _object(data, "hooks", rel, "hooks")
+    for event, matcher in events:
+        groups = _array(hooks, event, rel, f"hooks.{event}")
+        ours = {"hooks": [dict(hook)]}
         if matcher is not None:
             ours = {"matcher": matcher, **ours}
 
@@ -164,18 +222,140 @@ def _add_claude_hooks(data: dict) -> None:
             return g.get("hooks") if isinstance(g, dict) and isinstance(g.get("hooks"), list) else []
 
         same = (None, "", "*") if matcher is None else (matcher,)
-        if any(any(_runs(h, CLAUDE_HOOK) for h in inner(g)) and g.get("matcher") in same for g in groups):
-            continue  # already there (possibly with the user's own timeout): leave it
-        own = [i for i, g in enumerate(groups) if inner(g) and all(_runs(h, CLAUDE_HOOK) for h in inner(g))]
+        placed = [h for g in groups if inner(g) and g.get("matcher") in same for h in inner(g) if _ours(h, agent)]
+        for h in placed:  # already there (possibly with the user's own timeout): only the command is kept current
+            h["command"] = hook["command"]
+        if placed:
+            continue
+        own = [i for i, g in enumerate(groups) if inner(g) and all(_ours(h, agent) for h in inner(g))]
         if own:
             groups[own[0]] = ours  # tether's own group, with an outdated matcher
         else:
             groups.append(ours)
 
 
-def _add_copilot_hooks(data: dict) -> None:
-    hooks = _object(data, "hooks", COPILOT_HOOKS, "hooks")
-    for event in COPILOT_EVENTS:
-        entries = _array(hooks, event, COPILOT_HOOKS, f"hooks.{event}")
-        if not any(_runs(h, COPILOT_HOOK) for h in entries):
-            entries.append({"type": "command", "command": COPILOT_HOOK, "timeout": HOOK_TIMEOUT})
+def _flat_hooks(data: dict, rel: str, events, hook: dict, agent: str) -> None:
+    """VS Code's and Cursor's shape: ``hooks.<event>: [hook]``, Cursor's with a ``matcher``."""
+    hooks = _object(data, "hooks", rel, "hooks")
+    for event, matcher in events:
+        entries = _array(hooks, event, rel, f"hooks.{event}")
+        ours = {**hook, "matcher": matcher} if matcher else dict(hook)
+        placed = [h for h in entries if _ours(h, agent)]
+        for h in placed:
+            h.update({k: ours[k] for k in ("command", "matcher") if k in ours})
+        if not placed:
+            entries.append(ours)
+
+
+def _dialect_events(d: Dialect) -> list[tuple[str, str | None]]:
+    """A hook dialect's events, the ones around a tool with its tool matcher."""
+    around = {"PreToolUse", "PostToolUse"}
+    return [(event, tool_matcher(d) if around & set(moments) else None) for event, moments in d.events.items()]
+
+
+def _claude(plan: Plan, cmd: list[str]) -> None:
+    _merge_json(plan, ".mcp.json", lambda data: _add_server(data, ".mcp.json", "mcpServers",
+                                                            _mcp_server(cmd, type="stdio")))
+    hook = {"type": "command", "command": _hook_command(cmd, "claude-code"), "timeout": HOOK_TIMEOUT}
+    _merge_json(plan, CLAUDE_SETTINGS, lambda data: _grouped_hooks(data, CLAUDE_SETTINGS, CLAUDE_EVENTS, hook,
+                                                                   "claude-code"))
+
+
+def _vscode(plan: Plan, cmd: list[str]) -> None:
+    _merge_json(plan, ".vscode/mcp.json", lambda data: _add_server(data, ".vscode/mcp.json", "servers",
+                                                                   _mcp_server(cmd, type="stdio")))
+    hook = {"type": "command", "command": _hook_command(cmd, "copilot"), "timeout": HOOK_TIMEOUT}
+    events = [(e, None) for e in COPILOT_EVENTS]
+    _merge_json(plan, COPILOT_HOOKS, lambda data: _flat_hooks(data, COPILOT_HOOKS, events, hook, "copilot"))
+
+
+def _cursor(plan: Plan, cmd: list[str]) -> None:
+    _merge_json(plan, ".cursor/mcp.json", lambda data: _add_server(data, ".cursor/mcp.json", "mcpServers",
+                                                                   _mcp_server(cmd, type="stdio")))
+    hook = {"command": _hook_command(cmd, "cursor"), "timeout": HOOK_TIMEOUT}
+
+    def change(data: dict) -> None:
+        data.setdefault("version", 1)
+        _flat_hooks(data, CURSOR_HOOKS, _dialect_events(CURSOR), hook, "cursor")
+    _merge_json(plan, CURSOR_HOOKS, change)
+
+
+def _gemini(plan: Plan, cmd: list[str]) -> None:
+    hook = {"type": "command", "command": _hook_command(cmd, "gemini"), "name": "tether",
+            "timeout": HOOK_TIMEOUT * 1000}  # milliseconds
+
+    def change(data: dict) -> None:
+        _add_server(data, GEMINI_SETTINGS, "mcpServers", _mcp_server(cmd))
+        _grouped_hooks(data, GEMINI_SETTINGS, _dialect_events(GEMINI), hook, "gemini")
+    _merge_json(plan, GEMINI_SETTINGS, change)
+
+
+# -- Codex: one TOML table --------------------------------------------------------------------
+
+_CODEX_TABLE = re.compile(r"""^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:tether|"tether"|'tether')[ \t]*\][^\n]*\n?""",
+                          re.M)
+_TOML_TABLE = re.compile(r"^[ \t]*\[", re.M)
+_TOML_KEY = re.compile(r"^[ \t]*(?:command|args)[ \t]*=[^\n]*\n?", re.M)
+
+
+def _codex(plan: Plan, cmd: list[str]) -> None:
+    """``[mcp_servers.tether]`` with ``command`` and ``args``; the rest of the file as it was."""
+    rel = CODEX_CONFIG
+    text = plan.read(rel) or ""
+    want = _mcp_server(cmd)
+    servers = _toml(text, rel).get("mcp_servers", {})
+    have = servers.get("tether") if isinstance(servers, dict) else None
+    if isinstance(have, dict) and all(have.get(k) == v for k, v in want.items()):
+        return
+    nl = "\r\n" if "\r\n" in text else "\n"
+    keys = nl.join([f"command = {_toml_str(want['command'])}",
+                    f"args = [{', '.join(_toml_str(a) for a in want['args'])}]"]) + nl
+    m = _CODEX_TABLE.search(text)
+    if m is None:
+        gap = "" if not text.strip() else nl if text.endswith("\n") else nl + nl
+        new = f"{text}{gap}[mcp_servers.tether]{nl}{keys}"
+    else:  # the table's own command and args replaced, its other keys kept
+        end = (_TOML_TABLE.search(text, m.end()) or re.compile(r"\Z").search(text)).start()
+        head = text[:m.end()] if text[:m.end()].endswith("\n") else text[:m.end()] + nl
+        new = head + keys + _TOML_KEY.sub("", text[m.end():end]) + text[end:]
+    try:
+        got = tomllib.loads(new)["mcp_servers"]["tether"]
+        ok = all(got.get(k) == v for k, v in want.items())
+    except (tomllib.TOMLDecodeError, KeyError, TypeError, AttributeError):
+        ok = False
+    if not ok:
+        raise WorkspaceError(f"{rel}: tether cannot rewrite the mcp_servers.tether written there; set it by hand "
+                             f"to {keys.strip()!r} under [mcp_servers.tether] (nothing was changed)")
+    plan.put(rel, new)
+
+
+def _toml(text: str, rel: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"\s*\(at line (\d+), column (\d+)\)", str(e))
+        where = f"{rel}:{m.group(1)}:{m.group(2)}" if m else rel
+        why = str(e)[:m.start()] if m else str(e)
+        raise WorkspaceError(f"{where}: not valid TOML ({why}); fix it or add tether's entry by hand "
+                             f"(nothing was changed)") from None
+
+
+def _toml_str(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)  # a TOML basic string: JSON's escapes are TOML's
+
+
+# -- the agents -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Agent:
+    configure: Callable[[Plan, list[str]], None]  # its MCP and hook configs, naming the given tether command
+    export: tuple[str, ...] = ()  # the `tether export` targets it reads
+
+
+AGENTS = {
+    "claude": Agent(_claude, ("claude",)),
+    "codex": Agent(_codex, ("agents",)),
+    "cursor": Agent(_cursor, ("agents", "cursor")),
+    "gemini": Agent(_gemini),
+    "vscode": Agent(_vscode, ("agents", "copilot")),
+}

@@ -10,7 +10,8 @@ Kinds: ``forbid`` / ``require`` (a tree-sitter ``query`` written for ``lang``; e
 a forbid query is a violation at its first capture, a require query must match at least
 once in scope) and the shorthands ``forbid-call`` / ``require-call`` (dotted names with
 ``*`` wildcards: ``time.sleep``, ``requests.*``, ``*.delete``; a name without a dot also
-matches as the last part: ``sleep`` matches ``time.sleep``), ``forbid-import`` (module
+matches as the last part: ``sleep`` matches ``time.sleep``; a call is also known by the name
+the file's imports give it, see ``SourceFile.imports``), ``forbid-import`` (module
 patterns: ``sqlalchemy.*`` covers ``sqlalchemy`` and everything below it) and
 ``forbid-identifier``. The shorthands run the language's ``calls.scm`` / ``imports.scm`` /
 ``identifiers.scm`` from ``grammars/``, so a new language needs no Python.
@@ -62,7 +63,7 @@ def evaluate(check: Check, src: SourceFile, scope: tuple[int, int] | None = None
         query = src.lang.query(SHORTHAND_QUERY[check.kind])
         hits, cut = _run(query, src, start, end)
         nodes = [caps[_primary(check.kind)][0] for caps in hits
-                 if _primary(check.kind) in caps and any(_matches(check, n) for n in _names_of(src, check.kind, caps))]
+                 if _primary(check.kind) in caps and _hit(check, src, caps)]
     nodes = [n for n in nodes if start <= n.start_byte and n.end_byte <= end]
     if check.kind.startswith("require"):
         if nodes:
@@ -109,14 +110,26 @@ def _names_of(src: SourceFile, kind: str, caps: dict) -> list[str]:
     return [text("identifier")]
 
 
-def _matches(check: Check, name: str) -> bool:
+def _hit(check: Check, src: SourceFile, caps: dict) -> bool:
+    """A call is also known by the name the file's imports give it: ``sleep`` after
+    ``from time import sleep`` and ``t.sleep`` after ``import time as t`` are ``time.sleep``."""
+    names = _names_of(src, check.kind, caps)
+    if any(_matches(check, n) for n in names):
+        return True
+    return check.kind.endswith("-call") and any(_matches(check, q, resolved=True)
+                                                for q in map(src.imports.qualify, names) if q)
+
+
+def _matches(check: Check, name: str, resolved: bool = False) -> bool:
+    """``resolved``: the name came through an import, so its module path is complete and a
+    pattern may name its tail (``Thread.sleep`` is ``java.lang.Thread.sleep``)."""
     if not name:
         return False
-    pattern = check.pattern.strip().replace("::", ".")
-    if check.kind == "forbid-import":
-        pattern = pattern.replace("/", ".")
-        if pattern.endswith(".*") and name == pattern[:-2]:
-            return True
+    pattern = check.pattern.strip().replace("::", ".").replace("/", ".")
+    if resolved and fnmatch.fnmatchcase(name, "*." + pattern):
+        return True
+    if check.kind == "forbid-import" and pattern.endswith(".*") and name == pattern[:-2]:
+        return True
     if fnmatch.fnmatchcase(name, pattern):
         return True
     # a pattern without a dot also names the last part: `sleep` matches `time.sleep`

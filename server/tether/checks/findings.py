@@ -18,7 +18,7 @@ from ..core.resolution import Located, anchored_in, kept_for, resolve_anchors
 from ..core.syntax import SourceFile
 from ..core.text import Range, digest
 from ..core.workspace import Workspace
-from .worker import CheckNotRun, evaluate_bounded
+from .worker import CheckNotRun, compiles, evaluate_bounded
 
 FORK_BYTES = 256 * 1024  # a check forks only with at least this much source to parse per process
 
@@ -237,6 +237,34 @@ def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
         out += found
 
 
+def touched(ws: Workspace, changed: dict[str, list[tuple[int, int]] | None]) -> list[tuple[Note, list[Located]]]:
+    """The notes whose code a change touches (``changed``: ``core.files.changed_lines``), each
+    with the anchors it touches: code that overlaps a line the change wrote or deleted, a
+    changed file, code the change lost or moved to another file, and path patterns covering a
+    changed file (all but the whole repository's, which every change is under)."""
+    found: dict[str, tuple[Note, list[Located]]] = {}
+    with ws.snapshot():
+        for rel in sorted(changed):
+            for loc in ws.locate(rel):
+                if loc.note.status != "retired" and _touches(loc, rel, changed[rel]):
+                    found.setdefault(loc.note.id, (loc.note, []))[1].append(loc)
+        for note in ws.notes():
+            if note.status != "retired" and note.id not in found and any(
+                    a.type == A.GLOB and a.pattern != "**" and any(glob_match(a.pattern, rel) for rel in changed)
+                    for a in note.anchors):
+                found[note.id] = (note, [loc for loc in ws.locate_note(note) if loc.anchor.type == A.GLOB])
+    return list(found.values())
+
+
+def _touches(loc: Located, rel: str, spans: list[tuple[int, int]] | None) -> bool:
+    if spans is None or loc.state in (A.ORPHANED, A.AMBIGUOUS) or loc.path != rel:
+        return True
+    if loc.anchor.type == A.FILE or loc.range is None:
+        return bool(spans)
+    r = loc.range
+    return any(s <= r.el and (e > r.sl if e > s else s > r.sl) for s, e in spans)  # e == s: lines deleted at s
+
+
 def doctor(ws: Workspace) -> list[Finding]:
     """Everything that needs a person: broken note files, anchors that lost their code,
     references to missing notes, an index that disagrees with the files."""
@@ -294,7 +322,7 @@ def _checks_that_cannot_run(note: Note) -> list[Finding]:
     out = []
     for raw in note.checks:
         try:
-            validate(check_from_dict(raw), lang, any_language=not code)
+            validate(check_from_dict(raw), lang, any_language=not code, compile=compiles)
         except (CheckError, GrammarError) as e:
             out.append(Finding(note.path, 1, "error", NOT_RUN, f"invariant \"{note.title}\": {e}; it cannot run",
                                note.id, extra={"check": raw.get("id", "")}))

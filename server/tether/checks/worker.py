@@ -15,8 +15,8 @@ import sys
 import orjson
 
 from ..core.fork import can_fork
-from ..core.languages import GrammarError, by_name
-from ..core.notes import SHORTHAND_QUERY, Check, CheckError, check_from_dict
+from ..core.languages import GrammarError, Language, by_name
+from ..core.notes import SHORTHAND_QUERY, Check, CheckError, check_from_dict, compile_query
 from ..core.syntax import SourceFile
 from ..core.text import Range, digest
 from .engine import Violation, evaluate
@@ -49,6 +49,16 @@ def evaluate_bounded(check: Check, src: SourceFile, scope: tuple[int, int] | Non
             _TIMED_OUT[key] = reason
         raise CheckNotRun(reason)
     return [Violation(check, Range(*r), msg) for r, msg in answer["found"]], answer["cut"]
+
+
+def compiles(check: Check, lang: Language) -> None:
+    """Try a written query in the worker (record, doctor): a query that crashes tree-sitter's
+    compiler costs the worker, never the face that asked. Raises CheckError with the reason."""
+    answer = _WORKER.ask({"compile": check.to_dict(), "lang": lang.name}, TIMEOUT)
+    if answer is None:
+        raise CheckError(f"check '{check.id}': the query could not be compiled: {_WORKER.why}")
+    if "error" in answer:
+        raise CheckError(answer["error"])
 
 
 class CheckNotRun(Exception):
@@ -147,6 +157,11 @@ def serve(requests, answers) -> None:
     for line in requests:
         req = orjson.loads(line)
         try:
+            if "compile" in req:
+                compile_query(check_from_dict(req["compile"]), by_name(req["lang"]))
+                answers.write(b'{"ok":true}\n')
+                answers.flush()
+                continue
             found, cut = evaluate(check_from_dict(req["check"]), SourceFile(req["text"], by_name(req["lang"])),
                                   tuple(req["scope"]) if req["scope"] else None)
             answer = {"found": [[list(v.range), v.message] for v in found], "cut": cut}

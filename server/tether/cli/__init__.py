@@ -1,0 +1,22 @@
+"""The ``tether`` command. What an agent runs as a new process on every tool call (``hook``,
+``context``) is first offered to the workspace's resident server (``tether serve``), before
+anything else is imported: the imports alone cost more than the server's answer."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["hook"], ["context"]) and "--help" not in argv and "-h" not in argv:
+        from .resident import through_server  # the standard library only
+        stdin = sys.stdin.buffer.read() if argv[0] == "hook" else b""
+        code = through_server(argv, stdin, sys.stdout, sys.stderr)
+        if code is not None:
+            return code
+        if argv[0] == "hook":
+            sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="surrogateescape")
+    from .main import main as run
+    return run(argv)

@@ -1,4 +1,5 @@
-"""Commands for agents and editors: context, and the faces it starts (mcp, hook, export, lsp)."""
+"""Commands for agents, editors and people: context, the faces it starts (mcp, hook, export, lsp) and the
+static site (site)."""
 
 from __future__ import annotations
 
@@ -42,8 +43,10 @@ def cmd_mcp(args) -> int:
 
 
 def cmd_hook(args) -> int:
-    from ..agents.hooks import run
-    return run(args.agent, sys.stdin, sys.stdout)
+    from ..agents import dialects, hooks
+    if args.agent in dialects.DIALECTS:
+        return dialects.run(args.agent, sys.stdin, sys.stdout, sys.stderr)
+    return hooks.run(args.agent, sys.stdin, sys.stdout)
 
 
 def cmd_export(args) -> int:
@@ -58,4 +61,18 @@ def cmd_export(args) -> int:
 def cmd_lsp(args) -> int:
     from ..lsp.server import main as serve
     serve(tcp=args.tcp)
+    return EXIT_OK
+
+
+def cmd_site(args) -> int:
+    from ..checks.findings import check
+    from ..site.pages import build
+    from .review import review_rows
+    ws = workspace()
+    out = Path(args.out).resolve() if args.out else ws.dir / "cache" / "site"
+    findings = [f.to_json() for f in check(ws)]
+    candidates = [c.to_json(places, near) for c, places, near in review_rows(ws)]
+    done = build(ws, out, findings, candidates)
+    notes, files = (f"{n} {what}{'s' if n != 1 else ''}" for n, what in ((done["notes"], "note"), (done["files"], "file")))
+    print(f"wrote {done['pages']} pages ({notes}, {files}): {Path(done['out']) / 'index.html'}")
     return EXIT_OK

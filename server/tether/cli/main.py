@@ -7,13 +7,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
 
 from .. import __version__
 from ..context.ranking import DEFAULT_BUDGET
 from ..core.notes import KINDS, NoteError
 from ..core.workspace import WorkspaceError
 from .common import EXIT_OK, EXIT_USAGE, UsageError
-from .faces import cmd_context, cmd_export, cmd_hook, cmd_lsp, cmd_mcp
+from .faces import cmd_context, cmd_export, cmd_hook, cmd_lsp, cmd_mcp, cmd_site
 from .findings import cmd_check, cmd_doctor
 from .notes import (cmd_confirm, cmd_edit, cmd_init, cmd_list, cmd_reanchor, cmd_record, cmd_reindex, cmd_retire,
                     cmd_show, cmd_supersede, cmd_sync)
@@ -38,6 +39,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def cmd_serve(args) -> int:
+    from .resident import serve
+    if serve(Path(args.path).resolve(), idle=args.idle, run=main):
+        print("tether: a server already answers for this workspace", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tether", description="Keep the why of the code attached to the code.")
     p.add_argument("--version", action="version", version=f"tether {__version__}")
@@ -50,8 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("init", cmd_init, "create .tether/ at the top of this git repository (or in this folder)")
     c.add_argument("path", nargs="?", help="create it exactly here instead")
-    c.add_argument("--agents", action="store_true",
-                   help="also set agents up: MCP configs, Claude Code hooks and the exported rule files")
+    c.add_argument("--agents", nargs="?", const="", metavar="NAMES",
+                   help="also set agents up (MCP server, hooks, rule files): comma-separated names of claude, "
+                        "codex, cursor, gemini, vscode, or all; alone: claude,cursor,vscode")
     c.add_argument("--json", action="store_true")
 
     c = cmd("record", cmd_record, "record a note anchored to code")
@@ -126,7 +136,13 @@ def build_parser() -> argparse.ArgumentParser:
     c = cmd("mcp", cmd_mcp, "run the MCP server (tools and note resources for agents) on standard input/output")
 
     c = cmd("hook", cmd_hook, "answer an agent's hook event (JSON on standard input); never fails the agent")
-    c.add_argument("agent", choices=("claude-code", "copilot"))
+    c.add_argument("agent", choices=("claude-code", "copilot", "cursor", "gemini"))
+    c.add_argument("--serve", action="store_true",
+                   help="ask the workspace's resident server first, and start one when none answers")
+
+    c = cmd("serve", cmd_serve, "answer agents' hook events from a resident process (started by `hook --serve`)")
+    c.add_argument("path", nargs="?", default=".", help="the workspace (default: the one holding this folder)")
+    c.add_argument("--idle", type=float, default=1800, metavar="SECONDS", help="exit after this long unasked")
 
     c = cmd("export", cmd_export, "write the notes as rule files for agents that only read files")
     c.add_argument("target", nargs="?", choices=("agents", "claude", "cursor", "copilot", "all"), default="all")
@@ -136,9 +152,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("check", cmd_check, "run invariant checks and drift guards; report lost anchors and broken notes")
     c.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every file a note applies to)")
-    c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    c.add_argument("--format", choices=("text", "json", "sarif", "github", "markdown"), default="text",
+                   help="markdown: a pull request comment (with --changed-since, also the notes on the changed code)")
     c.add_argument("--changed-since", metavar="REV", help="only files changed since this git revision")
     c.add_argument("--jobs", type=int, metavar="N", help="processes to share a large check (default: one a core)")
+
+    c = cmd("site", cmd_site, "write a static site of the notes for people: files, notes, decisions, what needs attention")
+    c.add_argument("--out", metavar="DIR", help="the folder to write (default .tether/cache/site)")
 
     c = cmd("log", cmd_log, "the agents' observation log: prompts, files read and edited, commands, failures")
     c.add_argument("--session", metavar="ID", help="only this session (an id or a unique prefix of it)")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..checks.worker import compiles
 from ..context.ranking import note_markdown, where
 from ..core import anchors as A
 from ..core.files import is_under
@@ -29,12 +30,13 @@ from .common import (
 
 
 def cmd_init(args) -> int:
+    agents = _agents(args.agents) if args.agents is not None else ()
     ws, created = Workspace.init(Path(args.path) if args.path else Path.cwd(), exact=bool(args.path))
     ws.refresh()
     changed = []
-    if args.agents:
+    if agents:
         from ..agents.setup import set_up_agents
-        changed = set_up_agents(ws)
+        changed = set_up_agents(ws, agents)
     if args.json:
         out_json({"root": str(ws.root), "created": created, "agent_files": changed})
     else:
@@ -42,6 +44,20 @@ def cmd_init(args) -> int:
         for rel in changed:
             print(f"wrote {rel}")
     return EXIT_OK
+
+
+def _agents(spec: str) -> tuple[str, ...]:
+    """``--agents`` alone, ``all`` or comma-separated names of agents."""
+    from ..agents.setup import AGENTS, DEFAULT_AGENTS
+    if spec == "":
+        return DEFAULT_AGENTS
+    names = [n.strip().lower() for n in spec.split(",") if n.strip()] or [spec]
+    if names == ["all"]:
+        return tuple(AGENTS)
+    bad = next((n for n in names if n not in AGENTS), None)
+    if bad is not None:
+        raise UsageError(f"--agents: unknown agent '{bad}'; the agents are {', '.join(AGENTS)} (comma-separated), or all")
+    return tuple(dict.fromkeys(names))
 
 
 def cmd_record(args) -> int:
@@ -54,7 +70,7 @@ def cmd_record(args) -> int:
         rejected.append((opt, why if sep else ""))
     body = sys.stdin.read() if args.body == "-" else args.body
     common = dict(title=args.title, body=body, rationale=args.rationale, rejected=rejected, tags=args.tag,
-                  works_around=args.works_around, remove_when=args.remove_when, checks=checks_from_args(args))
+                  works_around=args.works_around, remove_when=args.remove_when, checks=checks_from_args(args), compile=compiles)
     if args.glob:
         note = ws.record(args.kind, args.glob, how=A.GLOB, **common)
     else:

@@ -84,15 +84,21 @@ def cmd_distill(args) -> int:
     return EXIT_OK
 
 
-def cmd_review(args) -> int:
-    ws = workspace()
-    cands = capture.candidates(ws, None if args.all else capture.PENDING)
+def review_rows(ws, status: str | None = capture.PENDING) -> list[tuple]:
+    """The candidates, each with where its anchors are now and the notes it would repeat."""
+    cands = capture.candidates(ws, status)
     paths = sorted({a.path for c in cands if c.status == capture.PENDING for a in c.anchors if a.type != A.GLOB})
     found = [p for path in paths for p in capture.places(ws, path)]
     rows = []
     for c in cands:
         pending = c.status == capture.PENDING
         rows.append((c, [p for p in found if p.candidate.id == c.id], capture.near_duplicates(ws, c) if pending else []))
+    return rows
+
+
+def cmd_review(args) -> int:
+    ws = workspace()
+    rows = review_rows(ws, None if args.all else capture.PENDING)
     if args.json:
         out_json({"candidates": [c.to_json(places, near) for c, places, near in rows]})
         return EXIT_OK

@@ -319,25 +319,7 @@ def file_symbols(rel: str, src: SourceFile) -> FileSymbols:
         method = d.kind == "method" or (parent is not None and parent.kind == "class") or "." in d.name \
             or (parent is None and d.qualname != d.name)
         defs_out.append(Target(rel, d.qualname, name, d.kind, parent.qualname if parent else None, method))
-    bindings: dict[str, tuple] = {}
-    exports: list[tuple[str, str, str]] = []
     text = src.slice_node
-    cursor = ts.QueryCursor(src.lang.query("bindings"))
-    for _, caps in cursor.matches(src.tree.root_node):
-        one = {k: text(v[0]) for k, v in caps.items() if not k.startswith("_")}
-        if "export.star" in one:
-            exports.append(("*", one["from"], "*"))
-        elif "export.name" in one:
-            exports.append((one.get("export.alias", one["export.name"]), one["from"], one["export.name"]))
-        elif "module" in one:  # import a.b [as c]
-            local = one.get("alias") or one["module"].split(".")[0]
-            bindings[local] = ("mod", one["module"] if "alias" in one else one["module"].split(".")[0])
-        elif "name" in one:
-            bindings[one.get("alias") or one["name"]] = ("sym", one["from"], one["name"])
-        elif "default" in one:
-            bindings[one["default"]] = ("sym", one["from"], "default")
-        elif "alias" in one:
-            bindings[one["alias"]] = ("mod", one["from"])
     bases: dict[str, list[str]] = {}
     cursor = ts.QueryCursor(src.lang.query("bases"))
     by_node = {d.node.id: d for d in defs}
@@ -348,7 +330,7 @@ def file_symbols(rel: str, src: SourceFile) -> FileSymbols:
                 n = n.parent
             if n is not None:
                 bases.setdefault(by_node[n.id].qualname, []).append(text(node))
-    return FileSymbols(defs_out, bindings, exports, bases)
+    return FileSymbols(defs_out, src.imports.bindings, src.imports.exports, bases)
 
 
 class SymbolIndex:
@@ -385,10 +367,7 @@ class SymbolIndex:
             return
         self.checked = now
         store = self.ws.store
-        stamps = {}
-        for rel in self.ws.files():
-            if for_path(rel) is not None:
-                stamps[rel] = _stamp(self.ws.abs(rel))
+        stamps = {rel: [st.st_mtime_ns, st.st_size] for rel, st in self.ws.walk() if for_path(rel) is not None}
         stale = [rel for rel, st in stamps.items() if rel not in self.files or self.files[rel][0] != st]
         gone = [rel for rel in self.files if rel not in stamps]
         if not stale and not gone:
@@ -466,14 +445,6 @@ class SymbolIndex:
             return hit
         tails = [m for m in self.py_modules if m.endswith("." + spec)]  # src/ layouts
         return self.py_modules[tails[0]] if len(tails) == 1 else None
-
-
-def _stamp(path) -> list:
-    try:
-        st = os.stat(path)
-        return [st.st_mtime_ns, st.st_size]
-    except OSError:
-        return [0, -1]
 
 
 _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

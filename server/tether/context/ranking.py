@@ -12,8 +12,9 @@ from ..core.notes import Note
 from ..core.resolution import Located, note_json
 from ..core.workspace import Workspace
 
-# tiers, best first
-ON_SYMBOL, ENCLOSING, ON_FILE, CALLEE, ON_PATTERN = 1, 2, 3, 4, 5
+# tiers, best first; a note whose code is gone (orphaned, ambiguous) comes after every note on
+# code that is there: it says what the code was, not what it is
+ON_SYMBOL, ENCLOSING, ON_FILE, CALLEE, ON_PATTERN, LOST = 1, 2, 3, 4, 5, 6
 DEFAULT_BUDGET = 2000
 _STATUS_ORDER = {"active": 0, "superseded": 1}
 
@@ -181,10 +182,10 @@ def _rank(locs: list[Located], line: int | None) -> tuple[int | None, str]:
             label = f"a statement in {label}" if a.name else f"lines {r.sl + 1}-{r.el + 1}"
         if a.type == A.FILE:
             cand = (ON_FILE, f"anchored on the file {a.path}")
+        elif r is None:
+            cand = (LOST, f"anchored on {label} in this file, which is {loc.state}: its code is not found")
         elif line is None:
             cand = (ON_SYMBOL, f"anchored on {label}")
-        elif r is None:
-            cand = (ON_FILE, f"anchored on {label} in this file, which is {loc.state}")
         elif r.sl == line or (r.sl <= line <= r.el and a.type != A.SYMBOL):
             cand = (ON_SYMBOL, f"anchored on {label}")
         elif r.sl <= line <= r.el:

@@ -32,7 +32,9 @@ class SourceTree:
 
     def rel(self, path: str | Path, base: Path | None = None) -> str:
         """Workspace-relative POSIX path of ``path`` (relative to ``base``, by default the
-        workspace root); paths outside the workspace are refused."""
+        workspace root); paths outside the workspace, or that no file system can hold, are refused."""
+        if "\0" in str(path):
+            raise WorkspaceError(f"{str(path)!r}: a path with a NUL byte names no file")
         p = Path(path)
         if not p.is_absolute():
             p = (base or self.root) / p
@@ -47,6 +49,8 @@ class SourceTree:
 
     def real(self, rel: str) -> str:
         """The real path of ``rel``, refused when it leads outside (symlinks followed)."""
+        if "\0" in rel:
+            raise WorkspaceError(f"{rel!r}: a path with a NUL byte names no file")
         real = os.path.realpath(os.path.join(self.root, rel))
         if not inside(real, self.root):
             raise WorkspaceError(f"{rel}: outside the workspace {self.root}")
@@ -80,7 +84,7 @@ class SourceTree:
 
     def stamps(self) -> list[tuple[str, int]]:
         """Every workspace file with when it was last written, created or moved here (ns)."""
-        return [(rel, t) for rel in self.files() if (t := self.changed_at(rel))]
+        return [(rel, max(st.st_mtime_ns, st.st_ctime_ns)) for rel, st in self.walk()]
 
     def changed_at(self, rel: str) -> int:
         """When the file was last written, created or moved here (ns; 0: it is not there): a
@@ -102,14 +106,35 @@ class SourceTree:
 
     def files(self) -> list[str]:
         """Workspace files (hidden folders, .tether and dependency folders skipped)."""
-        out = []
-        for d, dirs, names in os.walk(self.root):
-            dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x not in ("node_modules", "__pycache__"))
-            base = Path(d).relative_to(self.root)
-            for n in sorted(names):
-                if os.path.islink(os.path.join(d, n)) and not inside(Path(d, n).resolve(), self.root):
-                    continue  # a link out of the workspace is not the workspace's
-                out.append((base / n).as_posix())
+        return [rel for rel, _ in self.walk()]
+
+    def walk(self) -> list[tuple[str, os.stat_result]]:
+        """Workspace files with their ``stat``, in one pass over the folders (a hook at 2,000
+        files cannot afford a path resolution per file); a link out of the workspace is left out."""
+        out: list[tuple[str, os.stat_result]] = []
+
+        def visit(folder: str, prefix: str) -> None:
+            try:
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                return
+            folders = []
+            for e in entries:  # a folder's files, then its sub-folders (as os.walk lists them)
+                try:
+                    if e.is_dir(follow_symlinks=False):
+                        if not e.name.startswith(".") and e.name not in ("node_modules", "__pycache__"):
+                            folders.append(e)
+                    elif e.is_symlink():
+                        if inside(Path(e.path).resolve(), self.root) and os.path.isfile(e.path):
+                            out.append((prefix + e.name, os.stat(e.path)))
+                    elif e.is_file(follow_symlinks=False):
+                        out.append((prefix + e.name, e.stat(follow_symlinks=False)))
+                except OSError:
+                    continue  # gone while listed
+            for e in folders:
+                visit(e.path, f"{prefix}{e.name}/")
+        visit(str(self.root), "")
         return out
 
 
@@ -182,6 +207,45 @@ def changed_since(root: Path, ref: str) -> set[str]:
     return set(r.stdout.split()) | set(git(root, "ls-files", "--others", "--exclude-standard").stdout.split())
 
 
+def changed_lines(root: Path, ref: str) -> dict[str, list[tuple[int, int]] | None]:
+    """What changed between ``ref`` and the working tree, file by file: the line ranges of the
+    file's current text that the change wrote (0-based, end exclusive; lines deleted leave an
+    empty range where they were), or None for a file added, deleted or not tracked yet (the
+    whole of it). A file renamed without an edit changed no line."""
+    r = git(root, "diff", "-U0", "--relative", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/",
+            "--end-of-options", ref, "--")
+    if r.returncode != 0:
+        err = r.stderr.strip().splitlines()
+        raise WorkspaceError(f"--changed-since {ref}: {err[-1] if err else 'git failed'}")
+    out: dict[str, list[tuple[int, int]] | None] = {}
+    old = rel = None
+    for line in r.stdout.splitlines():
+        if line.startswith("--- "):
+            old = _diff_path(line[4:], "a/")
+        elif line.startswith("+++ "):
+            new = _diff_path(line[4:], "b/")
+            rel = new or old
+            out[rel] = [] if new and old else None
+        elif line.startswith("@@ ") and out.get(rel) is not None:
+            m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", line)
+            start, count = int(m.group(1)), int(m.group(2) or 1)
+            first = start - 1 if count else start  # a deletion's hunk names the line before it
+            out[rel].append((first, first + count))
+    for rel in git(root, "ls-files", "-z", "--others", "--exclude-standard").stdout.split("\0"):
+        if rel:
+            out.setdefault(rel, None)
+    return out
+
+
+def _diff_path(name: str, prefix: str) -> str | None:
+    """A file name of a ``---`` / ``+++`` line (git quotes unusual ones C-style), or None for /dev/null."""
+    name = name.rstrip("\t")
+    if name.startswith('"'):
+        name = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape") \
+            .encode("latin-1").decode("utf-8", "replace")
+    return name.removeprefix(prefix) if name != "/dev/null" else None
+
+
 def git_toplevel(start: Path) -> Path | None:
     r = git(start, "rev-parse", "--show-toplevel")
     return Path(r.stdout.strip()) if r.returncode == 0 and r.stdout.strip() else None
@@ -227,3 +291,56 @@ def glob_match(pattern: str, rel: str) -> bool:
         return True
     parts = rel.split("/")
     return any(rx.match("/".join(parts[:k])) for k in range(1, len(parts)))
+
+
+class FolderChanges:
+    """Whether anything in one folder changed since the last ask — exactly, not after a
+    debounce: Linux queues an inotify event before the write that made it returns, so a
+    note file saved by hand just before a request is seen by that request. ``open`` gives
+    None where there is no inotify (then the caller scans the folder every time)."""
+
+    _MASK = 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800  # writes, moves, creations, deletions
+    _LOST = 0x400 | 0x800 | 0x4000 | 0x8000  # the folder itself went, the queue overflowed, the watch ended
+
+    def __init__(self, folder: Path, libc, fd: int):
+        self.folder, self.libc, self.fd = folder, libc, fd
+        self.watching = False
+
+    @classmethod
+    def open(cls, folder: Path) -> FolderChanges | None:
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, AttributeError):
+            return None
+        if fd < 0:
+            return None
+        watch = cls(folder, libc, fd)
+        watch._watch()
+        return watch
+
+    def _watch(self) -> None:
+        self.watching = self.libc.inotify_add_watch(self.fd, os.fsencode(self.folder), self._MASK) >= 0
+
+    def pending(self) -> bool:
+        """True when something changed since the last call (or the watch was lost: then
+        always, until the folder can be watched again)."""
+        changed = not self.watching
+        while True:
+            try:
+                data = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                break
+            changed, i = True, 0
+            while i + 16 <= len(data):  # struct inotify_event: wd, mask, cookie, len, name
+                mask, size = int.from_bytes(data[i + 4:i + 8], "little"), int.from_bytes(data[i + 12:i + 16], "little")
+                if mask & self._LOST:
+                    self.watching = False
+                i += 16 + size
+        if not self.watching:
+            self._watch()
+        return changed
+
+    def close(self) -> None:
+        os.close(self.fd)

@@ -100,11 +100,14 @@ def by_name(name: str | None) -> Language | None:
 
 
 def for_path(path: str | PurePosixPath) -> Language | None:
-    suffix = PurePosixPath(str(path)).suffix.lower()
-    for lang in registry().values():
-        if suffix in lang.extensions:
-            return lang
-    return None
+    name = str(path).rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return _by_extension().get(name[dot:].lower()) if dot > 0 else None
+
+
+@cache
+def _by_extension() -> dict[str, Language]:
+    return {ext: lang for lang in reversed(registry().values()) for ext in lang.extensions}
 
 
 def family_of(path: str | PurePosixPath) -> str | None:

@@ -470,9 +470,11 @@ def check_from_dict(d: dict, where: str = "") -> Check:
     return c
 
 
-def validate(check: Check, lang: Language | None, any_language: bool = False) -> None:
+def validate(check: Check, lang: Language | None, any_language: bool = False, compile=None) -> None:
     """Refuse, with the position of the problem, a check that cannot run on ``lang`` (the
-    anchor's language; ``any_language`` for a glob, whose files may be in any)."""
+    anchor's language; ``any_language`` for a glob, whose files may be in any). ``compile``
+    tries a written query (default: :func:`compile_query` in this process; the faces pass the
+    checks' worker, so a query that crashes the compiler crashes no face)."""
     if check.kind in SHORTHAND_QUERY:
         if any_language:
             return  # every language in grammars/ has the shorthand queries (a test says so)
@@ -486,7 +488,8 @@ def validate(check: Check, lang: Language | None, any_language: bool = False) ->
         raise CheckError(f"check '{check.id}': unknown lang '{check.lang}'")
     if not any_language and lang is not None and lang.name != qlang.name and not family(lang.name, qlang.name):
         raise CheckError(f"check '{check.id}': the query is written for {qlang.name}, the anchor is in {lang.name}")
-    compile_query(check, qlang)
+    bounded(check)
+    (compile or compile_query)(check, qlang)
 
 
 _COMPILED: dict[tuple[str, str], ts.Query] = {}  # compiling costs milliseconds; running one, far less
@@ -500,15 +503,7 @@ def compile_query(check: Check, lang: Language) -> ts.Query:
     q = _COMPILED.get((lang.name, check.query))
     if q is not None:
         return q
-    if len(check.query.encode()) > MAX_QUERY_BYTES:
-        raise CheckError(f"check '{check.id}': the query is {len(check.query.encode()) // 1024} KB; "
-                         f"a check query is at most {MAX_QUERY_BYTES // 1024} KB")
-    depth = deepest = 0
-    for c in check.query:  # parentheses and brackets, as the compiler nests them
-        depth += (c in "([") - (c in ")]")
-        deepest = max(deepest, depth)
-    if deepest > MAX_QUERY_NESTING:
-        raise CheckError(f"check '{check.id}': the query nests {deepest} deep; at most {MAX_QUERY_NESTING}")
+    bounded(check)
     try:
         q = ts.Query(lang.grammar, check.query)
     except Exception as e:  # tree-sitter's QueryError says "... at row R, column C"
@@ -523,6 +518,19 @@ def compile_query(check: Check, lang: Language) -> ts.Query:
         _COMPILED.pop(next(iter(_COMPILED)))
     _COMPILED[(lang.name, check.query)] = q
     return q
+
+
+def bounded(check: Check) -> None:
+    """Refuse a written query beyond the size and nesting tree-sitter's compiler survives."""
+    if len(check.query.encode()) > MAX_QUERY_BYTES:
+        raise CheckError(f"check '{check.id}': the query is {len(check.query.encode()) // 1024} KB; "
+                         f"a check query is at most {MAX_QUERY_BYTES // 1024} KB")
+    depth = deepest = 0
+    for c in check.query:  # parentheses and brackets, as the compiler nests them
+        depth += (c in "([") - (c in ")]")
+        deepest = max(deepest, depth)
+    if deepest > MAX_QUERY_NESTING:
+        raise CheckError(f"check '{check.id}': the query nests {deepest} deep; at most {MAX_QUERY_NESTING}")
 
 
 def family(a: str, b: str) -> bool:

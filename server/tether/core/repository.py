@@ -78,6 +78,14 @@ class NoteRepository:
                         files[f"{TETHER_DIR}/notes/{e.name}"] = (st.st_mtime_ns, st.st_size)
         if self._stamp == files and not force:
             return
+        seal = digest(repr(sorted(files.items())))
+        if self._stamp is None and not force:  # a new process: is the index of exactly these files?
+            with self.store.read() as txn:
+                sealed = self.store.get(txn, "meta", "notes_folder")
+            if sealed is not None and sealed["seal"] == seal:
+                self._load(sealed["errors"])
+                self._stamp = files
+                return
         with self.store.read() as txn:
             known = dict(self.store.items(txn, "files"))
         removed = [k for k in known if k not in files]
@@ -86,9 +94,13 @@ class NoteRepository:
         changed = fork_map(lambda t: _read_note(self.root, *t), todo, self.jobs() if len(todo) >= FORK_NOTES else 1)
         if changed or removed:
             self.store.write(self._apply, changed, removed)
+        if changed or removed or files != self._stamp:  # another process may have indexed the change
             self.generation += 1
         self._load()
         self._stamp = files
+        # the index now holds exactly these files: the next process trusts it after one scan
+        errors = [[e.path, e.line, e.reason] for e in self._errors.values()]
+        self.store.write(lambda txn: self.store.put(txn, "meta", "notes_folder", {"seal": seal, "errors": errors}))
 
     def changed(self) -> None:
         """Someone watching the notes folder says it changed: the next read rescans it."""
@@ -262,14 +274,14 @@ class NoteRepository:
                             ("by_name", f"{a.name}\0{nid}")):
                 s.delete(txn, db, key)  # a key that is not there is no error in LMDB
 
-    def _load(self) -> None:
+    def _load(self, errors: list | None = None) -> None:
+        """The notes, read from the index as asked for, and the broken note files (given, or read)."""
         s = self.store
-        errors = {}
-        with s.read() as txn:
-            for rel, rec in s.items(txn, "files"):
-                if rec.get("error"):
-                    errors[rel] = NoteError(rel, rec["error"]["line"], rec["error"]["reason"])
-        self._notes, self._errors = _Notes(s), errors
+        if errors is None:
+            with s.read() as txn:
+                errors = [(rel, rec["error"]["line"], rec["error"]["reason"])
+                          for rel, rec in s.items(txn, "files") if rec.get("error")]
+        self._notes, self._errors = _Notes(s), {rel: NoteError(rel, line, why) for rel, line, why in errors}
 
 
 class _Notes:

@@ -41,6 +41,24 @@ class Definition:
     _hash: str | None = None
 
 
+@dataclass(slots=True)
+class Imports:
+    bindings: dict[str, tuple]  # local name -> ("mod", spec) | ("sym", spec, name there)
+    exports: list[tuple[str, str, str]]  # re-exports: (name or "*", spec, name there)
+
+    def qualify(self, name: str) -> str | None:
+        """The dotted name a name as written (``t.sleep``, ``sleep``, ``thread::sleep``) goes
+        by through these imports (``time.sleep``), or None when its head is not imported."""
+        head, _, rest = name.replace("::", ".").partition(".")
+        bound = self.bindings.get(head)
+        if bound is None:
+            return None
+        spec = bound[1].removeprefix("node:")
+        if bound[0] == "sym" and bound[2] != "default":  # a default export is the module object
+            spec = f"{spec.rstrip('.')}.{bound[2]}"
+        return (spec + (f".{rest}" if rest else "")).replace("::", ".").replace("/", ".")
+
+
 @dataclass(slots=True, eq=False)
 class Statement:
     index: int
@@ -72,6 +90,7 @@ class SourceFile:
         self._starts: list[int] = []
         self._stubs: list[ts.Node] = []  # what the query marks @ignore (a Python @overload stub)
         self._counters: dict[int, Counter] = {}
+        self._imports: Imports | None = None
 
     # -- text ------------------------------------------------------------------------
     def slice(self, start: int, end: int) -> str:
@@ -81,6 +100,14 @@ class SourceFile:
         p = self.pos
         sl, el = p.line_of_byte(start), p.line_of_byte(end)
         return Range(sl, p.point_col(sl, start - p.byte_starts[sl]), el, p.point_col(el, end - p.byte_starts[el]))
+
+    # -- imports ---------------------------------------------------------------------
+    @property
+    def imports(self) -> Imports:
+        """What the file's imports bind (the language's ``bindings.scm``; none without one)."""
+        if self._imports is None:
+            self._imports = _imports(self) if self.tree is not None else Imports({}, [])
+        return self._imports
 
     # -- definitions -----------------------------------------------------------------
     @property
@@ -359,3 +386,29 @@ def _type_name(s: str) -> str:
     while prev != s:
         prev, s = s, _GENERICS.sub("", s)
     return s.split("::")[-1]
+
+
+def _imports(src: SourceFile) -> Imports:
+    """Run the language's bindings query (its captures are described in grammars/python/bindings.scm)."""
+    bindings: dict[str, tuple] = {}
+    exports: list[tuple[str, str, str]] = []
+    text = src.slice_node
+    for _, caps in ts.QueryCursor(src.lang.query("bindings")).matches(src.tree.root_node):
+        one = {k: text(v[0]) for k, v in caps.items() if not k.startswith("_")}
+        if "export.star" in one:
+            exports.append(("*", one["from"], "*"))
+        elif "export.name" in one:
+            exports.append((one.get("export.alias", one["export.name"]), one["from"], one["export.name"]))
+        elif "package" in one:  # Go: import "net/http" binds http (or @alias)
+            bindings[one.get("alias") or one["package"].rsplit("/", 1)[-1]] = ("mod", one["package"])
+        elif "module" in one:  # import a.b [as c]
+            local = one.get("alias") or one["module"].split(".")[0]
+            bindings[local] = ("mod", one["module"] if "alias" in one else one["module"].split(".")[0])
+        elif "name" in one:  # the name may be a path (Rust: use std::{io::Read}): its last part is bound
+            local = one.get("alias") or one["name"].replace("::", ".").rsplit(".", 1)[-1]
+            bindings[local] = ("sym", one["from"], one["name"])
+        elif "default" in one:
+            bindings[one["default"]] = ("sym", one["from"], "default")
+        elif "alias" in one:
+            bindings[one["alias"]] = ("mod", one["from"])
+    return Imports(bindings, exports)

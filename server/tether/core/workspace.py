@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import ClassVar
 from pathlib import Path
 
 from . import anchors as A
@@ -27,6 +28,10 @@ __all__ = ["TETHER_DIR", "Located", "NoteError", "Workspace", "WorkspaceError"]
 
 
 class Workspace:
+    # the workspaces a resident process keeps open (agents/resident.py): ``find`` hands them
+    # out and ``close`` leaves them open, so every face in that process answers from warm state
+    resident: ClassVar[dict[Path, Workspace]] = {}
+
     def __init__(self, root: Path, auto_refresh: bool = True):
         self.root = Path(root).resolve()
         self.dir = self.root / TETHER_DIR
@@ -48,7 +53,7 @@ class Workspace:
         here = Path(start).resolve()
         for d in (here, *here.parents):
             if (d / TETHER_DIR).is_dir():
-                return cls(d)
+                return cls.resident.get(d) or cls(d)
         raise WorkspaceError(f"no {TETHER_DIR}/ in {here} or above: run `tether init` in the repository")
 
     @classmethod
@@ -68,7 +73,8 @@ class Workspace:
         return ws, created
 
     def close(self) -> None:
-        self.store.close()
+        if Workspace.resident.get(self.root) is not self:
+            self.store.close()
 
     def cores(self) -> int:
         """Processes a large read or check may share."""
@@ -86,6 +92,9 @@ class Workspace:
 
     def files(self) -> list[str]:
         return self.tree.files()
+
+    def walk(self) -> list[tuple[str, os.stat_result]]:
+        return self.tree.walk()
 
     def refresh(self, force: bool = False) -> None:
         self.repo.refresh(force)
@@ -133,10 +142,11 @@ class Workspace:
                title: str, body: str = "", rationale: str = "", rejected: list[tuple[str, str]] = (),
                tags: list[str] = (), works_around: str = "", remove_when: str = "",
                end: tuple[int, int] | None = None, text: str | None = None, checks: list[dict] = (),
-               or_statement: bool = False) -> Note:
+               or_statement: bool = False, compile=None) -> Note:
         """Create a note anchored at ``path:line:col`` (0-based; ``how`` = symbol, span or
         file), or on a glob pattern (``how`` = glob, ``path`` = the pattern). ``or_statement``:
-        where no definition encloses the position, the statement or lines there."""
+        where no definition encloses the position, the statement or lines there. ``compile``:
+        how a written check query is tried (see ``notes.validate``)."""
         if kind not in KINDS:
             raise WorkspaceError(f"unknown kind '{kind}': use one of {', '.join(KINDS)}")
         if not title.strip():
@@ -165,7 +175,7 @@ class Workspace:
         lang = src.lang if src is not None else for_path(anchor.path) if anchor.type == A.FILE else None
         for raw in checks:  # refused now, with the reason, rather than silently never matching
             try:
-                validate(check_from_dict(raw), lang, any_language=anchor.type == A.GLOB)
+                validate(check_from_dict(raw), lang, any_language=anchor.type == A.GLOB, compile=compile)
             except (CheckError, GrammarError) as e:
                 raise WorkspaceError(str(e)) from None
         stamp = now()

@@ -8,18 +8,19 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from lsprotocol import types as T
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import (JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage, LanguageServerProtocol,
-                            default_converter, lsp_method)
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
 from ..capture import candidates as capture
 from ..checks.findings import check_findings, file_findings, note_file_findings
+from ..checks.worker import compiles
 from ..context.ranking import context_for
 from ..core import anchors as A
 from ..core.files import TETHER_DIR, glob_match, is_under
@@ -28,6 +29,7 @@ from ..core.notes import KINDS, NoteError, parse_note
 from ..core.resolution import note_json
 from ..core.workspace import Workspace, WorkspaceError
 from . import convert as C
+from .protocol import FramedInput, TetherProtocol, converter
 from .settings import Settings, parse_settings
 
 log = logging.getLogger("tether.lsp")
@@ -37,29 +39,9 @@ RECORD_TITLES = {"decision": "Record decision here", "invariant": "Record invari
                  "workaround": "Mark as deliberate workaround"}
 
 
-def _converter():
-    """Custom requests keep their params as plain dicts (pygls would turn them into
-    namedtuples and mangle keys)."""
-    c = default_converter()
-    for cls in (JsonRPCRequestMessage, JsonRPCResponseMessage, JsonRPCNotification):
-        c.register_structure_hook(cls, lambda obj, cls: cls(**obj))
-    return c
-
-
-class TetherProtocol(LanguageServerProtocol):
-    @lsp_method(T.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: T.DidChangeTextDocumentParams):
-        """Edits for a document the client never opened are logged and dropped (pygls
-        would raise, and the user would see an error message for every keystroke)."""
-        if params.text_document.uri not in self.workspace.text_documents:
-            log.warning("didChange for %s, which was never opened: ignored", params.text_document.uri)
-            return
-        yield from super().lsp_text_document__did_change(params)
-
-
 class TetherServer(LanguageServer):
     def __init__(self):
-        super().__init__("tether", __version__, converter_factory=_converter, protocol_cls=TetherProtocol,
+        super().__init__("tether", __version__, converter_factory=converter, protocol_cls=TetherProtocol,
                          text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
         self.folders: list[Path] = []
@@ -87,7 +69,7 @@ class TetherServer(LanguageServer):
     # -- where a document belongs ------------------------------------------------------------
     def workspace_of(self, uri: str, create: bool = False) -> tuple[Workspace, str] | None:
         path = to_fs_path(uri)
-        if not path:
+        if not path or "\0" in path:
             return None
         p = Path(path)
         try:
@@ -439,7 +421,7 @@ async def code_lens(ls: TetherServer, params: T.CodeLensParams):
 
 @server.feature(T.CODE_LENS_RESOLVE)
 async def code_lens_resolve(ls: TetherServer, lens: T.CodeLens):
-    data = lens.data or {}
+    data = lens.data if isinstance(lens.data, dict) else {}
 
     def work():  # on the core thread: the anchors as they are after every change queued so far
         lf = ls.live(data.get("uri", ""))
@@ -463,10 +445,10 @@ async def code_action(ls: TetherServer, params: T.CodeActionParams):
                             command=T.Command(title=title, command="tether.record", arguments=[{**where, "kind": kind}]))
                for kind, title in RECORD_TITLES.items()]
     for d in params.context.diagnostics:
-        if d.source == "tether" and isinstance(d.data, dict) and d.data.get("candidate"):
+        if d.source == "tether" and isinstance(d.data, dict) and isinstance(d.data.get("candidate"), str):
             actions += await _candidate_actions(ls, d)
             continue
-        if d.source == "tether" and isinstance(d.data, dict) and d.data.get("note"):
+        if d.source == "tether" and isinstance(d.data, dict) and isinstance(d.data.get("note"), str):
             fixes = C.note_fixes(d, where, ls.protocol._converter.unstructure(d.range))
             actions += [T.CodeAction(title, kind=T.CodeActionKind.QuickFix, diagnostics=[d],
                                      command=T.Command(title=title, command=cmd, arguments=[arg]))
@@ -509,33 +491,43 @@ async def _candidate_actions(ls: TetherServer, d: T.Diagnostic) -> list[T.CodeAc
 
 def _position(arg: dict) -> tuple[int, int, tuple[int, int] | None]:
     r = arg.get("range") or {"start": arg.get("position") or {"line": 0, "character": 0}}
-    start = r["start"]
-    end = r.get("end")
-    end_t = (end["line"], end["character"]) if end and end != start else None
-    return start["line"], start["character"], end_t
+    start, end = _point(r["start"]), _point(r["end"]) if r.get("end") else None
+    return *start, end if end and end != start else None
+
+
+def _point(p) -> tuple[int, int]:
+    if not (isinstance(p, dict) and all(type(p.get(k)) is int and 0 <= p[k] < 2**31 for k in ("line", "character"))):
+        raise ValueError(f"not a position: {p!r:.80}")
+    return p["line"], p["character"]
 
 
 def _located_ws(ls: TetherServer, uri: str, create: bool = False):
     found = ls.workspace_of(uri, create=create)
     if found is None:
-        raise WorkspaceError(f"{to_fs_path(uri)} is not in a workspace tether serves")
+        raise WorkspaceError(f"{to_fs_path(uri) or uri} is not in a workspace tether serves")
     return found
 
 
-def _command(fn):
-    """Commands report a refused request to the user instead of failing silently."""
-    async def run(ls: TetherServer, *args):
-        try:
-            return await fn(ls, *args)
-        except (WorkspaceError, NoteError, KeyError, TypeError, ValueError) as e:
-            ls.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"tether: {e}"))
-            return None
-    run.__name__ = fn.__name__
-    return run
+def _command(name: str, *strings: str):
+    """The command ``name``: it takes one object whose ``strings`` fields are strings, else it
+    is answered with InvalidParams; a refused request is shown to the user, never silently."""
+    def wrap(fn):
+        async def run(ls: TetherServer, *args):
+            arg = args[0] if len(args) == 1 else None
+            if not isinstance(arg, dict) or any(not isinstance(arg.get(k), str) for k in strings):
+                fields = f" with {', '.join(strings)} (strings)" if strings else ""
+                raise JsonRpcInvalidParams(f"{name}: takes one object{fields}, not {args!r:.80}")
+            try:
+                return await fn(ls, arg)
+            except (WorkspaceError, NoteError, KeyError, TypeError, ValueError) as e:
+                ls.window_show_message(T.ShowMessageParams(T.MessageType.Error, f"tether: {e}"))
+                return None
+        run.__name__ = fn.__name__
+        return server.command(name)(run)
+    return wrap
 
 
-@server.command("tether.record")
-@_command
+@_command("tether.record", "uri")
 async def record(ls: TetherServer, arg: dict):
     """Record a note at {uri, range|position, kind}. With a title (and optionally rationale,
     alternatives, body, tags, how) it is recorded as given; without one a template is
@@ -557,7 +549,7 @@ async def record(ls: TetherServer, arg: dict):
                       rationale=arg.get("rationale", ""), rejected=alts, tags=arg.get("tags") or [],
                       works_around=arg.get("works_around", ""), remove_when=arg.get("remove_when", ""),
                       checks=arg.get("checks") or [], text=lf.text if lf else None)
-        note = ws.record(kind, rel, line, col, how=how, end=end, or_statement=True, **kwargs)
+        note = ws.record(kind, rel, line, col, how=how, end=end, or_statement=True, compile=compiles, **kwargs)
         ls.reload(ws)
         return note
     note = await ls.run(work)
@@ -582,8 +574,7 @@ TEMPLATE_BODY = {
 }
 
 
-@server.command("tether.confirm")
-@_command
+@_command("tether.confirm", "id")
 async def confirm(ls: TetherServer, arg: dict):
     ws = await ls.run(_ws_of_note, ls, arg["id"])
 
@@ -593,8 +584,7 @@ async def confirm(ls: TetherServer, arg: dict):
     return await _change_notes(ls, ws, work)
 
 
-@server.command("tether.reanchor")
-@_command
+@_command("tether.reanchor", "uri", "id")
 async def reanchor(ls: TetherServer, arg: dict):
     ws, rel = _located_ws(ls, arg["uri"])
     line, col, _ = _position(arg)
@@ -605,8 +595,7 @@ async def reanchor(ls: TetherServer, arg: dict):
     return await _change_notes(ls, ws, work)
 
 
-@server.command("tether.ignoreOnce")
-@_command
+@_command("tether.ignoreOnce", "uri", "id", "check")
 async def ignore_once(ls: TetherServer, arg: dict):
     ws, rel = _located_ws(ls, arg["uri"])
     line, col, _ = _position(arg)
@@ -618,15 +607,13 @@ async def ignore_once(ls: TetherServer, arg: dict):
     return await _change_notes(ls, ws, work)
 
 
-@server.command("tether.retire")
-@_command
+@_command("tether.retire", "id")
 async def retire(ls: TetherServer, arg: dict):
     ws = await ls.run(_ws_of_note, ls, arg["id"])
     return await _change_notes(ls, ws, lambda: ws.retire(arg["id"]))
 
 
-@server.command("tether.showNote")
-@_command
+@_command("tether.showNote")
 async def show_note(ls: TetherServer, arg: dict):
     nid = arg.get("id") or (arg.get("ids") or [None])[0]
     ws = await ls.run(_ws_of_note, ls, nid)
@@ -635,8 +622,7 @@ async def show_note(ls: TetherServer, arg: dict):
     return note_json(note)
 
 
-@server.command("tether.acceptCandidate")
-@_command
+@_command("tether.acceptCandidate", "id")
 async def accept_candidate(ls: TetherServer, arg: dict):
     """A proposed note becomes a note file (or joins the note it repeats, ``merge``);
     ``edit`` opens the new file at its title so the user can finish it."""
@@ -648,8 +634,7 @@ async def accept_candidate(ls: TetherServer, arg: dict):
     return note_json(note)
 
 
-@server.command("tether.dismissCandidate")
-@_command
+@_command("tether.dismissCandidate", "id")
 async def dismiss_candidate(ls: TetherServer, arg: dict):
     ws = await ls.run(_ws_of_candidate, ls, arg["id"])
     c = await ls.run(capture.dismiss, ws, arg["id"])
@@ -685,10 +670,21 @@ def _ws_holding(ls: TetherServer, find, missing: str) -> Workspace:
 
 # -- custom requests for richer clients and agents ----------------------------------------
 
+def _request(fn):
+    """A custom request refused (a file outside the served workspaces) is answered with the reason."""
+    async def run(ls: TetherServer, params):
+        try:
+            return await fn(ls, params)
+        except WorkspaceError as e:
+            raise JsonRpcInvalidParams(str(e)) from None
+    run.__name__ = fn.__name__
+    return run
+
+
 @server.feature("tether/notes")
+@_request
 async def notes_request(ls: TetherServer, params):
-    params = params if isinstance(params, dict) else {}
-    uri = params.get("uri")
+    uri = _uri_param("tether/notes", params, required=False)
     if uri:
         ws, rel = _located_ws(ls, uri)
 
@@ -706,16 +702,27 @@ async def notes_request(ls: TetherServer, params):
 
 
 @server.feature("tether/context")
+@_request
 async def context_request(ls: TetherServer, params):
-    params = params if isinstance(params, dict) else {}
-    ws, rel = _located_ws(ls, params["uri"])
-    line = (params.get("range") or {}).get("start", {}).get("line")
+    uri = _uri_param("tether/context", params)
+    ws, rel = _located_ws(ls, uri)
+    try:
+        line = _point(params["range"]["start"])[0] if params.get("range") is not None else None
+    except (TypeError, KeyError, ValueError) as e:
+        raise JsonRpcInvalidParams(f"tether/context: range: {e}") from None
 
     def work():
-        lf = ls.live(params["uri"])
+        lf = ls.live(uri)
         return context_for(ws, rel, line, text=lf.text if lf else None)
     ctx = await ls.run(work)
     return {"markdown": ctx.to_markdown(), "notes": ctx.to_json()["notes"]}
+
+
+def _uri_param(method: str, params, required: bool = True) -> str | None:
+    uri = params.get("uri") if isinstance(params, dict) else None
+    if (uri is None and required) or (uri is not None and not isinstance(uri, str)):
+        raise JsonRpcInvalidParams(f"{method}: takes {{uri: string}}, not {params!r:.80}")
+    return uri
 
 
 def main(tcp: str | None = None) -> None:
@@ -724,4 +731,7 @@ def main(tcp: str | None = None) -> None:
         host, _, port = tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
-        server.start_io()
+        stdin = FramedInput(sys.stdin.buffer)
+        server.start_io(stdin=stdin)
+        if stdin.broken:
+            sys.exit(1)

@@ -26,6 +26,7 @@ from .. import __version__
 from ..capture import candidates as capture
 from ..capture import observations
 from ..checks import findings
+from ..checks.worker import compiles
 from ..context.ranking import DEFAULT_BUDGET, Context, context_for, note_markdown
 from ..context.search import search, since_iso
 from ..core import anchors as A
@@ -237,7 +238,7 @@ def record_note(kind: Literal[KINDS],
                   rejected=[(a.option, a.rejected_because) for a in alternatives or ()],
                   checks=[c.to_dict() for c in checks or ()])
     ws = STATE.for_writing()
-    note = ws.record(kind, target, line0, how=how, or_statement=True, **common)
+    note = ws.record(kind, target, line0, how=how, or_statement=True, compile=compiles, **common)
     return note_json(note, ws.locate_note(note))
 
 

@@ -1,0 +1,155 @@
+"""The resident server for hooks (``tether serve``) and the hook's fallback: real processes,
+a real Unix socket, the real ``tether hook claude-code`` command."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from samples import git_init
+
+from tether.cli.resident import socket_path
+
+CODE = "def pay(amount):\n    return amount\n\n\ndef refund(amount):\n    return -amount\n"
+
+
+def tether(root: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tether", *args], cwd=root, input=stdin, capture_output=True,
+                          text=True, timeout=120)
+
+
+def hook(root: Path, path: str, session: str, *flags: str) -> str:
+    event = {"session_id": session, "transcript_path": "", "cwd": str(root), "hook_event_name": "PreToolUse",
+             "tool_name": "Read", "tool_input": {"file_path": str(root / path)}}
+    r = tether(root, "hook", "claude-code", *flags, stdin=json.dumps(event))
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    return r.stdout
+
+
+def answering(root: Path) -> bool:
+    with socket.socket(socket.AF_UNIX) as s:
+        try:
+            s.connect(socket_path(root))
+            return True
+        except OSError:
+            return False
+
+
+def wait_for(cond, what: str, within: float = 60.0) -> None:
+    end = time.monotonic() + within
+    while not cond():
+        assert time.monotonic() < end, f"{what}: not within {within} s"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def root(tmp_path: Path):
+    git_init(tmp_path)
+    (tmp_path / "pay.py").write_text(CODE)
+    assert tether(tmp_path, "init").returncode == 0
+    assert tether(tmp_path, "record", "decision", "pay.py:1", "--title", "Amounts are integer cents").returncode == 0
+    yield tmp_path.resolve()
+
+
+@pytest.fixture
+def server(root: Path):
+    p = subprocess.Popen([sys.executable, "-m", "tether", "serve", str(root)], cwd=root,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_for(lambda: answering(root), "the server listening")
+    yield p
+    p.kill()
+    p.wait()
+    p.stderr.close()
+
+
+def test_a_hook_answers_the_same_through_the_server_as_alone(root: Path, server):
+    alone = subprocess.run([sys.executable, "-m", "tether", "hook", "claude-code"], cwd=root, capture_output=True,
+                           text=True, input=json.dumps({"session_id": "a", "cwd": str(root), "hook_event_name": "PreToolUse",
+                                                        "tool_name": "Read", "tool_input": {"file_path": str(root / "pay.py")}}),
+                           env={**os.environ, "XDG_RUNTIME_DIR": str(root / "nowhere")}).stdout  # no server found
+    served = hook(root, "pay.py", "b")
+    assert "Amounts are integer cents" in served
+    assert json.loads(served) == json.loads(alone)
+    assert server.poll() is None
+
+
+def test_a_note_file_changed_on_disk_is_seen_by_the_very_next_call(root: Path, server):
+    assert "Amounts are integer cents" in hook(root, "pay.py", "c")
+    note = next((root / ".tether" / "notes").glob("*.md"))
+    note.write_text(note.read_text().replace("Amounts are integer cents", "Amounts are integer pennies"))
+    assert "Amounts are integer pennies" in hook(root, "pay.py", "d")  # no wait in between
+    with open(note, "a") as f:  # appended in place: no rename for a watcher to see
+        f.write("\nAppended by hand.\n")
+    assert "Appended by hand." in hook(root, "pay.py", "e")
+    assert tether(root, "record", "invariant", "pay.py:5", "--title", "Refunds are negative").returncode == 0
+    assert "Refunds are negative" in hook(root, "pay.py", "f")
+
+
+def test_with_no_server_the_hook_works_alone_and_serve_starts_one(root: Path):
+    assert not answering(root)
+    assert "Amounts are integer cents" in hook(root, "pay.py", "g", "--serve")
+    wait_for(lambda: answering(root), "the server started by the hook")
+    try:
+        assert "Amounts are integer cents" in hook(root, "pay.py", "h", "--serve")
+    finally:
+        _stop(root)
+
+
+def test_a_second_server_for_the_same_workspace_steps_aside(root: Path, server):
+    r = tether(root, "serve")
+    assert r.returncode == 2 and "already answers" in r.stderr
+
+
+def test_a_stale_server_is_not_trusted_and_exits(root: Path, server):
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(socket_path(root))
+        s.sendall(json.dumps({"v": "0.0.0-old", "agent": "claude-code", "event": {}}).encode() + b"\n")
+        assert json.loads(s.makefile().readline()) == {"stale": True}
+    assert server.wait(timeout=60) == 0
+    assert "Amounts are integer cents" in hook(root, "pay.py", "i")  # the hook works alone
+    assert not os.path.exists(socket_path(root))
+
+
+def test_a_dead_servers_socket_file_does_not_block_the_hook_or_a_new_server(root: Path):
+    path = socket_path(root)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(path)  # bound, never listening: what a killed server leaves
+    assert "Amounts are integer cents" in hook(root, "pay.py", "j")
+    p = subprocess.Popen([sys.executable, "-m", "tether", "serve", str(root)], cwd=root, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: answering(root), "a new server on the dead one's path")
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_the_server_exits_when_its_workspace_goes(root: Path, server):
+    import shutil
+    shutil.rmtree(root / ".tether")
+    assert server.wait(timeout=60) == 0
+
+
+def _stop(root: Path) -> None:
+    with socket.socket(socket.AF_UNIX) as s:  # a request from "another version" stops it
+        s.connect(socket_path(root))
+        s.sendall(b'{"v": "stop", "agent": "claude-code", "event": {}}\n')
+        s.makefile().readline()
+
+
+def test_context_answers_the_same_through_the_server_and_says_the_same_errors(root: Path, server):
+    nowhere = {**os.environ, "XDG_RUNTIME_DIR": str(root / "nowhere")}
+    for args in (["context", "pay.py:1"], ["context", "pay.py:99"], ["context", "nope.py:1"], ["context", "--json", "pay.py"]):
+        alone = subprocess.run([sys.executable, "-m", "tether", *args], cwd=root, capture_output=True, text=True,
+                               env=nowhere)
+        served = tether(root, *args)
+        assert (served.returncode, served.stdout, served.stderr) == (alone.returncode, alone.stdout, alone.stderr)
+    assert "Amounts are integer cents" in tether(root / ".tether", "context", "../pay.py:1").stdout  # its own cwd
+    assert server.poll() is None
