@@ -446,18 +446,13 @@ def _safely(ws: Workspace, event: dict, fn, *args, **kw):
         return None
 
 
+_REPLACING = ("Edit", "MultiEdit", "replace_string_in_file", "copilot_replaceString", "multi_replace_string_in_file",
+              "copilot_multiReplaceString")
+
+
 def _replacements(tool: str, ti: dict) -> list[tuple[str, str]]:
     """The (old, new) strings of an edit that replaces text (empty for other tools)."""
-    if tool in ("Edit", "replace_string_in_file", "copilot_replaceString"):
-        items = [ti]
-    elif tool == "MultiEdit":
-        items = ti.get("edits") if isinstance(ti.get("edits"), list) else []
-    elif tool in ("multi_replace_string_in_file", "copilot_multiReplaceString"):
-        items = ti.get("replacements") if isinstance(ti.get("replacements"), list) else []
-    else:
-        return []
-    return [(_str(e.get("old_string") or e.get("oldString")), _str(e.get("new_string") or e.get("newString")))
-            for e in items if isinstance(e, dict)]
+    return K.replacements(ti) if tool in _REPLACING else []
 
 
 def edit_ranges(text: str, tool: str, ti: dict, response) -> list[tuple[int, int]]:

@@ -82,7 +82,7 @@ class Candidate:
     created: str = ""
     updated: str = ""
     extractor: str = "rules"
-    restates: bool = False  # a proposal recalling an earlier decision (not stored: it joins that candidate)
+    recalls: bool = False  # a proposal recalling an earlier decision (not stored: it joins that candidate)
 
     @property
     def note_kind(self) -> str:
@@ -290,7 +290,7 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
         for p in proposals:
             same = next((c for c in known if c.kind == p.kind and _same_code(c.anchors, p.anchors)
                          and restates(c, p, _names(c.anchors + p.anchors))), None)
-            if same is None and p.restates:  # "remember, we …" while working on other code: that decision
+            if same is None and p.recalls:  # "remember, we …" while working on other code: that decision
                 same = next((c for c in known if c.status == PENDING and c.sessions != p.sessions
                              and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(c.title, p.title))),
                             None)

@@ -38,24 +38,6 @@ from .transcript import USER, Said, Skipped, Transcript, read_transcript
 EDIT_TOOLS = frozenset(("Edit", "MultiEdit", "Write", "NotebookEdit", "replace_string_in_file", "copilot_replaceString",
                         "multi_replace_string_in_file", "copilot_multiReplaceString", "create_file",
                         "copilot_createFile", "insert_edit_into_file", "copilot_insertEdit", "textEditGroup"))
-_NEW_TEXT = ("new_string", "content", "new_source", "newString", "code")
-
-
-def _replacements(inp: dict) -> list[tuple[str, str]]:
-    """The (old, new) texts of an edit call (one pair per edit; old "" for text written whole)."""
-    edits = inp.get("edits") if isinstance(inp.get("edits"), list) else \
-        inp.get("replacements") if isinstance(inp.get("replacements"), list) else [inp]
-    out = []
-    for e in edits:
-        if not isinstance(e, dict):
-            continue
-        new = next((e[k] for k in _NEW_TEXT if isinstance(e.get(k), str)), None)
-        old = e.get("old_string") or e.get("oldString") or ""
-        if new is not None and isinstance(old, str):
-            out.append((old, new))
-    return out
-
-
 def session_from(ws: Workspace, transcript: Transcript | None, log: list[dict]) -> Session:
     """One session from its transcript (when there is one) and its observation log."""
     by_call = {e["tool_use_id"]: e for e in log if e.get("tool_use_id")}
@@ -94,7 +76,7 @@ def session_from(ws: Workspace, transcript: Transcript | None, log: list[dict]) 
             call.path = rels[path]
         call.edit = ev.name in EDIT_TOOLS and not ev.error
         if call.edit:
-            call.text = "\n".join(new for _, new in _replacements(inp))
+            call.text = "\n".join(new for _, new in O.replacements(inp))
         seen = by_call.get(ev.id)
         if seen is not None and seen.get("kind") in ("edit", "read"):
             call.symbols = list(seen.get("symbols", []))
@@ -129,7 +111,7 @@ def _symbols_now(ws: Workspace, rel: str, tool: str, inp: dict, response, files:
         patch = response.get("structuredPatch") if isinstance(response, dict) else None
         ranges = O.patch_lines(patch) if patch else [(0, text.count("\n"))]
     else:
-        ranges = O.edit_lines(text, _replacements(inp))
+        ranges = O.edit_lines(text, O.replacements(inp))
     return O.edited_symbols(text, rel, ranges)
 
 
@@ -190,7 +172,8 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
     sess = session_from(ws, tr, log)
     sess.id = sid
     files: dict[str, SourceFile | None] = {}
-    for path in dict.fromkeys(c.path for c in sess.edits()):
+    edited = list(dict.fromkeys(c.path for c in sess.edits()))
+    for path in edited:
         src = _source(ws, path, files)
         if src is not None:
             sess.defined[path] = [d.qualname for d in src.defs]
@@ -210,9 +193,8 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
             continue
         cands.append(K.Candidate("", p.kind, p.title, round(p.confidence, 2), anchors, p.evidence, p.rationale,
                                  p.alternatives, p.works_around, p.remove_when, extractor=extractor.name,
-                                 restates=p.restates))
+                                 recalls=p.recalls))
     queued = K.queue(ws, cands)
-    edited = list(dict.fromkeys(c.path for c in sess.edits()))
     return Distilled(sid, tr.path if tr else "", tr.lines if tr else 0, time.monotonic() - start, queued, cut,
                      tr.skipped if tr else [], edited)
 

@@ -38,7 +38,7 @@ touching more than three definitions anchors its file. A statement with no edit 
 is about the repository (pattern ``**``) and loses confidence — said by the agent, it is
 dropped; a rule "for the whole X package" is about that folder (``src/x/**/*.py``). A
 gotcha anchors on the edit that fixed it. A person recalling an earlier decision
-("remember we …") marks the proposal ``restates``: the queue joins it to that decision.
+("remember we …") marks the proposal ``recalls``: the queue joins it to that decision.
 
 Confidence: a base per rule (0.55–0.8), more when a reason is given or the person said it,
 less without code; candidates under 0.5 are not proposed.
@@ -1037,7 +1037,7 @@ class RuleExtractor:
                     continue
                 p = Proposal(hit.kind, hit.title, round(min(conf, 0.95), 2), refs, evidence, hit.rationale,
                              list(hit.alternatives), hit.works_around, hit.remove_when,
-                             restates=u.who == USER and bool(_REMINDER.search(_lead_in(u.text, s))))
+                             recalls=u.who == USER and bool(_REMINDER.search(_lead_in(u.text, s))))
                 last[hit.kind] = (k, p)
                 out.append(p)
         if not session.out_of_time():

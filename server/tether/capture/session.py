@@ -96,7 +96,7 @@ class Proposal:
     alternatives: list[Alternative] = field(default_factory=list)
     works_around: str = ""
     remove_when: str = ""
-    restates: bool = False  # recalls a decision made before ("remember we …"): joins it wherever it is
+    recalls: bool = False  # a decision made before, recalled ("remember we …"): joins it wherever it is
 
 
 class Extractor(Protocol):
