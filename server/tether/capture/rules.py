@@ -103,7 +103,8 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
                     r"do you (want|think|prefer)|what if|we can discuss|up to you|your call|tbd|to be decided)\b",
                     re.I)
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
-_REPORTED = re.compile(r"\b(says(?! why)|said|claims|claimed|according to|reads:|states that|told (?:me|us|them)|the (error|message|warning|"
+_REPORTED = re.compile(r"\b(says(?! why)|said|claims|claimed|according to|reads:|states that|told (?:me|us|them)|"
+                       r"the (error|message|warning|"
                        r"traceback|log|output) (is|was|shows|reports))\b", re.I)
 _PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
                       r"replies|reply|responses?|summary|summaries|messages?|output|explanations?)|emojis?|"
@@ -320,7 +321,8 @@ def _alt(text: str) -> str:
 
 
 # every rule needs one of these words: a sentence without any is not read further
-_TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains?\b|kept\b|won't|will not|going to|don't|do not|doesn't|does not|"
+_TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains?\b|kept\b|won't|will not|going to|"
+                      r"don't|do not|doesn't|does not|"
                       r"deliberate|intentional|on purpose|by design|leave|refuse|reject|hack|work.?around|kludge|"
                       r"monkey|looks|seems|instead|rather|favou?r|\bover\b|\bnot\b|decid|decision|chose|choose|"
                       r"picked|settled|agreed|go with|going with|prefer|append-only|immutable|idempotent|read-only|"
@@ -439,7 +441,8 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
             m = rx.search(clause)
             if m:
                 alt = _alt(m.group("alt"))
-                if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or clause[:m.start("alt")].count("`") % 2:
+                quoted = clause[:m.start("alt")].count("`") % 2
+                if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or quoted:
                     continue  # "rather than patch it" names no option; "`… EUR only, not GBP`" is quoted text
                 title = title_of(clause[:m.start("x")] + m.group("x"), choice=True)
                 if len(title.split()) < 2:

@@ -189,7 +189,8 @@ def cmd_search(args) -> int:
     for h in hits:
         d = h.doc
         if d.type == "note":
-            line = f"{d.id}  {d.item.kind:<10} {d.item.title}" + (f" ({d.item.status})" if d.item.status != "active" else "")
+            status = f" ({d.item.status})" if d.item.status != "active" else ""
+            line = f"{d.id}  {d.item.kind:<10} {d.item.title}{status}"
         elif d.type == "candidate":
             line = f"{d.id}  {d.item.kind:<10} {d.item.title} (proposed; `tether review`)"
         else:
