@@ -875,7 +875,11 @@ def _reason_in(sents: list[str], skip: str = "") -> str:
 class _Decided:
     proposal: Proposal
     head: str  # the option chosen
-    options: int = -1  # the message that laid the options out
+
+    @property
+    def about(self) -> str:
+        """What the choice was between: the option taken and the ones rejected."""
+        return " ".join([self.head, *(a.option for a in self.proposal.alternatives)])
 
 
 def _choice_title(text: str) -> str:
@@ -905,7 +909,7 @@ def exchanges(session: Session) -> list[Proposal]:
         reply = u.text.strip()
         psents = sentences(_TURN_DOWN.sub("", reply, count=1)) or [reply]
         rev = _REVERT.search(reply)
-        if rev and last is not None:
+        if rev and last is not None and _stems(reply) & _stems(last.about):  # reverts that choice, not any
             rest = rev.group("rest").strip(" .,:")
             at = next((i for i, x in enumerate(psents) if _REVERT.search(x)), -1)
             after = psents[at + 1:] if at >= 0 else []
@@ -945,7 +949,7 @@ def exchanges(session: Session) -> list[Proposal]:
                 out.append(Proposal(kind, _choice_title(pick.head), 0.8, refs, evidence,
                                     mine or why, rejected, works_around=around))
                 answered.add(a.index)
-                last = _Decided(out[-1], pick.head, a.index)
+                last = _Decided(out[-1], pick.head)
                 continue
         down = _TURN_DOWN.match(reply)
         if down and agent.turn == u.turn - 1:
@@ -965,6 +969,8 @@ def exchanges(session: Session) -> list[Proposal]:
                     continue
                 kind, title, conf = "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", x)[0]), 0.7
             why = _reason_in([y for y in psents if y != x], x) or reason_of(x)
+            if not hits and not why:
+                continue  # "no, just the code": a terse steer with no reason is no decision to keep
             refs = refs_for(x)
             evidence = [Evidence(session.id, ASSISTANT, agent.at, proposal[:400], agent.line),
                         Evidence(session.id, USER, u.at, reply[:400], u.line)]
