@@ -160,10 +160,13 @@ _ING = {"using": "use", "keeping": "keep", "storing": "store", "switching": "swi
         "putting": "put", "writing": "write", "sticking": "stick", "rounding": "round", "parsing": "parse"}
 
 
+_NO = re.compile(r"^(?:no|nope|nah|actually|wait)\s*[,.!:;—–-]+\s*", re.I)  # "No, it must …": the answer's "no"
+
+
 def title_of(clause: str, choice: bool = False) -> str:
     """A note title from a clause: discourse words dropped; for a choice (``choice``), the
     one choosing too ("I'll go with X" → "Use X")."""
-    t = _DISCOURSE.sub("", clause.strip().rstrip(".!:;,")).strip()
+    t = _DISCOURSE.sub("", _NO.sub("", clause.strip().rstrip(".!:;,"))).strip()
     t = re.sub(r"^(?:the\s+)?(?:rule|invariant|constraint|decision)\s*:\s*", "", t, flags=re.I)
     d = _DECIDER.sub("", t) if choice else t
     if d != t:
@@ -698,6 +701,9 @@ _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|ei
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
                      r"choices)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|\b(?:we|you|i) could(?: either)?)\s+"
                      r"(?:\(?a\)\s*)?(?P<a>[^.?!;]{3,120}?),?\s+or\s+(?:\(?b\)\s*)?(?P<b>[^.?!;]{3,120})", re.I)
+# "Should the cache be per-process or shared in Redis?": two options in a question
+_ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s*(?:in|as)?|prefer|want|do)\s+"
+                    r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?", re.I)
 _HEAD_END = re.compile(r"\s+[—–]\s+|\s+-\s+|;\s+|:\s+(?=\S)|,\s+(?:but|so|which|and it|though)\b|\.\s+(?=[A-Z])")
 _RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my pick|my vote|i recommend|i suggest|i'd recommend|"
                         r"i'd suggest|i lean towards?|i prefer)\s+(?:is\s+|go with\s+|go for\s+|take\s+|pick\s+|"
@@ -724,7 +730,7 @@ _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|alw
                         r"rather|prefer|do|make|leave)\b", re.I)
 _PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|the (?:quickest|simplest|easiest|"
                        r"cleanest|best) (?:\w+ )?(?:is|would be) to|the (?:fix|plan|idea|approach) (?:is|would be) to|"
-                       r"my plan is|i suggest|i propose|how about|let me|"
+                       r"my plan is|i suggest|i propose|how about|let me|i(?:'ve)? (?:made|changed|switched|added)|"
                        r"my suggestion is)\b", re.I)
 
 
@@ -746,7 +752,7 @@ def _split_option(rest: str) -> tuple[str, str]:
 def options_in(text: str) -> list[Option]:
     """The options a message lays out for the person to choose from: two or more list
     items after a word that announces a choice ("options", "two ways", "either"), or
-    "either X, or Y" / "Options: X, or Y" in a sentence."""
+    "either X, or Y" / "Options: X, or Y" / "should it be X or Y?" in a sentence."""
     body = _FENCE.sub("\n", text)
     lines = body.split("\n")
     out: list[Option] = []
@@ -767,7 +773,7 @@ def options_in(text: str) -> list[Option]:
     if len(out) >= 2:
         return out
     for sent in sentences(text):
-        m = _INLINE.search(sent)
+        m = _INLINE.search(sent) or _ASKED.search(sent)
         if m:
             heads = [re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+)", "", part.strip(" ,"), flags=re.I).strip()
                      for part in (m.group("a"), m.group("b"))]
@@ -784,7 +790,7 @@ def _said_about(text: str, head: str, other: str = "") -> str:
     ``head`` (by a word the ``other`` option does not have)."""
     key = _stems(head) - _stems(other)
     for sent in sentences(text):
-        if _INLINE.search(sent) or _RECOMMEND.search(sent):
+        if _INLINE.search(sent) or _ASKED.search(sent) or _RECOMMEND.search(sent):
             continue
         if key & _stems(sent.split(",")[0]):
             return sent.rstrip(".")
@@ -956,8 +962,9 @@ def exchanges(session: Session) -> list[Proposal]:
             proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
             if not proposal:
                 continue
-            rejected = re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|my plan is)\s+",
-                              "", main_clause(proposal), count=1, flags=re.I).strip(" .")
+            rejected = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|"
+                                          r"my plan is|i(?:'ve)? (?:made|changed|switched|added))\s+",
+                                          "", proposal, count=1, flags=re.I)).strip(" .")
             hits = [(x, classify(x)) for x in psents]
             hits = [(x, h) for x, h in hits if h is not None and h.kind in ("invariant", "decision", "boundary")]
             if hits:
