@@ -41,7 +41,7 @@ class Suite:
 def suites() -> list[Suite]:
     """The fixtures, then every set under ``bench/sessions/`` (by name)."""
     return [Suite("fixtures", FIXTURES, flat=True),
-            *(Suite(d.name, d) for d in sorted(SETS.iterdir()) if (d / "expected.json").is_file())]
+            *(Suite(d.name, d) for d in sorted(SETS.glob("*/")) if (d / "expected.json").is_file())]
 
 
 def scenarios() -> list[dict]:
