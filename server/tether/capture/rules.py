@@ -881,11 +881,25 @@ def _reason_in(sents: list[str], skip: str = "") -> str:
 class _Decided:
     proposal: Proposal
     head: str  # the option chosen
+    said: tuple[Evidence, ...] = ()  # where a choice said in a sentence was said (its rule does not read it again)
 
     @property
     def about(self) -> str:
         """What the choice was between: the option taken and the ones rejected."""
         return " ".join([self.head, *(a.option for a in self.proposal.alternatives)])
+
+
+def _said_choice(session: Session, earlier: list[Utterance], reply: str, turn: int) -> _Decided | None:
+    """The choice a revert takes back when no options were laid out: the latest decision
+    said in a sentence that the revert names, or one said in the last two turns."""
+    for m in reversed(earlier):
+        for x in reversed(sentences(m.text)):
+            h = classify(x)
+            if h is not None and h.kind == "decision" and not h.proposal and \
+                    (_stems(h.title) & _stems(reply) or m.turn >= turn - 2):
+                p = Proposal("decision", h.title, h.confidence, [], [], alternatives=list(h.alternatives))
+                return _Decided(p, h.title, (Evidence(session.id, m.who, m.at, x, m.line),))
+    return None
 
 
 def _choice_title(text: str) -> str:
@@ -915,6 +929,8 @@ def exchanges(session: Session) -> list[Proposal]:
         reply = u.text.strip()
         psents = sentences(_TURN_DOWN.sub("", reply, count=1)) or [reply]
         rev = _REVERT.search(reply)
+        if rev and last is None:  # a choice said in a sentence ("let's use X"), not picked from options
+            last = _said_choice(session, said[:k], reply, u.turn)
         if rev and last is not None and _stems(reply) & _stems(last.about):  # reverts that choice, not any
             rest = rev.group("rest").strip(" .,:")
             at = next((i for i, x in enumerate(psents) if _REVERT.search(x)), -1)
@@ -928,9 +944,9 @@ def exchanges(session: Session) -> list[Proposal]:
             if old in out:
                 out.remove(old)
             refs = refs_for(head)
-            why = _reason_in([x for x in psents if x not in (head,)], head)
+            why = _reason_in([x for x in psents if x != head and not _REVERT.search(x)], head)
             out.append(Proposal("decision", _choice_title(head), 0.75, refs,
-                                [Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
+                                [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
                                 [Alternative(last.head, why)]))
             last = _Decided(out[-1], head)
             continue
