@@ -535,6 +535,21 @@ def test_a_proposal_the_person_turns_down_is_the_rejected_option_of_their_rule(t
     assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
 
 
+def test_a_choice_reverted_later_leaves_the_final_one_with_the_reverted_one_rejected(tmp_path):
+    out = exchange(tmp_path, "revert", [
+        ("user", "to_cents drops the fraction of a cent. what now?"),
+        ("assistant", "Two ways:\n- round half up — what invoices expect\n- refuse fractions of a cent — loud, "
+                      "callers clean their data\n\nI'd go with rounding."),
+        ("user", "ok"),
+        ("assistant", "Rounding half up now."),
+        ("user", "hm, no. back to refusing fractions of a cent: the importer must fix its data, finance agreed.")],
+        TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "Refusing fractions of a cent")
+    assert c["alternatives"] == [{"option": "round half up",
+                                  "rejected_because": "the importer must fix its data, finance agreed"}]
+
+
 # -- the agent distils its own session: the request at Stop -----------------------------------------
 
 def stop_event(r: Replayed, sid: str, **kw) -> dict:

@@ -725,7 +725,7 @@ _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:re
                         re.I)
 _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|"
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
-                     r"\s*(?P<rest>[^.!?]*)", re.I)
+                     r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
                         r"rather|prefer|do|make|leave)\b", re.I)
 _PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|the (?:quickest|simplest|easiest|"
@@ -938,13 +938,15 @@ def exchanges(session: Session) -> list[Proposal]:
             # "back to X": X is the choice now; "revert X": X is the one dropped, the next words say what instead
             head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
                 (after[0] if after else "")
-            if not head:
-                continue
+            if len(head.split()) < 2:
+                continue  # "get back to you" names no choice
             old = last.proposal
             if old in out:
                 out.remove(old)
             refs = refs_for(head)
-            why = _reason_in([x for x in psents if x != head and not _REVERT.search(x)], head)
+            said_then = reply[rev.end():].split("\n")[0].strip(" .:;,—–-")  # "back to X: the reason"
+            why = (said_then if head == rest and len(said_then.split()) >= 3 else "") or \
+                _reason_in([x for x in psents if x != head and not _REVERT.search(x)], head)
             out.append(Proposal("decision", _choice_title(head), 0.75, refs,
                                 [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
                                 [Alternative(last.head, why)]))
@@ -998,7 +1000,7 @@ def exchanges(session: Session) -> list[Proposal]:
             evidence = [Evidence(session.id, ASSISTANT, agent.at, proposal[:400], agent.line),
                         Evidence(session.id, USER, u.at, reply[:400], u.line)]
             out.append(Proposal(kind, title, conf, refs, evidence, why, [Alternative(rejected, why)]))
-            last = _Decided(out[-1], rejected) if kind == "decision" else last
+            last = _Decided(out[-1], title) if kind == "decision" else last
     return out
 
 
@@ -1013,7 +1015,9 @@ class RuleExtractor:
         out: list[Proposal] = []
         said = session.said()
         answers = exchanges(session)
-        taken = {(e.line, e.quote) for p in answers for e in p.evidence}
+        taken = {(e.line, e.quote) for p in answers for e in p.evidence} | \
+            {(e.line, x) for p in answers for e in p.evidence if e.who == USER for x in sentences(e.quote)
+             if _REVERT.search(x)}  # "back to X: …" is the revert's
         last: dict[str, tuple[int, Proposal]] = {}  # per kind: the last proposal, and the message it came from
         for k in range(len(said) - 1, -1, -1):  # the most recent first, so a time limit drops the oldest
             if session.out_of_time():
