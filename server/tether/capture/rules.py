@@ -705,8 +705,9 @@ _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|seve
 _ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s*(?:in|as)?|prefer|want|do)\s+"
                     r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?", re.I)
 _HEAD_END = re.compile(r"\s+[—–]\s+|\s+-\s+|;\s+|:\s+(?=\S)|,\s+(?:but|so|which|and it|though)\b|\.\s+(?=[A-Z])")
-_RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my pick|my vote|i recommend|i suggest|i'd recommend|"
-                        r"i'd suggest|i lean towards?|i prefer)\s+(?:is\s+|go with\s+|go for\s+|take\s+|pick\s+|"
+_RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my (?:pick|vote|recommendation|preference)(?:\s+is|:)|i recommend|"
+                        r"i suggest|i'd recommend|i'd suggest|i lean towards?|i prefer)\s+(?:go with\s+|go for\s+|"
+                        r"take\s+|pick\s+|"
                         r"choose\s+|recommend\s+|suggest\s+|use\s+|do\s+)?(?P<x>[^.!?]{1,80})", re.I)
 _ORDINAL = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "last": -1,
             "former": 0, "latter": -1}
@@ -723,6 +724,7 @@ _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:re
                         r"not like that|stop|don'?t|please don'?t|wrong|let'?s not|"
                         r"i'?d rather not|rather not|actually)\b\s*[.,!:;—–-]*\s*",
                         re.I)
+_NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above))\b[.,!:;—–-]*\s*", re.I)
 _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|"
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
@@ -821,7 +823,8 @@ def _resolve(x: str, options: list[Option], before: int = -1) -> Option | None:
 
 
 def _recommended(text: str, options: list[Option]) -> Option | None:
-    for sent in sentences(text):
+    """The option the agent recommends ("I'd go with B", "My vote: 1")."""
+    for sent in re.split(r"(?<=[.!?])\s+|\n+", _FENCE.sub("\n", text)):  # "My vote: 1." is short
         m = _RECOMMEND.search(sent)
         if m:
             hit = _resolve(m.group("x"), options)
@@ -927,7 +930,7 @@ def exchanges(session: Session) -> list[Proposal]:
         with_options = next(((a, o) for a in reversed(prior) for o in (options_in(a.text),) if o), None)
         refs_for = (lambda text: anchor_refs(session, u.index, {u.turn}, text, u.text))
         reply = u.text.strip()
-        psents = sentences(_TURN_DOWN.sub("", reply, count=1)) or [reply]
+        psents = sentences(_NEITHER.sub("", _TURN_DOWN.sub("", reply, count=1), count=1)) or [reply]
         rev = _REVERT.search(reply)
         if rev and last is None:  # a choice said in a sentence ("let's use X"), not picked from options
             last = _said_choice(session, said[:k], reply, u.turn)
@@ -975,10 +978,11 @@ def exchanges(session: Session) -> list[Proposal]:
                 answered.add(a.index)
                 last = _Decided(out[-1], pick.head)
                 continue
-        down = _TURN_DOWN.match(reply)
+        down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
         if down and agent.turn == u.turn - 1:
             proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
-            if not proposal:
+            neither = with_options[1] if with_options is not None and _NEITHER.match(reply) else []
+            if not proposal and not neither:
                 continue
             rejected = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|"
                                           r"my plan is|i(?:'ve)? (?:made|changed|switched|added))\s+",
@@ -997,9 +1001,12 @@ def exchanges(session: Session) -> list[Proposal]:
             if not hits and not why:
                 continue  # "no, just the code": a terse steer with no reason is no decision to keep
             refs = refs_for(x)
-            evidence = [Evidence(session.id, ASSISTANT, agent.at, proposal[:400], agent.line),
+            offered = with_options[0] if neither else agent
+            evidence = [Evidence(session.id, ASSISTANT, offered.at, (proposal if not neither else offered.text)[:400],
+                                 offered.line),
                         Evidence(session.id, USER, u.at, reply[:400], u.line)]
-            out.append(Proposal(kind, title, conf, refs, evidence, why, [Alternative(rejected, why)]))
+            alternatives = [Alternative(o.head, o.why) for o in neither] or [Alternative(rejected, why)]
+            out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives))
             last = _Decided(out[-1], title) if kind == "decision" else last
     return out
 
