@@ -22,7 +22,7 @@ Exchanges (:func:`exchanges`) read how the person answers the agent, over turns:
 | the agent | the person | proposes |
 |---|---|---|
 | lays out options (a list after "options" / "two ways" / "either", lettered, numbered or bulleted; or "either X, or Y") | picks one: a label ("B.", "yes, A"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), or a word that echoes one ("Reject.") | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose) |
-| proposes ("I'll …", "I'd …", "Plan: …", "the quickest fix is to …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" | the person's rule (a "must" sentence) or decision (their directive: "format check only"), the proposal as its rejected option, their reason |
+| proposes ("I'll …", "I'd …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." for options laid out) | the person's rule (a "must" sentence) or decision (their directive with a reason: "format check only"), the proposal (every option) as rejected, their reason |
 | — | reverts an earlier choice: "revert X. Y", "back to Y" | a decision for Y, X rejected; the earlier decision withdrawn |
 
 The reason is the clause after "because", "since", "so that", "given that" or a dash, or
