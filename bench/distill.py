@@ -1,21 +1,25 @@
-"""Distillation benchmark: precision and recall of candidate notes on the transcript
-fixtures, and distillation time per 1,000 transcript lines.
+"""Distillation benchmark: how well candidate notes match labelled sessions, and distillation
+time per 1,000 transcript lines.
 
-For each scenario of ``tests/fixtures/transcripts/expected.json`` the sample repository is
-copied to a temporary folder, each session is replayed through the hook handler (the
-observation log records prompts, edits with their symbols, commands and failures while
-the edits are applied), then ``distill`` reads each transcript. The pending candidates
-are scored against the expected ones: a candidate is right when its kind, one of its
-anchors (``path:Qualified.name``, ``path`` or ``**``) and the key phrase (in its title or
-evidence) match an expected candidate. Scenarios marked ``holdout`` were not used to tune
-the rules and are reported apart.
+Sets: the transcript fixtures (``tests/fixtures/transcripts/``, written with the rules; its
+scenarios marked ``holdout`` are reported apart) and every labelled set under
+``bench/sessions/*/`` (``expected.json``, ``repos/<repo>/``, ``sessions/``). For each scenario
+its repository is copied to a temporary folder, each session is replayed through the hook
+handler (the observation log records prompts, edits with their symbols, commands and
+failures while the edits are applied), then ``distill`` reads each transcript. The pending
+candidates are scored against the expected ones: a candidate is right when its kind, one of
+its anchors (``path:Qualified.name``, ``path`` or a pattern) and the key phrase (in its title
+or evidence) match an expected candidate.
 
-Time: the seconds ``distill`` takes (reading the transcript, extraction, fingerprinting
-the anchors, the queue) per 1,000 transcript lines, on the fixtures and on a synthetic
-long transcript made of the fixtures' sessions repeated. Figures are printed, never
-asserted.
+Figures per set: precision, recall, rejected options recovered (an expected ``rejected``
+phrase in an option — or its reason — of the matching candidate), false positives per 10
+sessions (candidates that match nothing expected), cross-session merges (expected candidates
+of a scenario of several sessions matched by one candidate with evidence from more than one
+session), and the milliseconds ``distill`` takes (reading the transcript, extraction,
+fingerprinting the anchors, the queue) per 1,000 transcript lines; also on a synthetic long
+transcript made of the fixtures' sessions repeated. Figures are printed, never asserted.
 
-    python3 bench/distill.py [--repeat 40] [--json OUT] [-v]
+    python3 bench/distill.py [--set NAME]… [--repeat 40] [--json OUT] [-v]
 """
 
 from __future__ import annotations
@@ -31,22 +35,24 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE.parent / "server"))
 
-from capture_fixtures import materialize, make_repo, replay, scenarios, score  # noqa: E402
+from capture_fixtures import Suite, anchor_label, detail, make_repo, materialize, replay, suites  # noqa: E402
 
 from tether.agents.hooks import answer  # noqa: E402
 from tether.capture import candidates as capture  # noqa: E402
 from tether.capture.distill import distill  # noqa: E402
 from tether.core.workspace import Workspace  # noqa: E402
 
+SUMMED = ("tp", "candidates", "expected", "sessions", "rejected", "rejected_found", "restated", "merged")
 
-def run_scenario(sc: dict, base: Path, verbose: bool) -> dict:
-    root = base / sc["name"] / "repo"
-    make_repo(root)
+
+def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
+    root = base / suite.name / sc["name"] / "repo"
+    make_repo(root, suite.repo(sc))
     ws, _ = Workspace.init(root, exact=True)
     seconds, lines = 0.0, 0
     try:
         for name in sc["sessions"]:
-            path = materialize(name, root, base / sc["name"] / "transcripts")
+            path = materialize(name, root, base / suite.name / sc["name"] / "transcripts", suite.transcript(name))
             replay(path, root, lambda ev: answer(ws, ev))
             t = time.perf_counter()
             done = distill(ws, transcript=path)
@@ -55,26 +61,30 @@ def run_scenario(sc: dict, base: Path, verbose: bool) -> dict:
         cands = [c.to_json() for c in capture.candidates(ws)]
     finally:
         ws.close()
-    tp, n, m = score(cands, sc["expected"])
+    d = detail(cands, sc["expected"], len(sc["sessions"]))
     if verbose:
-        print(f"\n{sc['name']}: {tp}/{n} candidates right, {tp}/{m} expected found")
+        print(f"\n{suite.name}/{sc['name']}: {d['tp']}/{d['candidates']} candidates right, "
+              f"{d['tp']}/{d['expected']} expected found, {d['rejected_found']}/{d['rejected']} rejected options")
         for c in cands:
-            anchors = ", ".join(a.get("name") and f"{a['path']}:{a['name']}" or a.get("path") or a.get("pattern")
-                                for a in c["anchors"])
-            print(f"   {c['kind']:<10} {c['confidence']:.2f} [{anchors}] {c['title']} ({len(c['evidence'])} evidence)")
-        for e in sc["expected"]:
-            print(f"   expected: {e['kind']} [{e['anchor']}] \"{e['phrase']}\"")
-    return {"name": sc["name"], "holdout": sc["holdout"], "tp": tp, "candidates": n, "expected": m,
-            "seconds": seconds, "lines": lines}
+            mark = "  " if c in d["wrong"] else "ok"
+            anchors = ", ".join(anchor_label(a) for a in c["anchors"])
+            alts = "; ".join(a["option"] for a in c["alternatives"])
+            print(f"  {mark} {c['kind']:<10} {c['confidence']:.2f} [{anchors}] {c['title']}"
+                  + (f" (rejected: {alts})" if alts else "") + f" ({len(c['sessions'])} session(s))")
+        for e in d["missed"]:
+            print(f"  missed: {e['kind']} [{e['anchor']}] \"{e['phrase']}\" rejected {e.get('rejected', [])}")
+    return {"name": sc["name"], "holdout": sc.get("holdout", False), "seconds": seconds, "lines": lines,
+            **{k: d[k] for k in SUMMED}}
 
 
 def synthetic(base: Path, repeat: int) -> dict:
     """One long transcript: every fixture session's lines, repeated with fresh ids."""
+    fixtures = suites()[0]
     root = base / "synthetic" / "repo"
     make_repo(root)
     ws, _ = Workspace.init(root, exact=True)
     out = []
-    names = [n for sc in scenarios() for n in sc["sessions"]]
+    names = [n for sc in fixtures.scenarios for n in sc["sessions"] if n.endswith(".jsonl")]
     for r in range(repeat):
         for name in names:
             text = materialize(name, root, base / "synthetic" / "parts").read_text(encoding="utf-8")
@@ -97,38 +107,55 @@ def ratio(a: int, b: int) -> float:
     return a / b if b else 1.0
 
 
+def summary(rows: list[dict]) -> dict:
+    t = {k: sum(r[k] for r in rows) for k in SUMMED}
+    lines, secs = sum(r["lines"] for r in rows), sum(r["seconds"] for r in rows)
+    return {"scenarios": len(rows), **t, "precision": ratio(t["tp"], t["candidates"]),
+            "recall": ratio(t["tp"], t["expected"]), "rejected_recovered": ratio(t["rejected_found"], t["rejected"]),
+            "false_positives_per_10_sessions": 10 * (t["candidates"] - t["tp"]) / t["sessions"] if t["sessions"] else 0,
+            "lines": lines, "seconds": secs, "ms_per_1000_lines": secs / lines * 1e6 if lines else 0.0}
+
+
+def line(label: str, s: dict) -> str:
+    return (f"{label:<22} {s['scenarios']:>3} scenarios {s['sessions']:>3} sessions: precision {s['precision']:.2f} "
+            f"({s['tp']}/{s['candidates']}), recall {s['recall']:.2f} ({s['tp']}/{s['expected']}), rejected options "
+            f"{s['rejected_recovered']:.2f} ({s['rejected_found']}/{s['rejected']}), false positives "
+            f"{s['false_positives_per_10_sessions']:.1f} per 10 sessions, merged across sessions "
+            f"{s['merged']}/{s['restated']}, {s['ms_per_1000_lines']:.0f} ms per 1,000 lines ({s['lines']} lines)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--set", action="append", metavar="NAME", help="only this set (fixtures, or a folder of "
+                                                                      "bench/sessions/); repeatable")
     ap.add_argument("--repeat", type=int, default=40, help="repetitions of the fixture sessions in the long transcript")
     ap.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
-    ap.add_argument("-v", "--verbose", action="store_true", help="list each scenario's candidates")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list each scenario's candidates and what it missed")
     args = ap.parse_args()
+    chosen = [s for s in suites() if not args.set or s.name in args.set]
+    report = {}
     with tempfile.TemporaryDirectory(prefix="tether-distill-") as tmp:
         base = Path(tmp)
-        rows = [run_scenario(sc, base, args.verbose) for sc in scenarios()]
-        long = synthetic(base, args.repeat)
-    print(f"\n{'scenario':<28} {'right':>5} {'cands':>5} {'expected':>8}")
-    for r in rows:
-        print(f"{r['name']:<28} {r['tp']:>5} {r['candidates']:>5} {r['expected']:>8}" + ("  (held out)" if r["holdout"] else ""))
-    summary = {}
-    for label, pick in (("tuning set", lambda r: not r["holdout"]), ("held out", lambda r: r["holdout"]),
-                        ("all", lambda r: True)):
-        sel = [r for r in rows if pick(r)]
-        tp, n, m = (sum(r[k] for r in sel) for k in ("tp", "candidates", "expected"))
-        summary[label] = {"scenarios": len(sel), "precision": ratio(tp, n), "recall": ratio(tp, m),
-                          "right": tp, "candidates": n, "expected": m}
-        print(f"{label:<11} ({len(sel):>2} scenarios): precision {ratio(tp, n):.2f} ({tp}/{n}), "
-              f"recall {ratio(tp, m):.2f} ({tp}/{m})")
-    lines = sum(r["lines"] for r in rows)
-    secs = sum(r["seconds"] for r in rows)
-    warm_lines, warm_secs = lines - rows[0]["lines"], secs - rows[0]["seconds"]
-    print(f"time: fixtures {lines} lines in {secs * 1000:.0f} ms = {secs / lines * 1e6:.0f} ms per 1,000 lines "
-          f"({warm_secs / warm_lines * 1e6:.0f} ms without the first call, which loads the grammars); "
-          f"synthetic {long['lines']:,} lines in {long['seconds'] * 1000:.0f} ms = "
-          f"{long['seconds'] / long['lines'] * 1e6:.0f} ms per 1,000 lines")
+        for suite in chosen:
+            rows = [run_scenario(suite, sc, base, args.verbose) for sc in suite.scenarios]
+            print(f"\n== {suite.name} ({suite.folder.relative_to(HERE.parent)})")
+            print(f"{'scenario':<34} {'right':>5} {'cands':>5} {'expected':>8} {'rejected':>8}")
+            for r in rows:
+                print(f"{r['name']:<34} {r['tp']:>5} {r['candidates']:>5} {r['expected']:>8} "
+                      f"{r['rejected_found']:>4}/{r['rejected']:<3}" + ("  (held out)" if r["holdout"] else ""))
+            parts = [("all", rows)]
+            if any(r["holdout"] for r in rows):
+                parts = [("tuned on", [r for r in rows if not r["holdout"]]),
+                         ("held out", [r for r in rows if r["holdout"]]), *parts]
+            report[suite.name] = {"summary": {label: summary(sel) for label, sel in parts}, "scenarios": rows}
+            for label, sel in parts:
+                print(line(f"{suite.name} {label}", report[suite.name]["summary"][label]))
+        long = synthetic(base, args.repeat) if any(s.name == "fixtures" for s in chosen) else None
+    if long:
+        print(f"\nsynthetic: {long['lines']:,} lines in {long['seconds'] * 1000:.0f} ms = "
+              f"{long['seconds'] / long['lines'] * 1e6:.0f} ms per 1,000 lines")
     if args.json:
-        Path(args.json).write_text(json.dumps({"summary": summary, "scenarios": rows, "synthetic": long,
-                                               "fixture_lines": lines, "fixture_seconds": secs}, indent=2) + "\n")
+        Path(args.json).write_text(json.dumps({"sets": report, "synthetic": long}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

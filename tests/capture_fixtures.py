@@ -1,8 +1,10 @@
-"""The transcript fixtures (tests/fixtures/transcripts/) and their replay: the sample
-repository copied to a folder, each session's edits applied to it in order, and the hook
-events Claude Code would have sent along the way (``UserPromptSubmit``, ``PostToolUse``
-after the tool changed the file, ``PostToolUseFailure``) handed to a sender — the real
-``tether hook claude-code`` command in the tests, the hook function in the benchmark.
+"""The transcript fixtures (tests/fixtures/transcripts/) and the labelled sets of
+``bench/sessions/*/``, and their replay: the scenario's repository copied to a folder, each
+session's edits applied to it in order, and the hook events Claude Code would have sent
+along the way (``UserPromptSubmit``, ``PostToolUse`` after the tool changed the file,
+``PostToolUseFailure``) handed to a sender — the real ``tether hook claude-code`` command in
+the tests, the hook function in the benchmark. And the scoring of candidates against the
+expected ones.
 
 The replay reads the JSONL with plain ``json``, not with tether's transcript reader, so the
 reader is tested against an independent reading of the same files."""
@@ -16,7 +18,30 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
+SETS = Path(__file__).parent.parent / "bench" / "sessions"
 PLACEHOLDER = "{{ROOT}}"
+
+
+class Suite:
+    """A labelled set: ``expected.json``'s scenarios, the repository each starts from and
+    its sessions. The fixtures: one repository (``repo/``), transcripts beside the labels;
+    a set of ``bench/sessions/``: ``repos/<repo>/`` and ``sessions/``."""
+
+    def __init__(self, name: str, folder: Path, flat: bool = False):
+        self.name, self.folder, self.flat = name, folder, flat
+        self.scenarios = json.loads((folder / "expected.json").read_text(encoding="utf-8"))["scenarios"]
+
+    def repo(self, sc: dict) -> Path:
+        return self.folder / "repo" if self.flat else self.folder / "repos" / sc["repo"]
+
+    def transcript(self, name: str) -> Path:
+        return self.folder / name if self.flat else self.folder / "sessions" / name
+
+
+def suites() -> list[Suite]:
+    """The fixtures, then every set under ``bench/sessions/`` (by name)."""
+    return [Suite("fixtures", FIXTURES, flat=True),
+            *(Suite(d.name, d) for d in sorted(SETS.glob("*/")) if (d / "expected.json").is_file())]
 
 
 def scenarios() -> list[dict]:
@@ -27,16 +52,17 @@ def scenario(name: str) -> dict:
     return next(s for s in scenarios() if s["name"] == name)
 
 
-def make_repo(root: Path) -> None:
-    """The sample repository at ``root``, a git repository with an author."""
-    shutil.copytree(FIXTURES / "repo", root)
+def make_repo(root: Path, source: Path = FIXTURES / "repo") -> None:
+    """A copy of ``source`` (the sample repository) at ``root``, a git repository with an author."""
+    shutil.copytree(source, root)
     for args in (["init", "-q"], ["config", "user.name", "Ada Lovelace"], ["config", "user.email", "ada@example.com"]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
 
 
-def materialize(name: str, root: Path, out: Path) -> Path:
-    """The fixture transcript ``name`` with its paths pointing into ``root``, written to ``out``."""
-    text = (FIXTURES / name).read_text(encoding="utf-8").replace(PLACEHOLDER, json.dumps(str(root))[1:-1])
+def materialize(name: str, root: Path, out: Path, source: Path | None = None) -> Path:
+    """The fixture transcript ``name`` (or the one at ``source``) with its paths pointing into
+    ``root``, written to ``out``."""
+    text = (source or FIXTURES / name).read_text(encoding="utf-8").replace(PLACEHOLDER, json.dumps(str(root))[1:-1])
     out.mkdir(parents=True, exist_ok=True)
     path = out / name
     path.write_text(text, encoding="utf-8")
@@ -130,13 +156,37 @@ def matches(cand: dict, exp: dict) -> bool:
         and exp["phrase"].lower() in text
 
 
-def score(cands: list[dict], expected: list[dict]) -> tuple[int, int, int]:
-    """(true positives, candidates, expected): each candidate matches at most one expected."""
-    left = list(expected)
-    hits = 0
+def pairs(cands: list[dict], expected: list[dict]) -> list[tuple[dict, dict]]:
+    """(candidate, expected) matched: each candidate matches at most one expected, and the
+    other way round."""
+    left, out = list(expected), []
     for c in cands:
         e = next((e for e in left if matches(c, e)), None)
         if e is not None:
             left.remove(e)
-            hits += 1
-    return hits, len(cands), len(expected)
+            out.append((c, e))
+    return out
+
+
+def score(cands: list[dict], expected: list[dict]) -> tuple[int, int, int]:
+    """(true positives, candidates, expected)."""
+    return len(pairs(cands, expected)), len(cands), len(expected)
+
+
+def rejected_found(cand: dict, exp: dict) -> int:
+    """How many of the expected rejected options the candidate names among its
+    alternatives (the phrase in an option or its reason)."""
+    texts = [f"{a['option']} {a['rejected_because'] or ''}".lower() for a in cand["alternatives"]]
+    return sum(any(r.lower() in t for t in texts) for r in exp.get("rejected", []))
+
+
+def detail(cands: list[dict], expected: list[dict], sessions: int) -> dict:
+    """Everything the benchmark reports of one scenario."""
+    found = pairs(cands, expected)
+    return {"tp": len(found), "candidates": len(cands), "expected": len(expected), "sessions": sessions,
+            "rejected": sum(len(e.get("rejected", [])) for e in expected),
+            "rejected_found": sum(rejected_found(c, e) for c, e in found),
+            "restated": len(expected) if sessions > 1 else 0,  # expected of a scenario of several sessions
+            "merged": sum(len(c["sessions"]) > 1 for c, _ in found) if sessions > 1 else 0,
+            "missed": [e for e in expected if all(e is not x for _, x in found)],
+            "wrong": [c for c in cands if all(c is not x for x, _ in found)]}

@@ -264,31 +264,65 @@ def test_a_decision_restated_in_three_sessions_is_one_candidate_with_three_piece
     assert r.review() == [c]
 
 
-def test_a_malformed_or_truncated_transcript_is_refused_with_file_line_and_reason_and_the_queue_is_kept(replayed):
-    r = replayed["boundary-and-workaround"]
-    distill(r)
-    before = r.review()
-    assert len(before) == 2
+def test_a_damaged_transcript_loses_only_its_bad_lines_and_says_which(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "boundary-and-workaround", distilled=False)
     good = r.transcripts[0].read_text(encoding="utf-8").splitlines(keepends=True)
-    bad_dir = r.root.parent / "bad"
-    bad_dir.mkdir(exist_ok=True)
-    truncated = bad_dir / "truncated.jsonl"
-    truncated.write_text("".join(good[:6]) + good[6][:57], encoding="utf-8")
-    msg = fails(r.root, "distill", "--transcript", str(truncated))
-    assert msg == f"tether: {truncated}:7: truncated: the last line ends before its JSON does (the file was cut " \
-                  f"while being written)"
-    broken = bad_dir / "broken.jsonl"
-    broken.write_text("".join(good[:3]) + "{\"type\": \"user\", oops\n" + "".join(good[3:]), encoding="utf-8")
-    assert fails(r.root, "distill", "--transcript", str(broken)).startswith(f"tether: {broken}:4: not valid JSON")
-    shape = bad_dir / "shape.jsonl"
-    rec = json.loads(good[1])
+    rec = json.loads(good[2])  # the agent's first tool call
     rec["message"]["content"] = 42
-    shape.write_text(good[0] + json.dumps(rec) + "\n", encoding="utf-8")
-    assert fails(r.root, "distill", "--transcript", str(shape)) == \
-        f"tether: {shape}:2: \"message.content\" is a string or a list of blocks, not int"
-    assert fails(r.root, "distill", "--transcript", str(bad_dir / "missing.jsonl")) == \
-        f"tether: {bad_dir / 'missing.jsonl'}:0: no such transcript file"
-    assert r.review() == before
+    damaged = tmp_path / "damaged.jsonl"
+    # a line with another shape, a line that is not JSON, a record type tether does not know,
+    # and a last line cut while it was written (a session killed mid-write)
+    damaged.write_text("".join(good[:2]) + json.dumps(rec) + "\n" + "".join(good[3:5]) + "{\"type\": \"user\", oops\n" +
+                       json.dumps({"type": "telemetry-v9", "x": 1}) + "\n" + "".join(good[5:]) +
+                       good[-1][:57], encoding="utf-8")
+    cut_at = len(good) + 3
+    r_ = run(r.root, "distill", "--transcript", str(damaged), "--json")
+    assert r_.returncode == 0, r_.stderr
+    out = json.loads(r_.stdout)
+    assert [(k["file"], k["line"], k["reason"].split(" (")[0]) for k in out["skipped"]] == [
+        (str(damaged), 3, "\"message.content\" is a string or a list of blocks, not int"),
+        (str(damaged), 6, "not valid JSON"),
+        (str(damaged), 7, "unknown record type 'telemetry-v9'"),
+        (str(damaged), cut_at, "truncated: the last line ends before its JSON does")]
+    assert out["skipped"][3]["reason"] == "truncated: the last line ends before its JSON does (the file was cut " \
+                                          "while being written)"
+    assert r_.stderr.splitlines() == [f"tether: skipped {k['file']}:{k['line']}: {k['reason']}" for k in out["skipped"]]
+    assert len(out["new"]) == 2  # everything readable was distilled: both candidates of the session
+    distill(r)  # the intact transcript finds the same candidates, nothing more
+    assert len(r.review()) == 2
+    assert fails(r.root, "distill", "--transcript", str(tmp_path / "missing.jsonl")) == \
+        f"tether: {tmp_path / 'missing.jsonl'}:0: no such transcript file"
+
+
+def test_a_vscode_copilot_chat_session_is_read_through_the_same_reader(tmp_path):
+    root = tmp_path / "repo"
+    make_repo(root)
+    ok(root, "init")
+    session = materialize("vscode-copilot.json", root, tmp_path / "chatSessions")
+    edit = json.loads(json.loads(session.read_text())["requests"][1]["result"]["metadata"]["toolCallRounds"][0]
+                      ["toolCalls"][0]["arguments"])
+    money = root / "src/shop/money.py"
+    money.write_text(money.read_text().replace(edit["oldString"], edit["newString"]))
+    r_ = run(root, "distill", "--transcript", str(session), "--json")
+    assert r_.returncode == 0, r_.stderr
+    out = json.loads(r_.stdout)
+    assert out["session"] == "6a1f0c52-9d3e-4b7a-8c21-3f5e0b9d7a44" and out["lines"] == 3
+    assert out["edited"] == ["src/shop/money.py"]
+    assert [(k["line"], k["reason"]) for k in out["skipped"]] == [
+        (2, "request 2: response part 6 is not an object"),
+        (3, "request 3: needs a \"timestamp\" (epoch milliseconds)")]
+    assert out["new"] and all(anchor_label(c["anchors"][0]) == "src/shop/money.py:to_cents" for c in out["new"])
+    # the agent's two options and the person's one-word answer: a decision, the other option rejected with the
+    # agent's own reason; and the rule the person added
+    (d,) = [c for c in out["new"] if c["kind"] == "decision"]
+    assert d["title"].startswith("Refuse anything that isn't a whole number of cents")
+    assert d["alternatives"] == [{"option": "clamp the value to whole cents with `round`", "rejected_because":
+                                  "Clamping keeps old CSV imports working, but a bad price would slip through "
+                                  "unnoticed"}]
+    (i,) = [c for c in out["new"] if c["kind"] == "invariant"]
+    assert i["title"] == "Prices are kept as whole cents everywhere"
+    quotes = [e for c in out["new"] for e in c["evidence"]]
+    assert {e["line"] for e in quotes} <= {1, 2} and {e["at"][:10] for e in quotes} == {"2026-11-26"}
 
 
 # -- review, accept, dismiss, merge ------------------------------------------------------------------
@@ -360,6 +394,43 @@ def test_accepting_a_near_duplicate_offers_to_merge_and_merge_adds_the_evidence(
     assert ok_json(r.root, "review", "--all")["candidates"][0]["status"] == "merged"
 
 
+def test_a_candidate_that_restates_an_active_note_in_other_words_is_flagged(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "choose-approach")
+    (c,) = r.review()  # "Use an in-process `functools.lru_cache`", Redis rejected, on lookup_price
+    at = "src/shop/prices.py:15"
+    other = ok(r.root, "record", "decision", at, "--title", "Prices are fetched in cents").stdout.strip()
+    assert ok_json(r.root, "review")["candidates"][0]["near_duplicates"] == []  # same code, another subject
+    same_option = ok(r.root, "record", "decision", at, "--title", "Keep price lookups in process memory",
+                     "--rejected", "a Redis cache: another service to run").stdout.strip()
+    names_it = ok(r.root, "record", "decision", at, "--title", "lru_cache it is").stdout.strip()
+    near = ok_json(r.root, "review")["candidates"][0]["near_duplicates"]
+    assert {n["id"] for n in near} == {same_option, names_it} and other not in {n["id"] for n in near}
+    assert f"repeats note {near[0]['id']}" in ok(r.root, "review").stdout
+    fails(r.root, "accept", c["id"], code=1)
+
+
+def test_search_finds_notes_candidates_and_what_the_sessions_said_and_did(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "failure-then-fix")
+    nid = ok(r.root, "record", "invariant", "src/shop/dates.py:1", "--file", "--title",
+             "Dates are parsed as aware datetimes, never naive").stdout.strip()
+    sid = log(r)[0]["session"]
+    found = ok_json(r.root, "search", "naive datetime")["results"]
+    types = [h["type"] for h in found]
+    assert types[0] == "note" and found[0]["id"] == nid and found[0]["note"]["title"].startswith("Dates are parsed")
+    assert "candidate" in types and "failure" in types  # the gotcha, and the failing test's error text
+    failure = next(h for h in found if h["type"] == "failure")
+    assert failure["sessions"] == [sid] and "naive" in failure["entry"]["error"].lower()
+    edits = ok_json(r.root, "search", "parse_date", "--session", sid[:8])["results"]
+    assert {h["type"] for h in edits} >= {"edit"} and all(sid in h["sessions"] for h in edits)  # no notes
+    assert ok_json(r.root, "search", "naive", "--since", "2999-01-01")["results"] == []
+    assert ok_json(r.root, "search", "naive", "--since", "1h") == ok_json(r.root, "search", "naive")
+    text = ok(r.root, "search", "naive datetime").stdout.splitlines()
+    assert text[0] == f"note       {nid}  invariant  Dates are parsed as aware datetimes, never naive"
+    assert any(line.startswith("failure    ") and f"session {sid[:8]}" in line for line in text)
+    assert fails(r.root, "search", "x", "--since", "last tuesday").startswith("tether: --since 'last tuesday': give")
+    assert ok(r.root, "search", "kubernetes").stdout == "nothing matches 'kubernetes'\n"
+
+
 def test_accept_edit_opens_the_new_note_in_the_editor(replayed, tmp_path):
     r = fresh(replayed, tmp_path, "set-rule")
     (c,) = r.review()
@@ -402,6 +473,144 @@ def test_session_end_distils_the_session_and_never_fails(replayed, tmp_path):
     assert f"{cut}:" in (r.root / ".tether/cache/hooks.log").read_text(encoding="utf-8")
     # no transcript and an unknown session: nothing to do, nothing said
     assert hook(r.root, {**end, "session_id": "unknown", "transcript_path": str(tmp_path / "none.jsonl")}) == ""
+
+
+# -- exchanges: how the person answers the agent ------------------------------------------------------------
+
+def exchange(tmp_path: Path, name: str, said: list[tuple[str, str]], edit: tuple[str, str, str]) -> dict:
+    """A Claude Code session where the person and the agent say ``said`` and the agent then
+    makes ``edit`` (path, old, new) — applied to a fresh sample repository — distilled."""
+    root = tmp_path / name
+    make_repo(root)
+    ok(root, "init")
+    path, old, new = edit
+    f = root / path
+    f.write_text(f.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    lines = []
+
+    def add(kind: str, content, **extra):
+        lines.append({"type": kind, "sessionId": name, "uuid": f"u{len(lines)}",
+                      "timestamp": f"2026-11-30T10:{len(lines):02d}:00.000Z",
+                      "message": {"role": kind, "content": content}, **extra})
+    for who, text in said:
+        add(who, text if who == "user" else [{"type": "text", "text": text}])
+    add("assistant", [{"type": "tool_use", "id": "toolu_1", "name": "Edit",
+                       "input": {"file_path": str(f), "old_string": old, "new_string": new}}])
+    add("user", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "The file has been updated."}])
+    t = tmp_path / f"{name}.jsonl"
+    t.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return ok_json(root, "distill", "--transcript", str(t))
+
+
+TO_CENTS = ("src/shop/money.py", "    return round(amount * 100)\n",
+            "    if round(amount * 100) != amount * 100:\n        raise ValueError(amount)\n    return round(amount * 100)\n")
+
+
+def test_an_option_the_person_picks_is_a_decision_and_the_others_are_rejected_with_the_agents_reasons(tmp_path):
+    out = exchange(tmp_path, "pick", [
+        ("user", "to_cents rounds 0.125 silently. what are the options?"),
+        ("assistant", "Three ways:\n\n1. **Round half up** — what finance expects on invoices, but it hides bad "
+                      "input.\n2. **Refuse fractions of a cent** with a `ValueError` — loud; callers clean their "
+                      "data first.\n3. **Truncate** — never overcharges, but totals drift.\n\nI'd go with 2."),
+        ("user", "the second")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent")
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+    assert c["alternatives"] == [
+        {"option": "Round half up", "rejected_because": "what finance expects on invoices, but it hides bad input"},
+        {"option": "Truncate", "rejected_because": "never overcharges, but totals drift"}]
+    assert [e["who"] for e in c["evidence"]] == ["assistant", "user"] and c["evidence"][1]["quote"] == "the second"
+
+
+def test_a_proposal_the_person_turns_down_is_the_rejected_option_of_their_rule(tmp_path):
+    out = exchange(tmp_path, "turn-down", [
+        ("user", "to_cents(0.125) gives 12, a customer was undercharged"),
+        ("assistant", "The quickest fix is to round half up in `to_cents` with `Decimal`."),
+        ("user", "no — that still hides the bad input. to_cents must never round away a fraction of a cent, "
+                 "callers fix their data.")], TO_CENTS)
+    (c,) = out["new"]
+    assert c["kind"] == "invariant" and c["title"].startswith("to_cents must never round away a fraction of a cent")
+    assert c["alternatives"] == [{"option": "round half up in `to_cents` with `Decimal`",
+                                  "rejected_because": "that still hides the bad input"}]
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+
+
+def test_a_choice_reverted_later_leaves_the_final_one_with_the_reverted_one_rejected(tmp_path):
+    out = exchange(tmp_path, "revert", [
+        ("user", "to_cents drops the fraction of a cent. what now?"),
+        ("assistant", "Two ways:\n- round half up — what invoices expect\n- refuse fractions of a cent — loud, "
+                      "callers clean their data\n\nI'd go with rounding."),
+        ("user", "ok"),
+        ("assistant", "Rounding half up now."),
+        ("user", "hm, no. back to refusing fractions of a cent: the importer must fix its data, finance agreed.")],
+        TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "Refusing fractions of a cent")
+    assert c["alternatives"] == [{"option": "round half up",
+                                  "rejected_because": "the importer must fix its data, finance agreed"}]
+
+
+# -- the agent distils its own session: the request at Stop -----------------------------------------
+
+def stop_event(r: Replayed, sid: str, **kw) -> dict:
+    return {"session_id": sid, "transcript_path": str(r.transcripts[0]), "cwd": str(r.root), "hook_event_name": "Stop",
+            "stop_hook_active": False, "permission_mode": "default", **kw}
+
+
+def test_stop_asks_the_agent_once_to_record_what_its_session_decided_and_the_answer_lands_on_the_code(
+        replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "choose-approach", distilled=False)
+    ok(r.root, "init", "--agents")  # ask_at_stop = true
+    sid = log(r)[0]["session"]
+    stop = stop_event(r, sid)
+    # while the agent is already answering a stop hook: never block again (it distils all the same)
+    assert hook(r.root, {**stop, "stop_hook_active": True}) == ""
+    (c,) = r.review()
+    reply = json.loads(hook(r.root, stop))
+    assert set(reply) == {"decision", "reason"} and reply["decision"] == "block"
+    reason = reply["reason"]
+    assert reason.startswith("tether found 1 candidate note in what this session decided while changing "
+                             "src/shop/prices.py:\n")
+    assert f"- {c['id']} decision \"{c['title']}\" on `lookup_price` (src/shop/prices.py:" in reason
+    assert "  rejected: Redis" in reason and "  said: \"I'll go with an in-process" in reason
+    for what in ("accept_candidate(id)", "`tether accept ID`", "dismiss_candidate(id)", "record_note"):
+        assert what in reason
+    assert hook(r.root, {**stop, "stop_hook_active": True}) == ""  # once only …
+    assert hook(r.root, stop) == ""  # … and the next stop has nothing new to ask
+
+    note = ok_json(r.root, "accept", c["id"])  # the agent answers through the CLI
+    assert [(a["path"], a["name"]) for a in note["anchors"]] == [("src/shop/prices.py", "lookup_price")]
+    assert ok(r.root, "context", "src/shop/prices.py:15").stdout.count(c["title"]) == 1
+    assert r.review() == []
+
+
+def test_stop_is_silent_when_the_session_changed_no_code_or_the_setting_is_off(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "choose-approach", distilled=False)
+    ok(r.root, "init", "--agents")
+    # a session that settled a rule but changed nothing: its candidate waits in review, unasked
+    talk = {"session_id": "talk-only", "cwd": str(r.root), "permission_mode": "default"}
+    hook(r.root, {**talk, "hook_event_name": "UserPromptSubmit",
+                  "prompt": "From now on card numbers must never be written to any log."})
+    assert hook(r.root, {**talk, "hook_event_name": "Stop", "stop_hook_active": False}) == ""
+    assert [c["sessions"] for c in r.review()] == [["talk-only"]]
+    # off with one line
+    settings = r.root / ".tether/agents.toml"
+    settings.write_text(settings.read_text().replace("ask_at_stop = true", "ask_at_stop = false"))
+    assert hook(r.root, stop_event(r, log(r)[0]["session"])) == ""
+    assert len(r.review()) == 2  # distilled all the same
+
+
+def test_before_a_compaction_the_session_is_distilled_and_the_request_comes_after_it(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "choose-approach", distilled=False)
+    ok(r.root, "init", "--agents")
+    sid = log(r)[0]["session"]
+    base = {"session_id": sid, "transcript_path": str(r.transcripts[0]), "cwd": str(r.root)}
+    assert hook(r.root, {**base, "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": ""}) == ""
+    (c,) = r.review()
+    out = json.loads(hook(r.root, {**base, "hook_event_name": "SessionStart", "source": "compact"}))
+    context = out["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("tether found 1 candidate note") and c["id"] in context
+    assert hook(r.root, stop_event(r, sid)) == ""  # asked already
 
 
 def test_distilling_from_the_log_alone_and_errors_without_a_session(tmp_path):

@@ -110,6 +110,8 @@ async def test_a_proposal_that_repeats_a_note_offers_only_a_merge(client, root):
                      rationale="Redis would add a network hop per lookup")
     ws.close()
     uri, d = await proposal(client, root)
+    assert d.message == f"proposed decision: {TITLE} (from an agent session; repeats note “{mine.title}”: merge or " \
+                        f"dismiss)"
     actions = await code_actions(client, uri, d.range.start.line, 0, [d])
     titles = [a.title for a in actions if a.kind == T.CodeActionKind.QuickFix and "proposed" in a.title]
     assert titles == [f"Merge proposed decision into note “{mine.title}”", "Dismiss proposed decision"]
@@ -131,6 +133,11 @@ async def test_agents_list_accept_and_dismiss_proposals_over_mcp(root):
 
         listed = (await call("list_candidates")).structured_content["candidates"]
         (cand,) = listed
+        found = (await call("search_notes", query="lru_cache")).structured_content  # the same as `tether search`
+        assert found["notes"] == [] and [c["id"] for c in found["candidates"]] == [cand["id"]]
+        assert found["candidates"][0]["matched"] == ["title", "evidence"]
+        prompts = (await call("search_notes", query="catalog slow", session=cand["sessions"][0][:8]))
+        assert [e["kind"] for e in prompts.structured_content["observations"]] == ["prompt"]
         assert cand["title"] == TITLE and cand["evidence"] and cand["near_duplicates"] == []
         assert (await call("list_candidates", path=PRICES)).structured_content["candidates"][0]["id"] == cand["id"]
         note = (await call("accept_candidate", id=cand["id"])).structured_content

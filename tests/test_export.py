@@ -338,7 +338,8 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
     changed = set(json.loads(r.stdout)["agent_files"])
     configs = {".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json", ".claude/settings.json", ".github/hooks/tether.json",
                ".cursor/hooks.json"}
-    assert changed == configs | {"AGENTS.md", "CLAUDE.md"} | rule_files(root)
+    assert changed == configs | {".tether/agents.toml", "AGENTS.md", "CLAUDE.md"} | rule_files(root)
+    assert "\nask_at_stop = true\n" in (root / ".tether/agents.toml").read_text(encoding="utf-8")
     assert len(rule_files(root)) == 3 * len(EXPECTED)
 
     assert load(root, ".mcp.json") == {"mcpServers": {"tether": SERVER}}
@@ -351,6 +352,7 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
         "PostToolUse": [{"matcher": "Read|Edit|Write|MultiEdit|NotebookEdit|Bash", "hooks": [CLAUDE_HOOK]}],
         "PostToolUseFailure": [{"hooks": [CLAUDE_HOOK]}],
         "Stop": [{"hooks": [CLAUDE_HOOK]}],
+        "PreCompact": [{"hooks": [CLAUDE_HOOK]}],
         "SessionEnd": [{"hooks": [CLAUDE_HOOK]}],
     }}
     assert load(root, ".github/hooks/tether.json") == {"hooks": {
@@ -391,7 +393,7 @@ def test_init_agents_merges_with_the_users_configs(repo):
     got = load(root, ".claude/settings.json")
     assert list(got) == ["permissions", "hooks", "model"] and got["permissions"] == settings["permissions"]
     assert list(got["hooks"]) == ["PreToolUse", "SessionStart", "Stop", "UserPromptSubmit", "PostToolUse",
-                                  "PostToolUseFailure", "SessionEnd"]
+                                  "PostToolUseFailure", "PreCompact", "SessionEnd"]
     assert got["hooks"]["PreToolUse"] == [
         settings["hooks"]["PreToolUse"][0],
         {"matcher": "Read|Edit|Write|MultiEdit|NotebookEdit", "hooks": [CLAUDE_HOOK]}]
@@ -427,7 +429,8 @@ def test_init_agents_sets_up_only_the_agents_named(repo):
     r = ok(root, "init", "--agents", "claude,codex", "--json")
     claude_rules = {f for f in rule_files(root) if f.startswith(".claude/")}
     assert set(json.loads(r.stdout)["agent_files"]) == \
-        {".mcp.json", ".claude/settings.json", ".codex/config.toml", "AGENTS.md", "CLAUDE.md"} | claude_rules
+        {".mcp.json", ".claude/settings.json", ".codex/config.toml", ".tether/agents.toml", "AGENTS.md",
+         "CLAUDE.md"} | claude_rules
     assert rule_files(root) == claude_rules and len(claude_rules) == len(EXPECTED)
     assert not any((root / d).exists() for d in (".cursor", ".vscode", ".github", ".gemini"))
     assert tomllib.loads((root / ".codex/config.toml").read_text(encoding="utf-8")) == \

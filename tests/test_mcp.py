@@ -165,7 +165,7 @@ def test_tools_and_their_parameters(shared):
         return list(schema["properties"]), sorted(schema.get("required", []))
     assert params("get_context") == (["path", "line", "budget"], ["path"])
     assert params("list_notes") == (["path"], [])
-    assert params("search_notes") == (["query"], ["query"])
+    assert params("search_notes") == (["query", "since", "session"], ["query"])
     assert params("record_note") == (["kind", "path", "line", "title", "rationale", "body", "alternatives", "checks"],
                                      ["kind", "path", "title"])
     assert params("confirm_invariant") == (["id"], ["id"])

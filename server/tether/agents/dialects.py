@@ -131,7 +131,7 @@ def respond(d: Dialect, ws: Workspace, event: dict) -> dict:
             sid = ev.get("session_id")
             texts.append(OWN[moment](ws, sid.replace("\0", "") if isinstance(sid, str) else ""))
         else:
-            out = hooks.answer(ws, ev) or {}
+            out = hooks.answer(ws, ev, can_block=False) or {}  # their stop replies start a turn: see the README
             texts.append(out.get("hookSpecificOutput", {}).get("additionalContext", ""))
     text = "\n".join(t for t in texts if t.strip())
     if text and name in d.carries:

@@ -7,17 +7,26 @@ on standard input) with the notes for what the agent is about to touch.
 - ``PreToolUse`` of a tool that reads or edits a file: the notes at the touched place
   (``context_for``), each note at most once per file per session unless it changed.
 - ``PostToolUse`` of a tool that edits a file: what ``tether check`` finds in it now.
-- ``PreCompact``: forget what this session was given, so it is given again when touched.
+- ``PreCompact``: distil the session, and forget what it was given, so it is given again
+  when touched.
+- ``Stop`` (when ``.tether/agents.toml`` says ``ask_at_stop = true``, which ``tether init
+  --agents`` writes): once the session changed code and tether found candidate notes in it,
+  block the stop once (``{"decision": "block", "reason"}``) with a short request to record
+  the ones that hold and dismiss the rest (:func:`stop_request`). Never while the agent is
+  already answering a stop hook (``stop_hook_active``), never twice for one candidate.
+  Claude Code's PreCompact cannot carry such a reply, so the request for what the session
+  found before a compaction comes with the ``SessionStart`` after it.
 
 It also keeps the session's observation log (:mod:`tether.core.capture`): the prompts
 (``UserPromptSubmit``), the files read and edited — with the symbols each edit touched —
 and the commands run (``PostToolUse``), the tool failures with their error text
-(``PostToolUseFailure``); and at ``Stop``/``SessionEnd`` it distils the session into
-candidate notes for review (:func:`tether.core.distill.distill`, within ``DISTILL_BUDGET``
-seconds). None of this prints anything.
+(``PostToolUseFailure``); and at ``Stop``/``SessionEnd``/``PreCompact`` it distils the
+session into candidate notes for review (:func:`tether.capture.distill.distill`, within
+``DISTILL_BUDGET`` seconds). None of this prints anything.
 
 Both agents answer in the same shape: ``{"hookSpecificOutput": {"hookEventName",
-"additionalContext"}}`` (Claude Code's hook contract, which VS Code's agent hooks adopt). Both
+"additionalContext"}}`` (Claude Code's hook contract, which VS Code's agent hooks adopt) —
+at ``Stop``, which takes no ``hookSpecificOutput``, ``{"decision": "block", "reason"}``. Both
 commands accept both vocabularies (``session_id``/``sessionId``, Claude's ``Read``/``Edit``…
 and VS Code's ``read_file``/``replace_string_in_file``… tools): VS Code also runs the
 Claude-format hooks of ``.claude/settings.json``, with its own tool names and camelCase
@@ -25,7 +34,8 @@ inputs, and applies no matchers. The per-session state is shared, so when both c
 configured only the first to answer an event hands anything over.
 
 Nothing here may break an agent's session: any failure prints nothing, exits 0 and is
-written to ``.tether/cache/hooks.log``. The text is plain facts, never instructions.
+written to ``.tether/cache/hooks.log``. The notes are handed over as plain facts; the one
+request is the Stop's.
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ import io
 import os
 import re
 import time
+import tomllib
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +55,7 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
+from ..capture import candidates as capture
 from ..capture import observations as K
 from ..checks.findings import check
 from ..context.ranking import DEFAULT_BUDGET, Context, Item, context_for, estimate_tokens, note_markdown, repo_context
@@ -58,6 +70,8 @@ KEEP_FILES = 50  # touched files remembered per session
 STALE = 14 * 86400  # seconds after which a session's state is dropped
 MAX_FINDINGS = 30
 DISTILL_BUDGET = 5.0  # seconds of the hook's 15 for distilling a session at Stop / SessionEnd
+SETTINGS = "agents.toml"  # in .tether/: ask_at_stop = true | false
+MAX_ASKED = 8  # candidates listed in one request at Stop
 
 
 # -- what a tool touches -------------------------------------------------------------------
@@ -327,6 +341,8 @@ def session_start(ws: Workspace, sid: str, source: str, budget: int = DEFAULT_BU
         forget_given(ws, sid)
     files = _touched(ws, sid) if source == "compact" else []
     parts = [hand_over(ws, sid, "", None, repo_context(ws, ALL).items, budget // 2 if files else budget)]
+    if source == "compact":  # what the session found before the compaction, asked here (PreCompact cannot)
+        parts.insert(0, stop_request(ws, sid, _edited(ws, sid)))
     left = budget - estimate_tokens(parts[0])
     for n, rel in enumerate(files):
         share = left // (len(files) - n)
@@ -380,8 +396,9 @@ def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:
     return "\n".join([head, *lines]) + "\n"
 
 
-def answer(ws: Workspace, event: dict) -> dict | None:
-    """The hook's answer to one event, or None to say nothing."""
+def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
+    """The hook's answer to one event, or None to say nothing. ``can_block``: the agent
+    takes Claude Code's Stop reply (``{"decision": "block", "reason"}``)."""
     name = _field(event, "hook_event_name", "hookEventName")
     sid = _field(event, "session_id", "sessionId").replace("\0", "")
     cwd = Path(_field(event, "cwd") or os.getcwd())
@@ -389,6 +406,7 @@ def answer(ws: Workspace, event: dict) -> dict | None:
     if name == "SessionStart":
         text = session_start(ws, sid, _field(event, "source") or "startup")
     elif name == "PreCompact":
+        _safely(ws, event, session_end, ws, sid, event)
         forget_given(ws, sid)
     elif name == "PreToolUse":
         text = before_tool(ws, sid, cwd, touches(_field(event, "tool_name"), event.get("tool_input")))
@@ -402,7 +420,11 @@ def answer(ws: Workspace, event: dict) -> dict | None:
     elif name == "PostToolUseFailure":
         _safely(ws, event, observe_failure, ws, sid, cwd, event)
     elif name in ("Stop", "SessionEnd"):
-        _safely(ws, event, session_end, ws, sid, event)
+        done = _safely(ws, event, session_end, ws, sid, event)
+        if name == "Stop" and can_block and event.get("stop_hook_active") is not True and ask_at_stop(ws, event):
+            text = stop_request(ws, sid, done.edited if done else _edited(ws, sid))
+            # Stop takes no hookSpecificOutput: blocking it hands the reason to the agent as its next step
+            return {"decision": "block", "reason": _cap(text)} if text else None
     if not text.strip():
         return None
     return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": _cap(text)}}
@@ -414,26 +436,23 @@ def _transcript(event: dict) -> str:
     return _field(event, "transcript_path", "transcriptPath")
 
 
-def _safely(ws: Workspace, event: dict, fn, *args, **kw) -> None:
-    """Record or distil without ever costing the event its answer: a failure is logged."""
+def _safely(ws: Workspace, event: dict, fn, *args, **kw):
+    """Record or distil without ever costing the event its answer: a failure is logged
+    (and None returned)."""
     try:
-        fn(*args, **kw)
+        return fn(*args, **kw)
     except Exception:  # noqa: BLE001 — the log and the queue are extras, never the agent's problem
         _log(ws, "capture", event, traceback.format_exc())
+        return None
+
+
+_REPLACING = ("Edit", "MultiEdit", "replace_string_in_file", "copilot_replaceString", "multi_replace_string_in_file",
+              "copilot_multiReplaceString")
 
 
 def _replacements(tool: str, ti: dict) -> list[tuple[str, str]]:
     """The (old, new) strings of an edit that replaces text (empty for other tools)."""
-    if tool in ("Edit", "replace_string_in_file", "copilot_replaceString"):
-        items = [ti]
-    elif tool == "MultiEdit":
-        items = ti.get("edits") if isinstance(ti.get("edits"), list) else []
-    elif tool in ("multi_replace_string_in_file", "copilot_multiReplaceString"):
-        items = ti.get("replacements") if isinstance(ti.get("replacements"), list) else []
-    else:
-        return []
-    return [(_str(e.get("old_string") or e.get("oldString")), _str(e.get("new_string") or e.get("newString")))
-            for e in items if isinstance(e, dict)]
+    return K.replacements(ti) if tool in _REPLACING else []
 
 
 def edit_ranges(text: str, tool: str, ti: dict, response) -> list[tuple[int, int]]:
@@ -496,8 +515,9 @@ def observe_failure(ws: Workspace, sid: str, cwd: Path, event: dict) -> None:
     K.observe(ws, sid, "failure", transcript=_transcript(event), **fields)
 
 
-def session_end(ws: Workspace, sid: str, event: dict, budget: float = DISTILL_BUDGET) -> None:
-    """Distil the session (its transcript, else its observation log) into the review queue."""
+def session_end(ws: Workspace, sid: str, event: dict, budget: float = DISTILL_BUDGET):
+    """Distil the session (its transcript, else its observation log) into the review queue;
+    returns what was distilled (None: nothing to distil)."""
     from ..capture.distill import distill
     transcript = _transcript(event)
     if transcript and Path(transcript).is_file():
@@ -505,10 +525,83 @@ def session_end(ws: Workspace, sid: str, event: dict, budget: float = DISTILL_BU
     elif sid and K.observations(ws, sid):
         done = distill(ws, sid, budget=budget)
     else:
-        return
+        return None
+    if done.skipped:  # read around: the rest of the session was distilled
+        _log(ws, "capture", event, "\n".join(f"skipped {k}" for k in done.skipped))
     if done.queued.new or done.queued.updated or done.cut:
         K.observe(ws, done.session, "distill", event=_field(event, "hook_event_name", "hookEventName"),
                   new=[c.id for c in done.queued.new], updated=[c.id for c in done.queued.updated], cut=done.cut)
+    return done
+
+
+# -- asking the agent to record what its session decided ----------------------------------------
+
+def ask_at_stop(ws: Workspace, event: dict) -> bool:
+    """``ask_at_stop = true`` in ``.tether/agents.toml`` (no file: false). A file that cannot
+    be read is logged and taken as false."""
+    try:
+        data = tomllib.loads((ws.dir / SETTINGS).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return False
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        _log(ws, "settings", event, f"{ws.dir / SETTINGS}: {e}; not asking at Stop")
+        return False
+    return data.get("ask_at_stop") is True
+
+
+def _edited(ws: Workspace, sid: str) -> list[str]:
+    """The files this session edited, from its observation log."""
+    return list(dict.fromkeys(e["path"] for e in K.observations(ws, sid) if e["kind"] == "edit")) if sid else []
+
+
+def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
+    """The request to the agent when its session changed code: the pending candidates
+    tether found in it that it was not asked about yet, each with its code, and what to do
+    with them. "" when the session edited nothing or there is nothing new to ask; what is
+    asked is remembered (one write transaction), so each candidate is asked about once."""
+    if not sid or not edited:
+        return ""
+    pending = [c for c in capture.candidates(ws) if sid in c.sessions]
+    s, key = ws.store, _key(sid, "asked")
+
+    def txn_fn(txn) -> list:
+        asked = set(s.get(txn, "state", key) or [])
+        fresh = [c for c in pending if c.id not in asked]
+        if fresh:
+            s.put(txn, "state", key, sorted(asked | {c.id for c in fresh}))
+        return fresh
+    fresh = s.write(txn_fn)
+    if not fresh:
+        return ""
+    lines = [f"tether found {len(fresh)} candidate note{'s' if len(fresh) > 1 else ''} in what this session "
+             f"decided while changing {', '.join(edited[:4])}{' …' if len(edited) > 4 else ''}:"]
+    for c in fresh[:MAX_ASKED]:
+        lines.append(f"- {c.id} {c.kind} \"{c.title}\" on {_code_of(ws, c)}")
+        lines += [f"  rejected: {a.option}" + (f" ({a.rejected_because})" if a.rejected_because else "")
+                  for a in c.alternatives]
+        lines.append(f"  said: \"{' '.join(c.evidence[0].quote.split())[:160]}\"")
+    if len(fresh) > MAX_ASKED:
+        lines.append(f"- … and {len(fresh) - MAX_ASKED} more (`tether review`)")
+    lines += ["Record each one that holds — with tether's MCP tool accept_candidate(id) (or `tether accept ID`); "
+              "correct the wording first with record_note if it is not quite right — and dismiss the rest with "
+              "dismiss_candidate(id) (`tether dismiss ID`). Record with record_note (kind, path, line, title, "
+              "rationale, alternatives) any decision, invariant, boundary or workaround this session settled "
+              "that the list misses. Then finish."]
+    return "\n".join(lines) + "\n"
+
+
+def _code_of(ws: Workspace, c) -> str:
+    """Where a candidate's code is now: "`name` (path:line)", a file, or the repository."""
+    out = []
+    for a in c.anchors:
+        if a.pattern:
+            out.append("the repository" if a.pattern == "**" else f"`{a.pattern}`")
+            continue
+        line = next((p.range.sl + 1 for p in capture.places(ws, a.path) if p.candidate.id == c.id and p.anchor == a
+                     and p.range is not None and a.name), None)
+        out.append(f"`{a.name}` ({a.path}:{line})" if a.name and line else f"`{a.name}` ({a.path})" if a.name
+                   else a.path)
+    return ", ".join(out)
 
 
 def _field(event: dict, *names: str) -> str:

@@ -5,8 +5,8 @@ What each agent gets (:data:`AGENTS`; without names: claude, cursor and vscode):
 - ``claude``: the MCP server in ``.mcp.json`` (``mcpServers``); hooks in
   ``.claude/settings.json`` (``hooks.<Event>: [{matcher, hooks: [{type, command, timeout}]}]``):
   SessionStart, PreToolUse on reads and edits, PostToolUse on reads, edits and Bash,
-  UserPromptSubmit, PostToolUseFailure, Stop and SessionEnd (the observation log and
-  distillation), each running ``tether hook claude-code``; ``CLAUDE.md`` and ``.claude/rules/``.
+  UserPromptSubmit, PostToolUseFailure, Stop, PreCompact and SessionEnd (the observation log
+  and distillation), each running ``tether hook claude-code``; ``CLAUDE.md`` and ``.claude/rules/``.
 - ``cursor``: ``.cursor/mcp.json`` (``mcpServers``); hooks in ``.cursor/hooks.json``
   (``{"version": 1, "hooks": {event: [{command, matcher, timeout}]}}``) for the events of
   :data:`tether.agents.dialects.CURSOR`, running ``tether hook cursor``; ``AGENTS.md`` and
@@ -20,6 +20,9 @@ What each agent gets (:data:`AGENTS`; without names: claude, cursor and vscode):
   :data:`tether.agents.dialects.GEMINI`, running ``tether hook gemini``.
 - ``codex``: ``[mcp_servers.tether]`` in ``.codex/config.toml`` (Codex reads a project's file
   when the project is trusted); ``AGENTS.md``.
+
+With ``claude``: ``.tether/agents.toml`` with ``ask_at_stop = true`` (the Stop hook asks the
+agent to record what its session decided), when there is none yet.
 
 The entries name ``tether`` plainly when PATH finds it, else the absolute path of the one
 that runs ``init`` (:func:`tether_command`), so an agent started without the virtual
@@ -58,9 +61,21 @@ CLAUDE_EVENTS = (  # event, tool matcher (None: every occurrence)
     ("PreToolUse", "Read|Edit|Write|MultiEdit|NotebookEdit"),
     ("PostToolUse", "Read|Edit|Write|MultiEdit|NotebookEdit|Bash"),  # … reads, edits, commands …
     ("PostToolUseFailure", None),  # … and failures with their error text
-    ("Stop", None),  # distil the session into candidate notes for review
+    ("Stop", None),  # distil the session into candidate notes for review (and ask the agent about them)
+    ("PreCompact", None),  # … and before its conversation is compacted
     ("SessionEnd", None),
 )
+
+# what the hooks may do beyond handing notes over; written once, then the team's to change
+SETTINGS = ".tether/agents.toml"
+SETTINGS_TEXT = """\
+# Settings of tether's agent hooks (written by `tether init --agents`).
+
+# At Stop, when the session changed code and tether found candidate notes in it, block the
+# stop once and ask the agent to record the ones that hold and dismiss the rest.
+# false: never ask (the candidates still wait in `tether review`).
+ask_at_stop = true
+"""
 
 COPILOT_HOOKS = ".github/hooks/tether.json"
 # VS Code applies no tool matchers (the hook filters by tool) and has no SessionStart after a
@@ -80,6 +95,8 @@ def set_up_agents(ws: Workspace, agents: tuple[str, ...] = DEFAULT_AGENTS, comma
     plan = Plan(ws)
     for name in agents:
         AGENTS[name].configure(plan, cmd)
+    if "claude" in agents and plan.read(SETTINGS) is None:  # the agent whose Stop takes the request
+        plan.put(SETTINGS, SETTINGS_TEXT)
     targets = dict.fromkeys(t for name in agents for t in AGENTS[name].export)
     if targets:
         notes = collect(ws)

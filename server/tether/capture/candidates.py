@@ -33,8 +33,7 @@ NOTE_KIND = {"gotcha": "workaround"}
 PENDING, ACCEPTED, MERGED, DISMISSED = "pending", "accepted", "merged", "dismissed"
 STATUSES = (PENDING, ACCEPTED, MERGED, DISMISSED)
 
-SAME_TEXT = 0.5  # token Dice at or above which two proposals of one kind on one code are one
-NEAR_NOTE = 0.5  # … and a candidate and an existing note on the same code are near-duplicates
+SAME_TEXT = 0.5  # token Dice at or above which two statements of one kind on one code are one
 MAX_EVIDENCE = 20  # evidence kept per candidate (the first ones, and the latest)
 
 
@@ -83,6 +82,7 @@ class Candidate:
     created: str = ""
     updated: str = ""
     extractor: str = "rules"
+    recalls: bool = False  # a proposal recalling an earlier decision (not stored: it joins that candidate)
 
     @property
     def note_kind(self) -> str:
@@ -114,6 +114,7 @@ class Place:
     index: int
     anchor: A.Anchor
     resolution: A.Resolution
+    repeats: list[Note] = field(default_factory=list)  # active notes it would duplicate (near_duplicates)
 
     @property
     def range(self) -> Range | None:
@@ -181,6 +182,45 @@ def _more(c) -> str:
     return " ".join([c.rationale or "", *(a.option for a in c.alternatives)])
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]{1,60})`")
+
+
+def _idents(text: str) -> set[str]:
+    """Identifiers as written (``lru_cache`` stays one), lower-cased, without the common words."""
+    return {w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in _STOP}
+
+
+def _code_words(text: str) -> set[str]:
+    """The identifiers of what a text quotes as code (`urljoin`, `functools.lru_cache`)."""
+    return {w for span in _CODE_SPAN.findall(text) for w in _idents(span)}
+
+
+def restates(a, b, names: set[str] = frozenset()) -> bool:
+    """Two statements of one kind about the same code say the same thing (``a`` and ``b``:
+    candidates or notes): similar words; or a rejected option they share; or a piece of
+    code one of them quotes that the other names — other than the code they are both on
+    (``names``: its words), which every statement about it names."""
+    if _similarity(a.title, _more(a), b.title, _more(b)) >= SAME_TEXT:
+        return True
+    if any(dice(text_tokens(x.option), text_tokens(y.option)) >= SAME_TEXT
+           for x in a.alternatives for y in b.alternatives):
+        return True
+    text_a, text_b = f"{a.title} {_more(a)}", f"{b.title} {_more(b)}"
+    return bool((_code_words(text_a) - names) & _idents(text_b) or (_code_words(text_b) - names) & _idents(text_a))
+
+
+def _overlap(a: str, b: str) -> bool:
+    """Most content words of the shorter title are in the other (a recalled decision is
+    usually said shorter: "we store always UTC with Z")."""
+    ta, tb = set(text_tokens(a)), set(text_tokens(b))
+    return len(ta & tb) >= 2 and len(ta & tb) >= 0.5 * min(len(ta), len(tb))
+
+
+def _names(anchors: list[A.Anchor]) -> set[str]:
+    """The code's own names (``Ledger.correct``: ledger, correct) and file names."""
+    return _idents(" ".join(f"{a.name} {a.path.rsplit('/', 1)[-1].rsplit('.', 1)[0]}" for a in anchors))
+
+
 def _keys(anchors: list[A.Anchor]) -> set[tuple]:
     out = set()
     for a in anchors:
@@ -238,8 +278,10 @@ class Queued:
 
 def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
     """Add proposals to the queue: one that restates a queued candidate (same kind, same
-    code, similar text) adds its evidence to it; evidence already there is not added twice,
-    so distilling a session again changes nothing."""
+    code, and :func:`restates` — in this session or another; or, recalling an earlier
+    decision, a pending one from another session on any code) adds its evidence to it;
+    evidence already there is not added twice, so distilling a session again changes
+    nothing."""
     s = ws.store
     result = Queued()
 
@@ -247,7 +289,11 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
         known = _load(ws, txn)
         for p in proposals:
             same = next((c for c in known if c.kind == p.kind and _same_code(c.anchors, p.anchors)
-                         and _similarity(c.title, _more(c), p.title, _more(p)) >= SAME_TEXT), None)
+                         and restates(c, p, _names(c.anchors + p.anchors))), None)
+            if same is None and p.recalls:  # "remember, we …" while working on other code: that decision
+                same = next((c for c in known if c.status == PENDING and c.sessions != p.sessions
+                             and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(c.title, p.title))),
+                            None)
             if same is None:
                 p.id = p.id or new_id()
                 p.created = p.updated = p.created or now()
@@ -266,13 +312,15 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
 
 
 def _absorb(c: Candidate, p: Candidate) -> bool:
-    """Add ``p``'s evidence (and rejected options, a missing rationale) to ``c``; False
-    when it brings nothing new."""
+    """Add ``p``'s evidence (and rejected options, a missing rationale, the code it is on
+    when that is other code) to ``c``; False when it brings nothing new."""
     have = {e.key() for e in c.evidence}
     fresh = [e for e in p.evidence if e.key() not in have]
     if not fresh:
         return False
     c.evidence = sorted(c.evidence + fresh, key=lambda e: (e.at, e.line))
+    have = _keys(c.anchors)
+    c.anchors += [a for a in p.anchors if not _keys([a]) & have][:max(0, 3 - len(c.anchors))]  # restated elsewhere
     if len(c.evidence) > MAX_EVIDENCE:
         c.evidence = c.evidence[:MAX_EVIDENCE // 2] + c.evidence[-MAX_EVIDENCE // 2:]
     options = {a.option.lower(): i for i, a in enumerate(c.alternatives)}
@@ -321,7 +369,7 @@ def dismiss(ws: Workspace, ref: str) -> Candidate:
 
 def near_duplicates(ws: Workspace, c: Candidate) -> list[Note]:
     """Active notes a candidate would repeat: of the same kind on the same code (symbol,
-    file or pattern), with similar text; most similar first."""
+    file or pattern) that it :func:`restates`; most similar first."""
     found = []
     paths = {a.path for a in c.anchors if a.type != A.GLOB}
     pool = {n.id: n for p in paths for n in ws.notes_on(p)} if paths else {}
@@ -331,11 +379,9 @@ def near_duplicates(ws: Workspace, c: Candidate) -> list[Note]:
         if n.status != "active" or n.kind != c.note_kind:
             continue
         names = _note_names(ws, n)
-        if not _same_code(c.anchors, names):
+        if not _same_code(c.anchors, names) or not restates(c, n, _names(c.anchors + names)):
             continue
-        sim = _similarity(c.title, _more(c), n.title, " ".join([n.rationale, *(a.option for a in n.alternatives)]))
-        if sim >= NEAR_NOTE:
-            found.append((sim, n))
+        found.append((_similarity(c.title, _more(c), n.title, _more(n)), n))
     return [n for _, n in sorted(found, key=lambda t: (-t[0], t[1].id))]
 
 
@@ -347,6 +393,15 @@ def _note_names(ws: Workspace, n: Note) -> list[A.Anchor]:
         name = loc.resolution.name or a.name if loc.resolution.attached else a.name
         out.append(A.Anchor(a.type, a.path, a.pattern, name=name))
     return out
+
+
+def documents(ws: Workspace) -> list[dict]:
+    """The pending candidates as search documents (:mod:`tether.context.search` ranks them)."""
+    return [{"type": "candidate", "id": c.id, "at": c.updated, "sessions": c.sessions, "item": c, "fields": {
+        "title": c.title, "rationale": c.rationale, "works_around": c.works_around,
+        "alternatives": " ".join(f"{a.option} {a.rejected_because}" for a in c.alternatives),
+        "evidence": " ".join(e.quote for e in c.evidence),
+        "anchors": " ".join(a.name or a.pattern or a.path for a in c.anchors)}} for c in candidates(ws)]
 
 
 def evidence_markdown(c: Candidate) -> str:
@@ -418,8 +473,8 @@ def _current(ws: Workspace, c: Candidate, a: A.Anchor) -> tuple[str, int | None,
 
 def places(ws: Workspace, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Place]:
     """The anchors of pending candidates in ``rel``, resolved in ``text`` (an editor's
-    buffer) or the file on disk: where the editor shows "proposed decision: …". ``src``:
-    that text already parsed."""
+    buffer) or the file on disk, each with the notes its candidate would repeat: where the
+    editor shows "proposed decision: …". ``src``: that text already parsed."""
     todo = anchored_in(rel, candidates(ws))
     if not todo:
         return []
@@ -431,9 +486,11 @@ def places(ws: Workspace, rel: str, text: str | None = None, src: SourceFile | N
     if src is None or src.text != text:
         src = SourceFile(text, for_path(rel))
     resolver = A.Resolver(src, None)
-    out = []
+    out, repeats = [], {}
     for c, i, a in todo:
         res = A.Resolution(A.OK, Range(0, 0, 0, 0)) if a.type == A.FILE else resolver.resolve(a)
         if res.attached:
-            out.append(Place(c, i, a, res))
+            if c.id not in repeats:
+                repeats[c.id] = near_duplicates(ws, c)
+            out.append(Place(c, i, a, res, repeats[c.id]))
     return out

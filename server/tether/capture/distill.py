@@ -19,7 +19,7 @@ candidates to the review queue, where a restated proposal joins the one already 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import anchors as A
@@ -30,13 +30,14 @@ from . import candidates as K
 from . import observations as O
 from .rules import RuleExtractor
 from .session import GLOB_ALL, MAX_SYMBOLS, Call, Extractor, Session, Utterance
-from .transcript import USER, Said, Transcript, read_transcript
+from .transcript import USER, Said, Skipped, Transcript, read_transcript
 
 # -- building a session --------------------------------------------------------------------------
 
-EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
-
-
+# the tools that edit a file, as Claude Code and VS Code (by name or contributed id) call them
+EDIT_TOOLS = frozenset(("Edit", "MultiEdit", "Write", "NotebookEdit", "replace_string_in_file", "copilot_replaceString",
+                        "multi_replace_string_in_file", "copilot_multiReplaceString", "create_file",
+                        "copilot_createFile", "insert_edit_into_file", "copilot_insertEdit", "textEditGroup"))
 def session_from(ws: Workspace, transcript: Transcript | None, log: list[dict]) -> Session:
     """One session from its transcript (when there is one) and its observation log."""
     by_call = {e["tool_use_id"]: e for e in log if e.get("tool_use_id")}
@@ -63,9 +64,9 @@ def session_from(ws: Workspace, transcript: Transcript | None, log: list[dict]) 
             continue
         call = Call(len(events), turn, ev.name, ev.at, ev.line, ev.id, error=ev.error, output=ev.result or "")
         inp = ev.input
-        if ev.name == "Bash":
-            call.command = inp.get("command", "") if isinstance(inp.get("command"), str) else ""
-        path = inp.get("file_path") or inp.get("notebook_path")
+        if isinstance(inp.get("command"), str):
+            call.command = inp["command"]
+        path = inp.get("file_path") or inp.get("notebook_path") or inp.get("filePath")
         if isinstance(path, str) and path:
             if path not in rels:
                 try:
@@ -75,14 +76,11 @@ def session_from(ws: Workspace, transcript: Transcript | None, log: list[dict]) 
             call.path = rels[path]
         call.edit = ev.name in EDIT_TOOLS and not ev.error
         if call.edit:
-            edits = inp.get("edits") if isinstance(inp.get("edits"), list) else [inp]
-            call.text = "\n".join(v for e in edits if isinstance(e, dict)
-                                  for v in (e.get("new_string"), e.get("content"), e.get("new_source"))
-                                  if isinstance(v, str))
+            call.text = "\n".join(new for _, new in O.replacements(inp))
         seen = by_call.get(ev.id)
         if seen is not None and seen.get("kind") in ("edit", "read"):
             call.symbols = list(seen.get("symbols", []))
-        elif call.path and not ev.error and ev.name in ("Edit", "MultiEdit", "Write", "Read"):
+        elif call.path and not ev.error and (call.edit or ev.name == "Read"):
             call.symbols = _symbols_now(ws, call.path, ev.name, inp, ev.response, files)
         if seen is not None and seen.get("kind") == "failure" and not call.output:
             call.error, call.output = True, seen.get("error", "")
@@ -107,16 +105,13 @@ def _symbols_now(ws: Workspace, rel: str, tool: str, inp: dict, response, files:
             return []
         names = O.edited_symbols(text, rel, [(max(off - 1, 0), max(off - 1, 0) + lim - 1)])
         return names if len(names) == 1 else []
-    if tool == "Write":
+    if tool in ("Write", "create_file", "copilot_createFile"):
         if inp.get("content") != text:
             return []  # changed since: what this write touched cannot be told from the file now
         patch = response.get("structuredPatch") if isinstance(response, dict) else None
         ranges = O.patch_lines(patch) if patch else [(0, text.count("\n"))]
     else:
-        edits = inp.get("edits") if tool == "MultiEdit" and isinstance(inp.get("edits"), list) else [inp]
-        ranges = O.edit_lines(text, [(e.get("old_string") or "", e["new_string"]) for e in edits
-                                     if isinstance(e, dict) and isinstance(e.get("new_string"), str)
-                                     and isinstance(e.get("old_string") or "", str)])
+        ranges = O.edit_lines(text, O.replacements(inp))
     return O.edited_symbols(text, rel, ranges)
 
 
@@ -130,6 +125,8 @@ class Distilled:
     seconds: float
     queued: K.Queued
     cut: bool = False  # the time budget ran out before every proposal was queued
+    skipped: list[Skipped] = field(default_factory=list)  # transcript lines left out, and why
+    edited: list[str] = field(default_factory=list)  # the files the session edited
 
     @property
     def candidates(self) -> list[K.Candidate]:
@@ -140,7 +137,8 @@ class Distilled:
                 "seconds": round(self.seconds, 3), "cut": self.cut,
                 "new": [c.to_json() for c in self.queued.new],
                 "updated": [c.to_json() for c in self.queued.updated],
-                "settled": [{"id": c.id, "status": c.status, "note": c.note or None} for c in self.queued.settled]}
+                "settled": [{"id": c.id, "status": c.status, "note": c.note or None} for c in self.queued.settled],
+                "skipped": [k.to_json() for k in self.skipped], "edited": self.edited}
 
 
 MIN_CONFIDENCE = 0.5  # proposals below this are not queued
@@ -173,13 +171,18 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
         tr.session = sid
     sess = session_from(ws, tr, log)
     sess.id = sid
+    files: dict[str, SourceFile | None] = {}
+    edited = list(dict.fromkeys(c.path for c in sess.edits()))
+    for path in edited:
+        src = _source(ws, path, files)
+        if src is not None:
+            sess.defined[path] = [d.qualname for d in src.defs]
     sess.deadline = start + budget if budget is not None else None
     proposals = [p for p in extractor.propose(sess) if p.confidence >= MIN_CONFIDENCE]
     for p in proposals:
         if p.kind not in K.CANDIDATE_KINDS:
             raise WorkspaceError(f"the {extractor.name} extractor proposed a {p.kind!r}: candidates are one of "
                                  f"{', '.join(K.CANDIDATE_KINDS)}")
-    files: dict[str, SourceFile | None] = {}
     cands, cut = [], sess.cut
     for p in proposals:
         if sess.out_of_time():
@@ -189,9 +192,21 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
         if not anchors:
             continue
         cands.append(K.Candidate("", p.kind, p.title, round(p.confidence, 2), anchors, p.evidence, p.rationale,
-                                 p.alternatives, p.works_around, p.remove_when, extractor=extractor.name))
+                                 p.alternatives, p.works_around, p.remove_when, extractor=extractor.name,
+                                 recalls=p.recalls))
     queued = K.queue(ws, cands)
-    return Distilled(sid, tr.path if tr else "", tr.lines if tr else 0, time.monotonic() - start, queued, cut)
+    return Distilled(sid, tr.path if tr else "", tr.lines if tr else 0, time.monotonic() - start, queued, cut,
+                     tr.skipped if tr else [], edited)
+
+
+def _source(ws: Workspace, path: str, files: dict[str, SourceFile | None]) -> SourceFile | None:
+    """A file of the workspace as it is now, parsed once per distillation (None: gone)."""
+    if path not in files:
+        try:
+            files[path] = SourceFile(ws.read_source(path), for_path(path))
+        except WorkspaceError:
+            files[path] = None
+    return files[path]
 
 
 def _anchors(ws: Workspace, refs: list[tuple[str, str]], files: dict[str, SourceFile | None]) -> list[A.Anchor]:
@@ -200,15 +215,10 @@ def _anchors(ws: Workspace, refs: list[tuple[str, str]], files: dict[str, Source
     a file that is gone is dropped."""
     out: list[A.Anchor] = []
     for path, name in refs:
-        if path == GLOB_ALL:
-            out.append(A.Anchor(A.GLOB, pattern=GLOB_ALL))
+        if path == GLOB_ALL or "*" in path:  # the repository, or a pattern such as src/billing/**/*.py
+            out.append(A.Anchor(A.GLOB, pattern=path))
             continue
-        if path not in files:
-            try:
-                files[path] = SourceFile(ws.read_source(path), for_path(path))
-            except WorkspaceError:
-                files[path] = None
-        src = files[path]
+        src = _source(ws, path, files)
         if src is None:
             continue
         found = [d for d in src.defs if d.qualname == name] if name else []

@@ -127,6 +127,25 @@ def lines_of(text: str, olds: list[str]) -> list[tuple[int, int]]:
     return sorted(out)
 
 
+_NEW_TEXT = ("new_string", "content", "new_source", "newString", "code")
+
+
+def replacements(inp: dict) -> list[tuple[str, str]]:
+    """The (old, new) texts of an edit call, Claude Code's or VS Code's (one pair per edit:
+    ``edits``, ``replacements`` or the call itself; old "" for text written whole)."""
+    edits = inp.get("edits") if isinstance(inp.get("edits"), list) else \
+        inp.get("replacements") if isinstance(inp.get("replacements"), list) else [inp]
+    out = []
+    for e in edits:
+        if not isinstance(e, dict):
+            continue
+        new = next((e[k] for k in _NEW_TEXT if isinstance(e.get(k), str)), None)
+        old = e.get("old_string") or e.get("oldString") or ""
+        if new is not None and isinstance(old, str):
+            out.append((old, new))
+    return out
+
+
 def edit_lines(text: str, pairs: list[tuple[str, str]]) -> list[tuple[int, int]]:
     """The lines (0-based, in ``text``) that ``(old, new)`` replacements changed: where
     each new string is, without the lines it shares with the old one at its start and end
@@ -226,4 +245,22 @@ def touched_definitions(src: SourceFile, ranges: list[tuple[int, int]]) -> list[
         if enclosing is not None and (rest or not picked):
             picked.insert(0, enclosing)
         out += [d for d in picked if d not in out]
+    return out
+
+
+# what of each kind of entry `tether search` reads (tether.context.search ranks them)
+SEARCHED = {"prompt": ("text",), "read": ("path", "symbols"), "edit": ("path", "symbols"), "command": ("command",),
+            "failure": ("command", "path", "error")}
+
+
+def documents(ws: Workspace, session: str | None = None) -> list[dict]:
+    """The log's prompts, files read and edited, commands and failures as search documents."""
+    out = []
+    for e in observations(ws, session):
+        keys = SEARCHED.get(e["kind"])
+        if keys is None:
+            continue
+        fields = {k: " ".join(e[k]) if isinstance(e.get(k), list) else str(e.get(k) or "") for k in keys}
+        out.append({"type": e["kind"], "id": f"{e['session'][:8]}@{e['at']}", "at": e["at"],
+                    "sessions": [e["session"]], "fields": fields, "item": e})
     return out

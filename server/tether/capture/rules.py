@@ -15,7 +15,15 @@ What remains is matched, first rule first:
 | workaround | "hack / workaround because…"; "looks redundant/wrong, but…"; "don't fix/remove/simplify this — …"; then, after the rules below, "on purpose", "deliberately", "intentionally", "by design" (not negated) |
 | invariant | "must …" (not "must have been", "must be the …"), "must/should/can never", "has to always", a sentence starting "Never …"/"Always …", "X is append-only/immutable/idempotent…", "Invariant: …" |
 | decision | a choice with the option rejected: "use/keep/store/go with X instead of / rather than Y", "chose/prefer X over Y", "X, not Y"; a choice alone: "decided to…", "let's go with…", "settled on…"; an agent's proposal ("I'd use X rather than Y") that the person's next message accepts ("yes", "go ahead", "sounds good") |
-| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one |
+| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence |
+
+Exchanges (:func:`exchanges`) read how the person answers the agent, over turns:
+
+| the agent | the person | proposes |
+|---|---|---|
+| lays out options (a list after "options" / "two ways" / "either", lettered, numbered or bulleted; or "either X, or Y") | picks one: a label ("B.", "yes, A"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), or a word that echoes one ("Reject.") | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose) |
+| proposes ("I'll …", "I'd …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." for options laid out) | the person's rule (a "must" sentence) or decision (their directive with a reason: "format check only"), the proposal (every option) as rejected, their reason |
+| — | reverts an earlier choice: "revert X. Y", "back to Y" | a decision for Y, X rejected; the earlier decision withdrawn |
 
 The reason is the clause after "because", "since", "so that", "given that" or a dash, or
 a next sentence that starts "That way…", "Otherwise…", "The reason…". A rejected option's
@@ -24,9 +32,13 @@ Workarounds take "until … ships/is fixed" or "can go when …" as the time the
 
 Anchors: the symbols edited in the nearest tool call of the same turn (the turn a prompt
 starts; the next one when the person's next message accepts the agent's plan) — or the
-touched symbols the sentence names, when it names some. An edit touching more than three
-definitions anchors its file. A statement with no edit in its turn is about the repository
-(pattern ``**``) and loses confidence. A gotcha anchors on the edit that fixed it.
+touched symbols the sentence names, when it names some (also in prose: "token bucket"), or
+a definition of an edited file the person named as code; code before tests. An edit
+touching more than three definitions anchors its file. A statement with no edit in its turn
+is about the repository (pattern ``**``) and loses confidence — said by the agent, it is
+dropped; a rule "for the whole X package" is about that folder (``src/x/**/*.py``). A
+gotcha anchors on the edit that fixed it. A person recalling an earlier decision
+("remember we …") marks the proposal ``recalls``: the queue joins it to that decision.
 
 Confidence: a base per rule (0.55–0.8), more when a reason is given or the person said it,
 less without code; candidates under 0.5 are not proposed.
@@ -45,7 +57,10 @@ from .transcript import ASSISTANT, TOOL, USER
 # -- sentences -----------------------------------------------------------------------------------
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
-_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[*_])")
+# a sentence ends at . ! ? before the next word — lower-case too (terse people write so), but
+# not after an abbreviation
+_SPLIT = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+"
+                    r"(?=[A-Za-z`\"'(\[*_])")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _EMPH = re.compile(r"\*\*|__")
 
@@ -88,7 +103,8 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
                     r"do you (want|think|prefer)|what if|we can discuss|up to you|your call|tbd|to be decided)\b",
                     re.I)
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
-_REPORTED = re.compile(r"\b(says|said|claims|claimed|according to|reads:|states that|the (error|message|warning|"
+_REPORTED = re.compile(r"\b(says(?! why)|said|claims|claimed|according to|reads:|states that|told (?:me|us|them)|"
+                       r"the (error|message|warning|"
                        r"traceback|log|output) (is|was|shows|reports))\b", re.I)
 _PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
                       r"replies|reply|responses?|summary|summaries|messages?|output|explanations?)|emojis?|"
@@ -100,7 +116,8 @@ _TOOLING = re.compile(r"\b(grep|rg|ripgrep|the (read|edit|bash|search|grep|write
                       r"logs?|output|docs?|diff))\b", re.I)
 _NARRATION = re.compile(r"^(?:let me|i'll (?:now |first |then )?(?:start|begin|look|check|read|run|search|try))\b", re.I)
 _UNDECIDED = re.compile(r"\b(haven't|have not|not yet|undecided|not decided|no decision|don't know|do not know|"
-                        r"unclear|later decide|decide later)\b", re.I)
+                        r"unclear|later decide|decide later|let me think|i'll think|think about it|not sure yet)\b",
+                        re.I)
 
 
 def main_clause(s: str) -> str:
@@ -130,7 +147,8 @@ def skipped(s: str) -> bool:
 
 _DISCOURSE = re.compile(r"^(?:(?:ok(?:ay)?|so|alright|right|great|good|sure|yes|yeah|now|then|also|and|but|first|"
                         r"finally|anyway|in short|to summarize|summary|note|remember|important|just so you know|"
-                        r"keep in mind(?: that)?|fyi|please|one more thing|for the record)\b[,:!]?\s*)+", re.I)
+                        r"keep in mind(?: that)?|fyi|please|one more thing|for the record)\b(?:[,:!]|\s+[—–-])?\s*)+",
+                        re.I)
 _DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:we should|i should|we will|i will|we are|i am|we have|i have|"
                       r"let's|let us|we'll|i'll|we're|i'm|we've|i've|we|i)\s+)?", re.I)
 _CHOICE_NOUN = re.compile(r"^(?:(?:have\s+)?(?:decided|settled|agreed)\s+on|go(?:ing)?\s+with|went\s+with|gone\s+with|"
@@ -142,10 +160,13 @@ _ING = {"using": "use", "keeping": "keep", "storing": "store", "switching": "swi
         "putting": "put", "writing": "write", "sticking": "stick", "rounding": "round", "parsing": "parse"}
 
 
+_NO = re.compile(r"^(?:no|nope|nah|actually|wait)\s*[,.!:;—–-]+\s*", re.I)  # "No, it must …": the answer's "no"
+
+
 def title_of(clause: str, choice: bool = False) -> str:
     """A note title from a clause: discourse words dropped; for a choice (``choice``), the
     one choosing too ("I'll go with X" → "Use X")."""
-    t = _DISCOURSE.sub("", clause.strip().rstrip(".!:;,")).strip()
+    t = _DISCOURSE.sub("", _NO.sub("", clause.strip().rstrip(".!:;,"))).strip()
     t = re.sub(r"^(?:the\s+)?(?:rule|invariant|constraint|decision)\s*:\s*", "", t, flags=re.I)
     d = _DECIDER.sub("", t) if choice else t
     if d != t:
@@ -164,6 +185,8 @@ def title_of(clause: str, choice: bool = False) -> str:
     if len(t) > 110:
         cut = t.rfind(" ", 0, 100)
         t = t[:cut if cut > 40 else 100] + "…"
+    if re.match(r"^\w*(?:_|[a-z][A-Z])", t):
+        return t  # starts with a name from the code (`to_cents`, `parseLocal`): as written
     return t[:1].upper() + t[1:] if t else t
 
 
@@ -188,21 +211,22 @@ _SCOPE = re.compile(r"\b(out of scope|not in scope|outside (?:the|our|this) scop
                     r"non-goal|not a goal)\b", re.I)
 _SCOPE_NEG = re.compile(r"\b(not|isn't|aren't|no longer|wasn't)\s+(out of scope|outside|beyond)\b", re.I)
 _WONT = re.compile(r"\b(won't|will not|are not going to|aren't going to|is not going to|isn't going to|not going to|"
-                   r"we don't|we do not|we never)\s+(?:try to\s+|even\s+|bother to\s+)?(handle|support|cover|deal with|"
-                   r"accept|process|validate|retry|translate|localize|localise|implement)\b", re.I)
+                   r"we don't|we do not|we never|we not)\s+(?:try to\s+|even\s+|bother to\s+)?(handle|support|cover|deal with|"
+                   r"accept|process|validate|retry|translate|localize|localise|implement|do|offer|provide|allow)\b",
+                   re.I)
 _DELIB_NOT = re.compile(r"\b(deliberately|intentionally|on purpose|by design)\s+(?:does\s+)?(not|doesn't|does not|"
                         r"don't|do not|won't|leaves? out|left out|ignores?|skips?|refuses?|rejects?|unsupported)\b|"
                         r"\b(not|doesn't|don't|won't|isn't|aren't)\s+(handled|supported|handle|support)\w*\b.*\b"
                         r"(deliberately|intentionally|on purpose|by design)\b", re.I)
-_LEAVE_OUT = re.compile(r"\b(?:let's|let us|we'll|we will|i'll|we)\s+leave\s+(.{2,50}?)\s+(out|for later|"
-                        r"for (?:a|another) (?:pr|change|time))\b", re.I)
+_LEAVE_OUT = re.compile(r"\b(?:let's|let us|we'll|we will|i'll|we)\s+(?:leave\s+(.{2,50}?)\s+(out|for later|"
+                        r"for (?:a|another) (?:pr|change|time))|leave\s+out\s+(.{2,50}))\b", re.I)
 _REFUSE = re.compile(r"\b(should|must|will|we'll|we)\s+(?:just\s+|simply\s+|always\s+)?(refuse|reject)\b", re.I)
 
 # workaround
 _HACK = re.compile(r"\b(hack|workaround|work around|works around|working around|kludge|monkey[- ]?patch\w*)\b", re.I)
 _LOOKS = re.compile(r"\b(looks|seems|might look|may look|will look)\s+(wrong|odd|weird|strange|redundant|unnecessary|"
                     r"broken|like a bug|like a mistake|pointless|backwards|inefficient|silly|useless)\b.*\b(but|though|"
-                    r"however)\b", re.I)
+                    r"however|so (?:i'll|we'll|i|we) (?:say|explain|comment|document|note))\b", re.I)
 _DONT_FIX = re.compile(r"\b(don't|do not|never)\s+[\"'“]?(fix|remove|simplify|clean up|refactor|optimi[sz]e|dedupe|"
                        r"\"fix\")[\"'”]?\b", re.I)
 _DELIBERATE = re.compile(r"\b(on purpose|deliberately|intentionally|by design)\b", re.I)
@@ -227,7 +251,14 @@ _IMPERATIVE = re.compile(r"^(never|always|don't ever|do not ever|under no circum
 _PROPERTY = re.compile(r"\b(is|are|stays?|remains?|must stay|must remain|has to stay|should stay|kept)\s+"
                        r"(append-only|immutable|idempotent|read-only|side-effect[- ]free|pure|thread-safe|reentrant|"
                        r"sorted|unique|non-negative|never negative|always positive)\b", re.I)
-_RULE = re.compile(r"^(?:the\s+)?(invariant|rule|constraint)\s*:", re.I)
+_RULE = re.compile(r"^(?:the\s+|one\s+|a\s+|new\s+|our\s+)?(invariant|rule|constraint)\b[^:]{0,70}:\s*(?=\S)", re.I)
+# where a rule applies: "for the whole billing package", "across the codebase"
+_WHOLE = re.compile(r"\b(?:for|in|across|throughout|to)\s+(?:the\s+)?(?:whole|entire|all(?:\s+of)?(?:\s+the)?)\s+"
+                    r"(?:(?P<name>[\w.-]+)\s+)?(?P<what>package|module|folder|directory|codebase|code|repo|repository|"
+                    r"project|app|service)\b", re.I)
+# "amounts stay integers all the way through", "… remain UTC everywhere": a property held throughout
+_THROUGHOUT = re.compile(r"\b(?:stays?|remains?|are kept|is kept)\b.{2,60}?\b(?:all the way through|everywhere|"
+                         r"end to end|throughout|at all times|across the board)\b", re.I)
 _SELF = re.compile(r"^(?:i|i'll|i've|i'd|i'm|you|you'll|you've)\s+(?:must|should|shall|can|will|have to|need to|"
                    r"always|never)\b", re.I)
 
@@ -256,18 +287,35 @@ _NOT_ALT = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*(?:,|\s[—–-])\s*(?:and\
 _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|decision:|let's go with|we'll go with|"
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
+# the person recalls a decision made before ("remember we …", "what we agreed last week — …")
+_REMINDER = re.compile(r"\b(?:remember|keep in mind|as (?:we|i) (?:said|agreed|decided|discussed)|what we (?:agreed|"
+                       r"decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|we already)\b", re.I)
+
+
+def _lead_in(message: str, sentence: str) -> str:
+    """The sentence with the words just before it in its message (where "remember:" stands)."""
+    i = message.find(sentence[:40])
+    return message[max(0, i - 80):i] + sentence if i >= 0 else sentence
+
+
+_CONCLUSION = re.compile(r"^(?:so|bottom line|in short|in sum|to sum up|the upshot)\s*:\s*(?P<x>.{8,})$", re.I)
 _PROPOSE = re.compile(r"^(?:i'd|i would|i recommend|i suggest|i propose|my (?:suggestion|recommendation|proposal) "
                       r"(?:is|would be)|i'd recommend|i'd suggest|we could|we can)\b", re.I)
-_CONSIDERED = re.compile(r"\b(?:considered|looked at|thought about|tried|ruled out|rejected|dropped)\s+(?P<alt>.{2,60}?)"
+_CONSIDERED = re.compile(r"\b(?:considered|looked at|thought about|tried|ruled out|rejected|dropped|discuss(?:ed)?|"
+                         r"talked about|weighed)\s+(?P<alt>.{2,100}?)"
                          r",?\s+(?:but|however|though)\s+(?P<why>.{4,})$", re.I)
 _WOULD = re.compile(r"^(?P<alt>.{2,60}?)\s+(?:would|will|wouldn't|won't|would have|is|was)\s+(?P<why>(?:be\s+)?"
                     r"(?:too|not|slower|harder|more|less|overkill|unable|lose|break|add|require|need|mean|cost|drift|"
                     r"round|fail|leak|block)\b.{2,})$", re.I)
 _NEXT_REASON = re.compile(r"^(?:because|since|that way|this way|otherwise|the reason|it keeps|this keeps|that keeps|"
                           r"that avoids|this avoids|it avoids|that's because|this is because)\b", re.I)
-_ASSENT = re.compile(r"^\s*(?:yes|yep|yeah|ok|okay|sure|sounds good|go ahead|do it|agreed|let's do (?:that|it)|perfect|"
-                     r"lgtm|makes sense|go for it|great|please do)\b", re.I)
+_ASSENT = re.compile(r"^\s*(?:yes|yep|yeah|ok|okay|k|sure|sounds good|go ahead|do it|agreed|let's do (?:that|it)|"
+                     r"perfect|lgtm|makes sense|go for it|great|please do|fine|works for me|ship it|👍)(?!\w)", re.I)
 _ASSENT_NOT = re.compile(r"\b(but|instead|rather|no,|not\b|don't|wait)", re.I)
+
+
+_PRONOUN_END = re.compile(r"^\w+\s+(?:it|this|that|them|things)$|^(?:it|this|that|them)$", re.I)
+_AGREED_REF = re.compile(r"\b(?:what|as)\s+(?:we|you and i|the team)\s+(?:agreed|decided|discussed|settled)", re.I)
 
 
 def _alt(text: str) -> str:
@@ -276,7 +324,8 @@ def _alt(text: str) -> str:
 
 
 # every rule needs one of these words: a sentence without any is not read further
-_TRIGGER = re.compile(r"must|never|always|shall|scope|goal|won't|will not|going to|don't|do not|doesn't|does not|"
+_TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains?\b|kept\b|won't|will not|going to|"
+                      r"don't|do not|doesn't|does not|"
                       r"deliberate|intentional|on purpose|by design|leave|refuse|reject|hack|work.?around|kludge|"
                       r"monkey|looks|seems|instead|rather|favou?r|\bover\b|\bnot\b|decid|decision|chose|choose|"
                       r"picked|settled|agreed|go with|going with|prefer|append-only|immutable|idempotent|read-only|"
@@ -375,8 +424,11 @@ def _invariant(s: str, main: str) -> Hit | None:
         return Hit("invariant", title_of(s), 0.8, rationale=reason_of(s))
     if _MODAL_NEVER.search(main) or _IMPERATIVE.match(body) or _MUST.search(main):
         return Hit("invariant", title_of(main if len(main.split()) >= 4 else s), 0.7, rationale=reason_of(s))
-    if _PROPERTY.search(main):
+    if _PROPERTY.search(main) or _THROUGHOUT.search(main):
         return Hit("invariant", title_of(main), 0.6, rationale=reason_of(s))
+    for clause in re.split(r";\s+", s)[1:]:  # "X stays Y; Z must fail loudly": a rule in a later clause
+        if _MUST.search(main_clause(clause)) or _MODAL_NEVER.search(main_clause(clause)):
+            return Hit("invariant", title_of(main_clause(clause)), 0.65, rationale=reason_of(clause))
     return None
 
 
@@ -392,8 +444,9 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
             m = rx.search(clause)
             if m:
                 alt = _alt(m.group("alt"))
-                if not alt or len(alt.split()) > 8:
-                    continue
+                quoted = clause[:m.start("alt")].count("`") % 2
+                if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or quoted:
+                    continue  # "rather than patch it" names no option; "`… EUR only, not GBP`" is quoted text
                 title = title_of(clause[:m.start("x")] + m.group("x"), choice=True)
                 if len(title.split()) < 2:
                     continue
@@ -406,7 +459,17 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
                    alternatives=(Alternative(alt, why),), proposal=proposal)
     if proposal:
         return None
+    m = _CONCLUSION.match(s.strip())  # "So: UTC instants inside, local time only at the edges."
+    if m:
+        title = title_of(m.group("x"), choice=True)
+        return Hit("decision", title, 0.65, rationale=why) if len(title.split()) >= 3 else None
     m = _DECIDED.search(main_clause(body))
+    if m and _AGREED_REF.search(main_clause(body)):
+        said = re.split(r"\s+[—–-]\s+|:\s+", body, maxsplit=1)
+        if len(said) < 2:
+            return None  # a reference to a decision made elsewhere, not the decision
+        title = title_of(re.split(r"\s+[—–-]\s+", said[1])[0], choice=True)
+        return Hit("decision", title, 0.65, rationale=why) if len(title.split()) >= 3 else None
     if m:
         title = title_of(main_clause(body), choice=True)
         if len(title.split()) >= 3:
@@ -422,8 +485,9 @@ def _rejected_reasons(sents: list[str], hit: Hit) -> Hit:
         m = _CONSIDERED.search(s) or _WOULD.match(_DISCOURSE.sub("", s))
         if not m:
             continue
-        opt, why = _alt(m.group("alt")), m.group("why").strip().rstrip(".!")
-        if not opt or len(opt.split()) > 6:
+        opt, why = _alt(m.group("alt").split(",")[0]), m.group("why").strip().rstrip(".!")
+        opt = re.sub(r"\s+instead$", "", opt)
+        if not opt or len(opt.split()) > 10:
             continue
         key = _words(opt)
         for i, a in enumerate(alts):
@@ -444,11 +508,18 @@ def _words(s: str) -> set[str]:
 # -- anchors ----------------------------------------------------------------------------------------------
 
 def _mentions(sentence: str, qualname: str) -> bool:
+    """The text names the definition: quoted or called (`` `short` ``, ``short(``), its
+    qualified name, a distinctive name as a word, or its parts as words ("token bucket"
+    for ``TokenBucket``, "parse amount" for ``parse_amount``)."""
     short = qualname.rsplit(".", 1)[-1]
-    if f"`{short}" in sentence or f"{short}(" in sentence or qualname in sentence:
+    if re.search(rf"`{re.escape(short)}(?!\w)|\b{re.escape(short)}\(", sentence) or qualname in sentence:
         return True
     distinctive = "_" in short or any(c.isupper() for c in short[1:]) or short[:1].isupper()
-    return distinctive and re.search(rf"\b{re.escape(short)}\b", sentence) is not None
+    if distinctive and re.search(rf"\b{re.escape(short)}\b", sentence) is not None:
+        return True
+    parts = [w.lower() for w in _IDENT.findall(short)]
+    return len(parts) >= 2 and re.search(r"\b" + r"[\s_-]+".join(map(re.escape, parts)) + r"s?\b",
+                                          sentence.lower()) is not None
 
 
 def _refs_of(call: Call) -> list[tuple[str, str]]:
@@ -457,12 +528,16 @@ def _refs_of(call: Call) -> list[tuple[str, str]]:
     return [(call.path, "")]
 
 
-def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, message: str = "") -> list[tuple[str, str]]:
+def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, message: str = "",
+                people: str = "") -> list[tuple[str, str]]:
     """The code a statement is about, among the code the session touched: the touched
     symbols it names (in the sentence, else in its message; first those of its turn, then
-    any the session edited); else the edit of its turn whose new code shares the most words
-    with it — the nearest on a tie, and an edit that touched a definition before one that
-    touched none (an import); the repository when its turn edited nothing."""
+    any the session edited; a method's class when the statement itself names the class);
+    else a definition of a file its turn edited that the person's words of the turn (and
+    ``people``) name as code (``load_config``, ``parseShiftInput``); else the edit of its
+    turn whose new code shares the most words with it — code before tests, the nearest on
+    a tie, and an edit that touched a definition before one that touched none (an import);
+    the repository when its turn edited nothing."""
     edits = session.edits(turns)
     in_turn = edits + [c for c in session.calls(turns) if not c.edit and c.path and c.symbols]
     for pool in (in_turn, session.edits()):
@@ -470,19 +545,31 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
             named = []
             for c in pool:
                 for sym in c.symbols:
-                    if text and _mentions(text, sym) and (c.path, sym) not in named:
-                        named.append((c.path, sym))
+                    owner = sym.rsplit(".", 1)[0] if "." in sym else ""
+                    hit = sym if text and _mentions(text, sym) else \
+                        owner if owner and text is sentence and _mentions(text, owner) else ""
+                    if hit and (c.path, hit) not in named:
+                        named.append((c.path, hit))
             if named:
                 return named[:MAX_SYMBOLS]
+    # the code of an edited file the person names as code ("load_config should …"): what they asked about
+    asked = " ".join([people, *(u.text for u in session.said() if u.who == USER and u.turn in turns)])
+    named = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
+             if _DISTINCT.search(d.rsplit(".", 1)[-1]) and _mentions(asked, d)]
+    if named:
+        return named[:MAX_SYMBOLS]
     if not edits:
         return [(GLOB_ALL, "")]
     pool = [c for c in edits if c.symbols] or edits
+    pool = [c for c in pool if not _TEST_PATH.search(c.path)] or pool
     words = _content(sentence)
     best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
                                     -abs(c.index - at), c.index > at))
     return _refs_of(best)
 
 
+_DISTINCT = re.compile(r"_|[a-z][A-Z]")  # a name that reads as code, not as a word
+_TEST_PATH = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
 _IDENT = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _COMMON = frozenset("""the and for with this that from into will was are not but you your our its has have had all
 any can one two use used using self return def class new let var const none true false null import string
@@ -499,6 +586,22 @@ def _content(text: str) -> set[str]:
             continue
         out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
     return out
+
+
+def _scope_of(session: Session, whole: re.Match) -> list[tuple[str, str]]:
+    """Where a rule "for the whole X package" applies: the folder named X that holds files
+    the session touched, as ``folder/**/*.ext`` (their common extension) — the repository
+    (``**``) for "the whole codebase", or when no such folder was touched."""
+    name = (whole.group("name") or "").lower()
+    if whole.group("what").lower() in ("package", "module", "folder", "directory") and name:
+        touched = [c.path for c in session.calls() if c.path]
+        for path in touched:
+            parts = path.split("/")
+            if name in (x.lower() for x in parts[:-1]):
+                folder = "/".join(parts[:[x.lower() for x in parts].index(name) + 1])
+                exts = {q.rsplit(".", 1)[-1] for q in touched if q.startswith(folder + "/") and "." in q}
+                return [(f"{folder}/**/*.{exts.pop()}" if len(exts) == 1 else f"{folder}/**", "")]
+    return [(GLOB_ALL, "")]
 
 
 # -- gotchas ----------------------------------------------------------------------------------------------
@@ -556,6 +659,11 @@ def gotchas(session: Session) -> list[Proposal]:
                         break
             if explanation:
                 break
+        if explanation is None:  # no "because": the agent's first word on the code it then fixed
+            explanation = next(((u, x) for u in events[f.index + 1:fix.index]
+                                if isinstance(u, Utterance) and u.who == ASSISTANT for x in sentences(u.text)
+                                if not x.rstrip().endswith("?") and any(_mentions(x, sym) for sym in fix.symbols)),
+                               None)
         err = error_line(f.output)
         if not err and not explanation:
             continue
@@ -573,6 +681,336 @@ def gotchas(session: Session) -> list[Proposal]:
     return out
 
 
+# -- exchanges: options the agent lays out, the person's answer ------------------------------------------
+
+@dataclass
+class Option:
+    label: str  # "a", "2", … ("" for options named in a sentence)
+    head: str  # what the option is
+    why: str  # what the agent said for or against it
+    quote: str  # the option as written
+
+
+# an option on its own line: "- **A: half-open** …", "1. **zod** — …", "(b) store …", "**B. Prorate …** — …"
+_ITEM = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+)?(?:\*\*)?(?:option\s+)?(?:\(?(?P<label>[A-Ea-e]|[1-9])(?:[.):]|\)|\*\*|"
+                   r"\s+[—–-])\s*)?(?P<rest>\S.*)$", re.I)
+_BULLETED = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\s+|\([A-Ea-e1-9]\)\s*|"
+                       r"\*\*(?:option\s+)?\(?[A-Ea-e1-9](?:[.:)]|\*\*)|option\s+[A-Ea-e1-9]\b)", re.I)
+_OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either|shapes|possibilities|"
+                          r"to decide|or\b[^.?!]*\?)", re.I)
+_INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
+                     r"choices)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|\b(?:we|you|i) could(?: either)?)\s+"
+                     r"(?:\(?a\)\s*)?(?P<a>[^.?!;]{3,120}?),?\s+or\s+(?:\(?b\)\s*)?(?P<b>[^.?!;]{3,120})", re.I)
+# "Should the cache be per-process or shared in Redis?": two options in a question
+_ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s*(?:in|as)?|prefer|want|do)\s+"
+                    r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?", re.I)
+_HEAD_END = re.compile(r"\s+[—–]\s+|\s+-\s+|;\s+|:\s+(?=\S)|,\s+(?:but|so|which|and it|though)\b|\.\s+(?=[A-Z])")
+_RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my (?:pick|vote|recommendation|preference)(?:\s+is|:)|i recommend|"
+                        r"i suggest|i'd recommend|i'd suggest|i lean towards?|i prefer)\s+(?:go with\s+|go for\s+|"
+                        r"take\s+|pick\s+|"
+                        r"choose\s+|recommend\s+|suggest\s+|use\s+|do\s+)?(?P<x>[^.!?]{1,80})", re.I)
+_ORDINAL = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "last": -1,
+            "former": 0, "latter": -1}
+_PICK_LABEL = re.compile(r"^\s*(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed)\b[,.!]?\s*)?(?:i\s+)?"
+                         r"(?:(?:prefer|pick|choose|take|want|go with|let'?s (?:do|go with)|do|option)\s+)?"
+                         r"(?:option\s+)?\(?(?P<label>[A-Ea-e]|[1-9])\)?(?=[\s.,!:;)]|$)", re.I)
+_PICK_ORDINAL = re.compile(r"(?:^\s*|\b(?:the|do the|go with the|take the|use the)\s+)(?P<n>first|1st|second|2nd|third|3rd|"
+                           r"fourth|last|former|latter)\b(?:\s+(?:one|option|way))?", re.I)
+_PICK_THAT = re.compile(r"\b(?:go with (?:that|it|this|your (?:pick|suggestion|recommendation))|do that|try it|"
+                        r"sounds good|agreed|i agree|makes sense|let'?s do (?:it|that)|go ahead|fine by me|works for me|"
+                        r"ship it|that one|your (?:pick|suggestion|recommendation))\b", re.I)
+_CHOOSE_VERB = re.compile(r"\b(?:go with|prefer|let'?s|use|take|pick|choose|then|keep|want)\b", re.I)
+_TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:reject(?:ed)?|no+|nah|nope|not that|"
+                        r"not like that|stop|don'?t|please don'?t|wrong|let'?s not|"
+                        r"i'?d rather not|rather not|actually)\b\s*[.,!:;—–-]*\s*",
+                        re.I)
+_NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above))\b[.,!:;—–-]*\s*", re.I)
+_REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|"
+                     r"(?:go |switch |revert |change it )?back to|revert to)\b"
+                     r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
+_DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
+                        r"rather|prefer|do|make|leave)\b", re.I)
+_PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|the (?:quickest|simplest|easiest|"
+                       r"cleanest|best) (?:\w+ )?(?:is|would be) to|the (?:fix|plan|idea|approach) (?:is|would be) to|"
+                       r"my plan is|i suggest|i propose|how about|let me|i(?:'ve)? (?:made|changed|switched|added)|"
+                       r"my suggestion is)\b", re.I)
+
+
+def _split_option(rest: str) -> tuple[str, str]:
+    """An option's text as (what it is, what was said about it)."""
+    rest = rest.strip()
+    m = re.match(r"^\*\*(?P<b>.+?)\*\*\s*(?P<after>.*)$", rest)
+    if m:
+        head, after = m.group("b"), m.group("after")
+        head = re.sub(r"^\(?(?:[A-Ea-e]|[1-9])(?:[.):]|\))\s*", "", head)
+        return head.strip(" :.—–-"), after.strip(" :.—–-")
+    rest = rest.replace("**", "")
+    m = _HEAD_END.search(rest)
+    if m and m.start() > 3:
+        return rest[:m.start()].strip(" ,;:"), rest[m.end():].strip(" ,;:")
+    return rest.rstrip(". "), ""
+
+
+def options_in(text: str) -> list[Option]:
+    """The options a message lays out for the person to choose from: two or more list
+    items after a word that announces a choice ("options", "two ways", "either"), or
+    "either X, or Y" / "Options: X, or Y" / "should it be X or Y?" in a sentence."""
+    body = _FENCE.sub("\n", text)
+    lines = body.split("\n")
+    out: list[Option] = []
+    for i, line in enumerate(lines):
+        if not _BULLETED.match(line):
+            if out and line.strip() and not line.startswith((" ", "\t")):
+                break  # the list ended
+            continue
+        if not out and not _OPTIONS_CUE.search("\n".join(lines[max(0, i - 3):i])):
+            continue
+        m = _ITEM.match(line)
+        label = (m.group("label") or str(len(out) + 1)).lower()
+        if any(o.label == label for o in out):
+            break  # "(b) is more readable …": a paragraph about the options, after them
+        head, why = _split_option(m.group("rest"))
+        if head:
+            out.append(Option(label, head, why, line.strip()))
+    if len(out) >= 2:
+        return out
+    for sent in sentences(text):
+        m = _INLINE.search(sent) or _ASKED.search(sent)
+        if m:
+            heads = [re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+)", "", part.strip(" ,"), flags=re.I).strip()
+                     for part in (m.group("a"), m.group("b"))]
+            return [Option(str(n + 1), h, _said_about(text, h, heads[1 - n]), sent) for n, h in enumerate(heads)]
+    return []
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in _content(text)}
+
+
+def _said_about(text: str, head: str, other: str = "") -> str:
+    """The sentence of ``text`` (other than the one naming the options) that speaks of
+    ``head`` (by a word the ``other`` option does not have)."""
+    key = _stems(head) - _stems(other)
+    for sent in sentences(text):
+        if _INLINE.search(sent) or _ASKED.search(sent) or _RECOMMEND.search(sent):
+            continue
+        if key & _stems(sent.split(",")[0]):
+            return sent.rstrip(".")
+    return ""
+
+
+def _resolve(x: str, options: list[Option], before: int = -1) -> Option | None:
+    """The option ``x`` names: its label, an ordinal, "that" (the last one named), or the
+    one sharing the most words with it."""
+    x = x.strip(" .,!`*")
+    m = re.match(r"^(?:option\s+)?\(?([A-Ea-e]|[1-9])\)?(?:$|[\s.,:;!)])", x, re.I)
+    if m:
+        label = m.group(1).lower()
+        hit = next((o for o in options if o.label == label), None)
+        n = int(label) - 1 if label.isdigit() else ord(label) - ord("a")  # "B" of a numbered list, "2" of a lettered
+        return hit or (options[n] if n < len(options) else None)
+    m = _PICK_ORDINAL.search(" the " + x if not x.lower().startswith("the ") else x)
+    if m and m.start() < 12:
+        n = _ORDINAL[m.group("n").lower()]
+        return options[n] if -len(options) <= n < len(options) else None
+    if re.match(r"^(?:that|this|it|the latter)\b", x, re.I):
+        return options[before]
+    words = _stems(x)
+    scored = sorted(((len(words & _stems(o.head)), -i, o) for i, o in enumerate(options)), reverse=True)
+    if scored and scored[0][0] and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+        return scored[0][2]
+    return None
+
+
+def _recommended(text: str, options: list[Option]) -> Option | None:
+    """The option the agent recommends ("I'd go with B", "My vote: 1")."""
+    for sent in re.split(r"(?<=[.!?])\s+|\n+", _FENCE.sub("\n", text)):  # "My vote: 1." is short
+        m = _RECOMMEND.search(sent)
+        if m:
+            hit = _resolve(m.group("x"), options)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = True) -> Option | None:
+    """The option the person's reply picks: by label, by ordinal, by "go with that" (the
+    agent's recommendation; only right after the options, ``tersely``), or by naming it
+    with a choosing word."""
+    head = reply.strip()[:200]
+    if _UNDECIDED.search(head) or head.rstrip().endswith("?"):
+        return None
+    m = _PICK_LABEL.match(head)
+    if m and (m.group("label").isupper() or m.group("label").isdigit() or re.match(
+            r"^\s*(?:(?:yes|ok|okay|sure)\b[,.!]?\s*)?(?:i\s+)?(?:prefer|pick|choose|take|option)\s", head, re.I)
+              or len(head.split()) <= 3):
+        hit = _resolve(m.group("label"), options)
+        if hit is not None:
+            return hit
+    m = _PICK_ORDINAL.search(head)
+    if m:
+        n = _ORDINAL[m.group("n").lower()]
+        if -len(options) <= n < len(options):
+            return options[n]
+    if tersely and (_ASSENT.match(head) or _PICK_THAT.search(head)):
+        rec = _recommended(agent_text, options)
+        if rec is not None:
+            return rec
+    first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
+    short = [first] if len(first.split()) <= 2 else [head] if len(head.split()) <= 6 else []  # "Reject." / "the
+    # lock file one" name an option by its words
+    if short or _CHOOSE_VERB.search(head) or _ASSENT.match(head):
+        for sent in short + (sentences(head) if _CHOOSE_VERB.search(head) or _ASSENT.match(head) else []):
+            hit = _resolve(sent, options)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _reason_in(sents: list[str], skip: str = "") -> str:
+    """The person's reason: a clause after "because"/"so"/a dash, else a sentence that is no
+    directive."""
+    for s in sents:
+        r = reason_of(s)
+        if r and s != skip:
+            return r
+    for s in sents:
+        if s != skip and not _DIRECTIVE.search(s):
+            return s.rstrip(".!")
+    return ""
+
+
+@dataclass
+class _Decided:
+    proposal: Proposal
+    head: str  # the option chosen
+    said: tuple[Evidence, ...] = ()  # where a choice said in a sentence was said (its rule does not read it again)
+
+    @property
+    def about(self) -> str:
+        """What the choice was between: the option taken and the ones rejected."""
+        return " ".join([self.head, *(a.option for a in self.proposal.alternatives)])
+
+
+def _said_choice(session: Session, earlier: list[Utterance], reply: str, turn: int) -> _Decided | None:
+    """The choice a revert takes back when no options were laid out: the latest decision
+    said in a sentence that the revert names, or one said in the last two turns."""
+    for m in reversed(earlier):
+        for x in reversed(sentences(m.text)):
+            h = classify(x)
+            if h is not None and h.kind == "decision" and not h.proposal and \
+                    (_stems(h.title) & _stems(reply) or m.turn >= turn - 2):
+                p = Proposal("decision", h.title, h.confidence, [], [], alternatives=list(h.alternatives))
+                return _Decided(p, h.title, (Evidence(session.id, m.who, m.at, x, m.line),))
+    return None
+
+
+def _choice_title(text: str) -> str:
+    t = title_of(text, choice=True)
+    return t if len(t.split()) >= 2 else title_of(text)
+
+
+def exchanges(session: Session) -> list[Proposal]:
+    """What the person's answers to the agent settle: an option picked among the ones the
+    agent laid out (the others rejected, with what the agent said about them); the agent's
+    proposal turned down ("Reject. …", "no — …", "nah, …": the proposal is the rejected
+    option, the person's words the decision); a choice reverted later ("revert …", "back to
+    …": the final one is the decision, the reverted one rejected)."""
+    said = session.said()
+    out: list[Proposal] = []
+    last: _Decided | None = None
+    answered: set[int] = set()  # options messages answered: a later "👍" picks nothing again
+    for k, u in enumerate(said):
+        if u.who != USER or k == 0:
+            continue
+        prior = [a for a in said[:k] if a.who == ASSISTANT and u.turn - 3 <= a.turn < u.turn]
+        if not prior:
+            continue
+        agent = prior[-1]
+        with_options = next(((a, o) for a in reversed(prior) for o in (options_in(a.text),) if o), None)
+        refs_for = (lambda text: anchor_refs(session, u.index, {u.turn}, text, u.text))
+        reply = u.text.strip()
+        psents = sentences(_NEITHER.sub("", _TURN_DOWN.sub("", reply, count=1), count=1)) or [reply]
+        rev = _REVERT.search(reply)
+        if rev and last is None:  # a choice said in a sentence ("let's use X"), not picked from options
+            last = _said_choice(session, said[:k], reply, u.turn)
+        if rev and last is not None and _stems(reply) & _stems(last.about):  # reverts that choice, not any
+            rest = rev.group("rest").strip(" .,:")
+            at = next((i for i, x in enumerate(psents) if _REVERT.search(x)), -1)
+            after = psents[at + 1:] if at >= 0 else []
+            # "back to X": X is the choice now; "revert X": X is the one dropped, the next words say what instead
+            head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
+                (after[0] if after else "")
+            if len(head.split()) < 2:
+                continue  # "get back to you" names no choice
+            old = last.proposal
+            if old in out:
+                out.remove(old)
+            refs = refs_for(head)
+            said_then = reply[rev.end():].split("\n")[0].strip(" .:;,—–-")  # "back to X: the reason"
+            why = (said_then if head == rest and len(said_then.split()) >= 3 else "") or \
+                _reason_in([x for x in psents if x != head and not _REVERT.search(x)], head)
+            out.append(Proposal("decision", _choice_title(head), 0.75, refs,
+                                [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
+                                [Alternative(last.head, why)]))
+            last = _Decided(out[-1], head)
+            continue
+        if with_options is not None and with_options[0].index not in answered:
+            a, opts = with_options
+            pick = _picked(reply, opts, a.text, tersely=a.turn == u.turn - 1)
+            if pick is not None:
+                why = pick.why or ""
+                mine = _reason_in(psents)
+                rejected = [Alternative(o.head, o.why) for o in opts if o is not pick]
+                asked = " ".join(x.text for x in said if x.who == USER and x.turn == a.turn)
+                refs = anchor_refs(session, u.index, {u.turn}, f"{pick.head} {pick.why}", f"{a.text}\n{reply}", asked)
+                evidence = [Evidence(session.id, ASSISTANT, a.at, pick.quote[:400], a.line),
+                            Evidence(session.id, USER, u.at, reply[:400], u.line)]
+                kind, around = "decision", ""
+                odd = next(((m, x) for m in said[k + 1:] if m.who == ASSISTANT and m.turn == u.turn
+                            for x in sentences(m.text) if (_DELIBERATE.search(x) or _LOOKS.search(x))
+                            and not _NOT_DELIBERATE.search(x)), None)
+                if odd is not None:  # the option chosen looks wrong on purpose: a workaround, and why
+                    kind, around = "workaround", mine or why
+                    evidence.append(Evidence(session.id, ASSISTANT, odd[0].at, odd[1], odd[0].line))
+                out.append(Proposal(kind, _choice_title(pick.head), 0.8, refs, evidence,
+                                    mine or why, rejected, works_around=around))
+                answered.add(a.index)
+                last = _Decided(out[-1], pick.head)
+                continue
+        down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
+        if down and agent.turn == u.turn - 1:
+            proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
+            neither = with_options[1] if with_options is not None and _NEITHER.match(reply) else []
+            if not proposal and not neither:
+                continue
+            rejected = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|"
+                                          r"my plan is|i(?:'ve)? (?:made|changed|switched|added))\s+",
+                                          "", proposal, count=1, flags=re.I)).strip(" .")
+            hits = [(x, classify(x)) for x in psents]
+            hits = [(x, h) for x, h in hits if h is not None and h.kind in ("invariant", "decision", "boundary")]
+            if hits:
+                x, h = hits[0]
+                kind, title, conf = h.kind, h.title, max(h.confidence, 0.75)
+            else:
+                x = next((y for y in psents if _DIRECTIVE.search(y)), "")
+                if not x:
+                    continue
+                kind, title, conf = "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", x)[0]), 0.7
+            why = _reason_in([y for y in psents if y != x], x) or reason_of(x)
+            if not hits and not why:
+                continue  # "no, just the code": a terse steer with no reason is no decision to keep
+            refs = refs_for(x)
+            offered = with_options[0] if neither else agent
+            evidence = [Evidence(session.id, ASSISTANT, offered.at, (proposal if not neither else offered.text)[:400],
+                                 offered.line),
+                        Evidence(session.id, USER, u.at, reply[:400], u.line)]
+            alternatives = [Alternative(o.head, o.why) for o in neither] or [Alternative(rejected, why)]
+            out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives))
+            last = _Decided(out[-1], title) if kind == "decision" else last
+    return out
+
+
 # -- the extractor -----------------------------------------------------------------------------------------
 
 class RuleExtractor:
@@ -583,19 +1021,30 @@ class RuleExtractor:
     def propose(self, session: Session) -> list[Proposal]:
         out: list[Proposal] = []
         said = session.said()
+        answers = exchanges(session)
+        taken = {(e.line, e.quote) for p in answers for e in p.evidence} | \
+            {(e.line, x) for p in answers for e in p.evidence if e.who == USER for x in sentences(e.quote)
+             if _REVERT.search(x)}  # "back to X: …" is the revert's
         last: dict[str, tuple[int, Proposal]] = {}  # per kind: the last proposal, and the message it came from
         for k in range(len(said) - 1, -1, -1):  # the most recent first, so a time limit drops the oldest
             if session.out_of_time():
                 break
             u = said[k]
             sents = sentences(u.text)
+            laid_out = [_EMPH.sub("", o.quote) for o in options_in(u.text)] if u.who == ASSISTANT else []
             for i, s in enumerate(sents):
+                if any(s in q for q in laid_out):
+                    continue  # an option laid out for the person to choose: :func:`exchanges` reads the answer
                 hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "")
                 if hit is None:
                     continue
                 quote = s
                 if hit.rationale and i + 1 < len(sents) and hit.rationale in sents[i + 1]:
                     quote = f"{s} {sents[i + 1]}"
+                if i and re.match(r"^(?:it|this|that)\b", s, re.I):  # "It looks odd …": what "it" is
+                    quote = f"{sents[i - 1]} {quote}"
+                if (u.line, s) in taken:
+                    continue  # read with the answer it belongs to (:func:`exchanges`)
                 if hit.kind == "decision":
                     hit = _rejected_reasons(sents, hit)
                 evidence = [Evidence(session.id, u.who, u.at, quote, u.line)]
@@ -613,19 +1062,29 @@ class RuleExtractor:
                     conf += 0.05
                 elif _assented(said, k):
                     turns.add(u.turn + 1)
-                refs = anchor_refs(session, u.index, turns, s, u.text)
+                whole = _WHOLE.search(s)
+                refs = _scope_of(session, whole) if whole and hit.kind != "decision" else \
+                    anchor_refs(session, u.index, turns, s, u.text)
                 if refs == [(GLOB_ALL, "")]:
+                    if u.who == ASSISTANT:
+                        continue  # the agent, about no code it touched: talk, not a rule of the repository
                     conf -= 0.15
                 prev = last.get(hit.kind)
                 if prev is not None and prev[0] == k and prev[1].refs == refs:
                     _elaborate(prev[1], hit, evidence)  # the same point, said in more than one sentence
                     continue
+                rule = last.get("invariant")
+                if hit.kind == "decision" and hit.alternatives and rule is not None and rule[0] == k and \
+                        rule[1].refs == refs:
+                    _elaborate(rule[1], hit, evidence)  # "… must X, not Y": what the rule rules out
+                    continue
                 p = Proposal(hit.kind, hit.title, round(min(conf, 0.95), 2), refs, evidence, hit.rationale,
-                             list(hit.alternatives), hit.works_around, hit.remove_when)
+                             list(hit.alternatives), hit.works_around, hit.remove_when,
+                             recalls=u.who == USER and bool(_REMINDER.search(_lead_in(u.text, s))))
                 last[hit.kind] = (k, p)
                 out.append(p)
         if not session.out_of_time():
-            out += gotchas(session)
+            out += answers + gotchas(session)
         return sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
 
 

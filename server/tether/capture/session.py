@@ -52,6 +52,7 @@ class Session:
     events: list[Utterance | Call]
     deadline: float | None = None  # time.monotonic() by which an extractor stops (most recent first)
     cut: bool = False  # an extractor stopped at the deadline
+    defined: dict[str, list[str]] = field(default_factory=dict)  # edited file -> its definitions now
 
     def out_of_time(self) -> bool:
         if self.deadline is not None and time.monotonic() > self.deadline:
@@ -95,6 +96,7 @@ class Proposal:
     alternatives: list[Alternative] = field(default_factory=list)
     works_around: str = ""
     remove_when: str = ""
+    recalls: bool = False  # a decision made before, recalled ("remember we …"): joins it wherever it is
 
 
 class Extractor(Protocol):

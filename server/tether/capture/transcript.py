@@ -1,35 +1,54 @@
-"""Claude Code session transcripts (the JSONL file at a hook's ``transcript_path``).
+"""Agents' session transcripts, behind one reader (:func:`read_transcript`): Claude Code's JSONL
+(the file at a hook's ``transcript_path``) and the chat session VS Code writes for GitHub
+Copilot (``workspaceStorage/<hash>/chatSessions/<id>.json``). Neither agent publishes a
+schema; tether reads only the fields below and skips everything else on purpose, so a new
+kind of line or part in a newer version does not stop distillation.
 
-Claude Code publishes no schema for this file; tether reads only the fields below, which
-every version since 1.0 writes, and refuses — with the file, the line and the reason — a
-line where one of them has another shape. Everything else is skipped on purpose, so a
-new kind of line or content block in a newer Claude Code does not stop distillation.
+Nothing readable is lost to one bad line: a line that is not JSON (a cut last line is the
+normal way a killed session ends), a line or a content block with another shape, a record
+type tether does not know — each is skipped and reported (:class:`Skipped`: file, line,
+reason), and the rest is read. Only a file that cannot be read at all raises
+:class:`TranscriptError`.
 
-One JSON object per line (empty lines are ignored):
+**Claude Code** — one JSON object per line (empty lines are ignored):
 
-- ``type``: ``"user"`` or ``"assistant"`` are read; every other type (``summary``,
-  ``system``, ``file-history-snapshot``, ``progress``, …) is skipped.
+- ``type``: ``"user"`` or ``"assistant"`` are read; Claude Code's other types
+  (``KNOWN_OTHER``: ``summary``, ``system``, ``file-history-snapshot``, ``progress``, …)
+  are passed over; any other type is skipped and reported.
 - ``timestamp``: ISO-8601 time of the line (required on user/assistant lines).
 - ``sessionId``: the session (optional; else the file name without ``.jsonl``).
 - ``isSidechain`` (a sub-agent's conversation), ``isMeta`` (text Claude Code adds, such
   as command caveats), ``isCompactSummary`` (the summary written at a compaction): when
-  true the line is skipped.
+  true the line is passed over.
 - ``message.content``: a string (a prompt) or a list of blocks:
   - ``{"type": "text", "text"}``: what the person or the agent said;
   - ``{"type": "tool_use", "id", "name", "input": {…}}``: a tool call (assistant lines);
   - ``{"type": "tool_result", "tool_use_id", "content": str | [{"type": "text", "text"}],
     "is_error"}``: its result (user lines);
-  - any other block (``thinking``, ``image``, …) is skipped.
+  - any other block (``thinking``, ``image``, …) is passed over.
 
 User text that Claude Code writes itself — ``<command-name>``/``<local-command-stdout>``
 blocks, ``<system-reminder>`` sections, "[Request interrupted by user]" — is not a prompt
 and is left out.
+
+**VS Code / GitHub Copilot chat session** — one JSON document (``"version": 3``; the shape
+VS Code's ``ChatModel`` serializes, as read by agentgrep's ``vscode.chat_sessions_json``
+adapter): ``sessionId``; ``requests[]``, one per prompt, each with ``timestamp`` (epoch
+milliseconds), ``message.text`` (the prompt) and ``response[]``: parts without a ``kind``
+(``{"value": markdown}``) and ``markdownContent`` parts (``content.value``) are what the
+agent said, ``inlineReference`` parts are names inside that text, ``toolInvocationSerialized``
+parts (``toolId``, ``toolCallId``, ``pastTenseMessage``) are tool calls — their inputs from
+``result.metadata.toolCallRounds[].toolCalls[]`` (``id``, ``name``, ``arguments`` as a JSON
+string) — and ``textEditGroup`` parts (``uri.fsPath``, ``edits[][].text``) are edits of a
+file; other kinds (``thinking``, ``progressMessage``, …) are passed over. A request stands
+for a "line": evidence and skipped parts name the request's number (1-based).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 
 import orjson
@@ -45,11 +64,26 @@ _INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]\s*$")
 
 
 class TranscriptError(WorkspaceError):
-    """A transcript line tether cannot read: where, and why."""
+    """A transcript tether cannot read at all: where, and why."""
 
     def __init__(self, path: str, line: int, reason: str):
         super().__init__(f"{path}:{line}: {reason}")
         self.path, self.line, self.reason = path, line, reason
+
+
+@dataclass
+class Skipped:
+    """A line (or a part of one) left out, and why; the rest of the transcript is read."""
+
+    path: str
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.reason}"
+
+    def to_json(self) -> dict:
+        return {"file": self.path, "line": self.line, "reason": self.reason}
 
 
 @dataclass
@@ -59,7 +93,7 @@ class Said:
     who: str
     text: str
     at: str
-    line: int  # 1-based line of the transcript
+    line: int  # 1-based line of the transcript (a VS Code session: the request's number)
 
 
 @dataclass
@@ -82,15 +116,23 @@ class Transcript:
     session: str
     lines: int  # lines read (empty lines not counted)
     events: list[Said | ToolCall] = field(default_factory=list)  # in order: what was said, tool calls
+    skipped: list[Skipped] = field(default_factory=list)
+    agent: str = "claude-code"  # or "vscode"
 
     @property
     def calls(self) -> dict[str, ToolCall]:
         return {e.id: e for e in self.events if isinstance(e, ToolCall)}
 
 
+# Claude Code's record types that carry no conversation: passed over without a report
+KNOWN_OTHER = frozenset(("summary", "system", "file-history-snapshot", "progress", "queue-operation", "attachment",
+                         "custom-title", "tag", "agent-name", "pr-link", "last-prompt"))
+
+
 def read_transcript(path: str | Path) -> Transcript:
-    """Read a Claude Code JSONL transcript (see the module's documentation for the fields),
-    or raise :class:`TranscriptError` naming the file, the line and the reason."""
+    """Read a transcript of any supported agent (see the module's documentation). What
+    cannot be read is in ``skipped``; only a file that cannot be read at all raises
+    :class:`TranscriptError`."""
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -98,94 +140,206 @@ def read_transcript(path: str | Path) -> Transcript:
         raise TranscriptError(str(p), 0, "no such transcript file") from None
     except OSError as e:
         raise TranscriptError(str(p), 0, f"cannot read the transcript ({e.strerror})") from None
+    if data.lstrip()[:1] == b"{" and p.suffix == ".json":
+        return parse_vscode_session(data, str(p))
     return parse_transcript(data, str(p))
 
 
+class _Bad(Exception):
+    """A line (or block) with another shape than the one documented."""
+
+
 def parse_transcript(data: bytes, path: str = "<transcript>") -> Transcript:
-    session = ""
-    events: list[Said | ToolCall] = []
+    """A Claude Code JSONL transcript: every readable line, the others in ``skipped``."""
+    tr = Transcript(path, "", 0)
     calls: dict[str, ToolCall] = {}
     raw_lines = data.split(b"\n")
     complete = data.endswith(b"\n")
-    read = 0  # lines with something on them
     for n, raw in enumerate(raw_lines, 1):
         if not raw.strip():
             continue
-        read += 1
+        tr.lines += 1
         try:
             rec = orjson.loads(raw)
         except orjson.JSONDecodeError as e:
             if n == len(raw_lines) and not complete:
-                raise TranscriptError(path, n, "truncated: the last line ends before its JSON does "
-                                               "(the file was cut while being written)") from None
-            raise TranscriptError(path, n, f"not valid JSON ({str(e).split(':')[0]})") from None
-        if not isinstance(rec, dict):
-            raise TranscriptError(path, n, f"expected a JSON object, found {type(rec).__name__}")
-        kind = rec.get("type")
-        if not isinstance(kind, str):
-            raise TranscriptError(path, n, "a transcript line has a string \"type\" (user, assistant, summary, …)")
-        if kind not in (USER, ASSISTANT):
-            continue
-        if not session and isinstance(rec.get("sessionId"), str):
-            session = rec["sessionId"]
-        if rec.get("isSidechain") is True or rec.get("isMeta") is True or rec.get("isCompactSummary") is True:
-            continue
-        at = rec.get("timestamp")
-        if not isinstance(at, str) or not at:
-            raise TranscriptError(path, n, f"a {kind} line needs a \"timestamp\" string (ISO-8601)")
-        msg = rec.get("message")
-        if not isinstance(msg, dict) or "content" not in msg:
-            raise TranscriptError(path, n, f"a {kind} line needs a \"message\" object with \"content\"")
-        content = msg["content"]
-        if isinstance(content, str):
-            if kind == USER:
-                _user_text(events, content, at, n)
+                tr.skipped.append(Skipped(path, n, "truncated: the last line ends before its JSON does "
+                                                   "(the file was cut while being written)"))
             else:
-                _said(events, ASSISTANT, content, at, n)
+                tr.skipped.append(Skipped(path, n, f"not valid JSON ({str(e).split(':')[0]})"))
             continue
-        if not isinstance(content, list):
-            raise TranscriptError(path, n, f"\"message.content\" is a string or a list of blocks, "
-                                           f"not {type(content).__name__}")
-        for i, block in enumerate(content):
-            where = f"content block {i + 1}"
-            if not isinstance(block, dict) or not isinstance(block.get("type"), str):
-                raise TranscriptError(path, n, f"{where} is not an object with a \"type\"")
-            bt = block["type"]
-            if bt == "text":
-                if not isinstance(block.get("text"), str):
-                    raise TranscriptError(path, n, f"{where}: a text block needs a \"text\" string")
-                if kind == USER:
-                    _user_text(events, block["text"], at, n)
-                else:
-                    _said(events, ASSISTANT, block["text"], at, n)
-            elif bt == "tool_use":
-                tid, name, inp = block.get("id"), block.get("name"), block.get("input")
-                if not isinstance(tid, str) or not isinstance(name, str) or not isinstance(inp, dict):
-                    raise TranscriptError(path, n, f"{where}: a tool_use block needs \"id\" and \"name\" strings "
-                                                   f"and an \"input\" object")
-                call = ToolCall(tid, name, inp, at, n)
-                calls[tid] = call
-                events.append(call)
-            elif bt == "tool_result":
-                tid = block.get("tool_use_id")
-                if not isinstance(tid, str):
-                    raise TranscriptError(path, n, f"{where}: a tool_result block needs a \"tool_use_id\" string")
-                text = _result_text(block.get("content"))
-                if text is None:
-                    raise TranscriptError(path, n, f"{where}: a tool_result's \"content\" is a string or a list "
-                                                   f"of blocks")
-                call = calls.get(tid)
-                if call is None:
-                    continue  # its call is in a part of the conversation that was compacted away
-                call.result, call.error = text, block.get("is_error") is True
-                call.result_at, call.result_line = at, n
-                call.response = rec.get("toolUseResult")
-    return Transcript(path, session or Path(path).stem, read, events)
+        try:
+            _read_line(tr, calls, rec, n)
+        except _Bad as e:
+            tr.skipped.append(Skipped(path, n, str(e)))
+    tr.session = tr.session or Path(path).stem
+    return tr
+
+
+def _read_line(tr: Transcript, calls: dict[str, ToolCall], rec, n: int) -> None:
+    if not isinstance(rec, dict):
+        raise _Bad(f"expected a JSON object, found {type(rec).__name__}")
+    kind = rec.get("type")
+    if not isinstance(kind, str):
+        raise _Bad("a transcript line has a string \"type\" (user, assistant, summary, …)")
+    if kind not in (USER, ASSISTANT):
+        if kind not in KNOWN_OTHER:
+            raise _Bad(f"unknown record type {kind!r}")
+        return
+    if not tr.session and isinstance(rec.get("sessionId"), str):
+        tr.session = rec["sessionId"]
+    if rec.get("isSidechain") is True or rec.get("isMeta") is True or rec.get("isCompactSummary") is True:
+        return
+    at = rec.get("timestamp")
+    if not isinstance(at, str) or not at:
+        raise _Bad(f"a {kind} line needs a \"timestamp\" string (ISO-8601)")
+    msg = rec.get("message")
+    if not isinstance(msg, dict) or "content" not in msg:
+        raise _Bad(f"a {kind} line needs a \"message\" object with \"content\"")
+    content = msg["content"]
+    if isinstance(content, str):
+        (_user_text if kind == USER else _assistant_text)(tr.events, content, at, n)
+        return
+    if not isinstance(content, list):
+        raise _Bad(f"\"message.content\" is a string or a list of blocks, not {type(content).__name__}")
+    for i, block in enumerate(content):
+        try:
+            _read_block(tr, calls, kind, block, rec, at, n)
+        except _Bad as e:
+            tr.skipped.append(Skipped(tr.path, n, f"content block {i + 1}: {e}"))
+
+
+def _read_block(tr: Transcript, calls: dict[str, ToolCall], kind: str, block, rec: dict, at: str, n: int) -> None:
+    if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+        raise _Bad("not an object with a \"type\"")
+    bt = block["type"]
+    if bt == "text":
+        if not isinstance(block.get("text"), str):
+            raise _Bad("a text block needs a \"text\" string")
+        (_user_text if kind == USER else _assistant_text)(tr.events, block["text"], at, n)
+    elif bt == "tool_use":
+        tid, name, inp = block.get("id"), block.get("name"), block.get("input")
+        if not isinstance(tid, str) or not isinstance(name, str) or not isinstance(inp, dict):
+            raise _Bad("a tool_use block needs \"id\" and \"name\" strings and an \"input\" object")
+        calls[tid] = ToolCall(tid, name, inp, at, n)
+        tr.events.append(calls[tid])
+    elif bt == "tool_result":
+        tid = block.get("tool_use_id")
+        if not isinstance(tid, str):
+            raise _Bad("a tool_result block needs a \"tool_use_id\" string")
+        text = _result_text(block.get("content"))
+        if text is None:
+            raise _Bad("a tool_result's \"content\" is a string or a list of blocks")
+        call = calls.get(tid)
+        if call is None:
+            return  # its call is in a part of the conversation that was compacted away
+        call.result, call.error = text, block.get("is_error") is True
+        call.result_at, call.result_line = at, n
+        call.response = rec.get("toolUseResult")
+
+
+# -- VS Code / GitHub Copilot chat sessions ------------------------------------------------------
+
+def parse_vscode_session(data: bytes, path: str = "<session>") -> Transcript:
+    """A VS Code chat session (``chatSessions/*.json``): every readable request, the others
+    in ``skipped``."""
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError as e:
+        raise TranscriptError(path, e.lineno, f"not valid JSON ({str(e).split(':')[0]}): a VS Code chat session is one "
+                                              f"JSON document") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("requests"), list):
+        raise TranscriptError(path, 1, "a VS Code chat session is a JSON object with a \"requests\" list")
+    sid = doc.get("sessionId")
+    tr = Transcript(path, sid if isinstance(sid, str) and sid else Path(path).stem, 0, agent="vscode")
+    for n, req in enumerate(doc["requests"], 1):
+        tr.lines += 1
+        try:
+            _read_request(tr, req, n)
+        except _Bad as e:
+            tr.skipped.append(Skipped(path, n, f"request {n}: {e}"))
+    return tr
+
+
+def _iso(ms) -> str:
+    if not isinstance(ms, (int, float)) or isinstance(ms, bool):
+        raise _Bad("needs a \"timestamp\" (epoch milliseconds)")
+    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _read_request(tr: Transcript, req, n: int) -> None:
+    if not isinstance(req, dict):
+        raise _Bad(f"expected an object, found {type(req).__name__}")
+    at = _iso(req.get("timestamp"))
+    msg = req.get("message")
+    if not isinstance(msg, dict) or not isinstance(msg.get("text"), str):
+        raise _Bad("needs a \"message\" object with a \"text\" string")
+    _said(tr.events, USER, msg["text"], at, n)
+    inputs = _tool_inputs(req.get("result"))
+    text: list[str] = []
+
+    def flush():
+        _assistant_text(tr.events, "".join(text), at, n)
+        text.clear()
+
+    for i, part in enumerate(req.get("response") or []):
+        if not isinstance(part, dict):
+            tr.skipped.append(Skipped(tr.path, n, f"request {n}: response part {i + 1} is not an object"))
+            continue
+        kind = part.get("kind")
+        if kind is None and isinstance(part.get("value"), str):
+            text.append(part["value"])
+        elif kind == "markdownContent" and isinstance((part.get("content") or {}).get("value"), str):
+            text.append(part["content"]["value"])
+        elif kind == "inlineReference":
+            ref = part.get("inlineReference") or {}
+            name = part.get("name") or ref.get("name") or Path(str(ref.get("fsPath") or ref.get("path") or "")).name
+            text.append(f"`{name}`" if name else "")
+        elif kind == "toolInvocationSerialized" and isinstance(part.get("toolId"), str):
+            flush()
+            cid = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else f"{n}.{i + 1}"
+            call = ToolCall(cid, part["toolId"], inputs.get(cid, {}), at, n, result="", result_at=at, result_line=n)
+            tr.events.append(call)
+        elif kind == "textEditGroup":
+            uri = part.get("uri") or {}
+            where = uri.get("fsPath") or uri.get("path") if isinstance(uri, dict) else None
+            if not isinstance(where, str):
+                tr.skipped.append(Skipped(tr.path, n, f"request {n}: response part {i + 1}: a textEditGroup "
+                                                      f"needs a \"uri\" with \"fsPath\""))
+                continue
+            flush()
+            new = "\n".join(e.get("text", "") for group in part.get("edits") or [] if isinstance(group, list)
+                            for e in group if isinstance(e, dict) and isinstance(e.get("text"), str))
+            tr.events.append(ToolCall(f"{n}.{i + 1}", "textEditGroup", {"filePath": where, "newString": new}, at, n,
+                                      result="", result_at=at, result_line=n))
+    flush()
+
+
+def _tool_inputs(result) -> dict[str, dict]:
+    """Tool call inputs by call id, from ``result.metadata.toolCallRounds``."""
+    out: dict[str, dict] = {}
+    rounds = ((result or {}).get("metadata") or {}).get("toolCallRounds") if isinstance(result, dict) else None
+    for r in rounds if isinstance(rounds, list) else []:
+        for c in (r.get("toolCalls") or []) if isinstance(r, dict) else []:
+            if not isinstance(c, dict) or not isinstance(c.get("id"), str):
+                continue
+            args = c.get("arguments")
+            try:
+                args = orjson.loads(args) if isinstance(args, str) else args
+            except orjson.JSONDecodeError:
+                args = None
+            if isinstance(args, dict):
+                out[c["id"]] = args
+    return out
 
 
 def _said(events: list, who: str, text: str, at: str, line: int) -> None:
     if text.strip():
         events.append(Said(who, text, at, line))
+
+
+def _assistant_text(events: list, text: str, at: str, line: int) -> None:
+    _said(events, ASSISTANT, text, at, line)
 
 
 def _user_text(events: list, text: str, at: str, line: int) -> None:

@@ -18,7 +18,7 @@ from .faces import cmd_context, cmd_export, cmd_hook, cmd_lsp, cmd_mcp, cmd_site
 from .findings import cmd_check, cmd_doctor
 from .notes import (cmd_confirm, cmd_edit, cmd_init, cmd_list, cmd_reanchor, cmd_record, cmd_reindex, cmd_retire,
                     cmd_show, cmd_supersede, cmd_sync)
-from .review import cmd_accept, cmd_dismiss, cmd_distill, cmd_log, cmd_review
+from .review import cmd_accept, cmd_dismiss, cmd_distill, cmd_log, cmd_review, cmd_search
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,9 +164,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--session", metavar="ID", help="only this session (an id or a unique prefix of it)")
     c.add_argument("--json", action="store_true")
 
+    c = cmd("search", cmd_search, "search the notes, the candidate notes and the agents' observation log, best first")
+    c.add_argument("query")
+    c.add_argument("--since", metavar="WHEN", help="only what changed or happened since: 2026-11-20, "
+                                                   "2026-11-20T09:00, or an age such as 6h, 2d, 1w")
+    c.add_argument("--session", metavar="ID", help="only what comes from this agent session (an id or a unique prefix)")
+    c.add_argument("--limit", type=int, default=20, metavar="N", help="at most N results (default 20)")
+    c.add_argument("--json", action="store_true")
+
     c = cmd("distill", cmd_distill, "propose candidate notes from an agent session (transcript and observation log)")
     c.add_argument("--session", metavar="ID", help="a session of the observation log (default: the latest)")
-    c.add_argument("--transcript", metavar="PATH", help="a Claude Code transcript (.jsonl)")
+    c.add_argument("--transcript", metavar="PATH", help="a Claude Code transcript (.jsonl) or a VS Code chat session (chatSessions/*.json)")
     c.add_argument("--json", action="store_true")
 
     c = cmd("review", cmd_review, "list the candidate notes waiting for review")

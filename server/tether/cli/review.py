@@ -1,4 +1,5 @@
-"""Commands of the capture pipeline: log, distill, review, accept, dismiss."""
+"""Commands of the capture pipeline: log, distill, review, accept, dismiss; and search, over the
+notes, the candidates and the log."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from ..capture import candidates as capture
 from ..capture import observations
 from ..core import anchors as A
+from ..context.search import search, since_iso
 from ..core.resolution import note_json
 from .common import EXIT_FINDINGS, EXIT_OK, note_ref, out_json, workspace
 from .notes import cmd_edit
@@ -63,6 +65,8 @@ def cmd_distill(args) -> int:
     ws = workspace()
     transcript = str(Path(args.transcript).resolve()) if args.transcript else None
     done = distill(ws, args.session, transcript)
+    for k in done.skipped:  # what could not be read; everything else was
+        print(f"tether: skipped {k}", file=sys.stderr)
     if args.json:
         out_json(done.to_json())
         return EXIT_OK
@@ -156,4 +160,41 @@ def cmd_dismiss(args) -> int:
         out_json(c.to_json())
     else:
         print(f"dismissed {c.id}  {c.title}")
+    return EXIT_OK
+
+
+def search_hits(ws, query: str, since: str | None, session: str | None, limit: int = 20):
+    """``tether search``: the notes, the pending candidates and the observation log, ranked."""
+    sid = observations.find_session(ws, session)["id"] if session else None
+    more = capture.documents(ws) + observations.documents(ws, sid)
+    return search(ws, query, more, since=since_iso(since) if since else None, session=sid, limit=limit)
+
+
+def hit_json(ws, h) -> dict:
+    d = h.doc
+    what = {"note": note_json(d.item, ws.locate_note(d.item))} if d.type == "note" else \
+        {"candidate": d.item.to_json()} if d.type == "candidate" else {"entry": d.item}
+    return {"type": d.type, "id": d.id, "at": d.at or None, "sessions": d.sessions, "score": h.score,
+            "matched": h.matched, **what}
+
+
+def cmd_search(args) -> int:
+    ws = workspace()
+    hits = search_hits(ws, args.query, args.since, args.session, args.limit)
+    if args.json:
+        out_json({"query": args.query, "results": [hit_json(ws, h) for h in hits]})
+        return EXIT_OK
+    if not hits:
+        print(f"nothing matches '{args.query}'")
+    for h in hits:
+        d = h.doc
+        if d.type == "note":
+            status = f" ({d.item.status})" if d.item.status != "active" else ""
+            line = f"{d.id}  {d.item.kind:<10} {d.item.title}{status}"
+        elif d.type == "candidate":
+            line = f"{d.id}  {d.item.kind:<10} {d.item.title} (proposed; `tether review`)"
+        else:
+            line = f"{d.at}  session {d.sessions[0][:8]}  {log_line(d.item)}"
+        print(f"{d.type:<9}  {line}")
+        print(f"           matched in {', '.join(h.matched)}")
     return EXIT_OK

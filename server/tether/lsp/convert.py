@@ -44,9 +44,10 @@ PROPOSED = "proposed-note"
 def proposal(p: Place, severity: str | None = None) -> T.Diagnostic:
     """A candidate note from an agent session, shown on its code until someone decides."""
     c = p.candidate
+    how = f"repeats note “{p.repeats[0].title}”: merge or dismiss" if p.repeats else "accept, edit or dismiss"
     return T.Diagnostic(
         range=lsp_range(p.range), severity=SEVERITY[severity or "hint"], code=PROPOSED, source="tether",
-        message=f"proposed {c.note_kind}: {c.title} (from an agent session; accept, edit or dismiss)",
+        message=f"proposed {c.note_kind}: {c.title} (from an agent session; {how})",
         data={"candidate": c.id})
 
 

@@ -24,10 +24,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
 from ..capture import candidates as capture
+from ..capture import observations
 from ..checks import findings
 from ..checks.worker import compiles
 from ..context.ranking import DEFAULT_BUDGET, Context, context_for, note_markdown
-from ..context.search import search_notes as find_notes
+from ..context.search import search, since_iso
 from ..core import anchors as A
 from ..core.files import is_under
 from ..core.languages import GrammarError
@@ -174,14 +175,33 @@ def list_notes(path: Annotated[str | None, Field(description="only the notes tha
 
 
 @tool(reads=True)
-def search_notes(query: Annotated[str, Field(min_length=1)]) -> dict[str, Any]:
-    """Notes whose title, tags, rationale, rejected options or body contain the query's
-    words, best first (title and tags weigh most). Each note as in list_notes, with its
-    score and the fields that matched."""
+def search_notes(query: Annotated[str, Field(min_length=1)],
+                 since: Annotated[str | None, Field(description="only what changed or happened since: a date "
+                                                                "(2026-11-20), a time, or an age (6h, 2d, 1w)")] = None,
+                 session: Annotated[str | None, Field(description="only what comes from this agent session "
+                                                                  "(an id or a unique prefix)")] = None,
+                 ) -> dict[str, Any]:
+    """What the repository remembers, found by words, best first: notes (title, tags,
+    rationale, rejected options, body), candidate notes waiting for review (with their
+    quoted evidence), and the agents' observation log (prompts, files read and edited,
+    commands, failures) — the same search as `tether search`. Each hit with its score and
+    the fields that matched; notes as in list_notes, candidates as in list_candidates."""
     ws = STATE.ws
-    hits = find_notes(ws, query) if STATE.ready else []
-    return {"query": query, "notes": [{**note_json(h.note, ws.locate_note(h.note)), "score": h.score,
-                                       "matched": h.matched} for h in hits]}
+    if not STATE.ready:
+        return {"query": query, "notes": [], "candidates": [], "observations": []}
+    sid = observations.find_session(ws, session)["id"] if session else None
+    more = capture.documents(ws) + observations.documents(ws, sid)
+    hits = search(ws, query, more, since=since_iso(since) if since else None, session=sid)
+    out = {"query": query, "notes": [], "candidates": [], "observations": []}
+    for h in hits:
+        extra = {"score": h.score, "matched": h.matched}
+        if h.doc.type == "note":
+            out["notes"].append({**note_json(h.note, ws.locate_note(h.note)), **extra})
+        elif h.doc.type == "candidate":
+            out["candidates"].append({**h.doc.item.to_json(), **extra})
+        else:
+            out["observations"].append({**h.doc.item, **extra})
+    return out
 
 
 @tool(reads=False)

@@ -1,0 +1,1 @@
+"""Subscription billing: plans, proration, invoices, tax, dunning and the payment gateway."""

@@ -1,0 +1,3 @@
+"""meterload: loads meter readings (CSV or JSON lines) from field gateways into SQLite."""
+
+__version__ = "0.4.1"
