@@ -16,6 +16,7 @@ of the repository's final state.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import sys
@@ -24,10 +25,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TOP = HERE.parents[2]
-sys.path.insert(0, str(TOP / "tests" / "fixtures" / "transcripts"))
 sys.path.insert(0, str(TOP / "tests"))
 
-from build import Session  # noqa: E402
+# The fixtures' builder, loaded by path: its module name (build) is this file's own.
+_spec = importlib.util.spec_from_file_location("transcript_builder", TOP / "tests" / "fixtures" / "transcripts" / "build.py")
+_builder = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_builder)
+Session = _builder.Session
 
 SET = "heldout"
 SCENARIOS: list[dict] = []
@@ -1119,6 +1123,8 @@ def _stop(files):
             this.controller.abort();
           }
         '''))
+    s.failed_edit("src/cli.ts", '    process.on("SIGTERM", () => worker.stop());\n',
+                  '    process.on("SIGTERM", () => void worker.stop());\n')
     s.edit("src/cli.ts", code('''
             process.once("SIGINT", () => worker.stop());
             process.once("SIGTERM", () => worker.stop());
@@ -1247,6 +1253,178 @@ def _undecided(files):
         '''))
     s.say("Written to `docs/notes/small-installs-queue.md`. Nothing in `src/` changed.")
     s.user("perfect ty")
+    return [s]
+
+
+@scenario("remove-person-corrected", "shiftplan",
+          "the person corrects the agent's first implementation ('no — it must never …'): an invariant about past "
+          "shifts, and the reassign-instead-of-drop choice that replaces the agent's first version",
+          [("invariant", "src/shiftplan/rota.py:Rotation.remove_person", "past shifts", []),
+           ("decision", "src/shiftplan/rota.py:Rotation.remove_person", "reassign", ["drops their shifts"])])
+def _remove(files):
+    s = Session("remove-person-corrected", "2026-08-25T09:50:00.000Z", files)
+    s.user("need Rotation.remove_person(name), people leave the team")
+    s.read("src/shiftplan/rota.py")
+    s.edit("src/shiftplan/rota.py", code('''
+            def shifts_of(self, person: str) -> list[Shift]:
+        '''), code('''
+            def remove_person(self, person: str) -> None:
+                self.people.remove(person)
+                self.shifts = [s for s in self.shifts if s.person != person]
+
+            def shifts_of(self, person: str) -> list[Shift]:
+        '''))
+    s.say("Added `remove_person`: takes them out of `people` and drops their shifts.")
+    s.user("no — it must never touch past shifts. payroll reads the history straight from this. and the future "
+           "ones can't just vanish either, somebody has to hold the pager. give them to whoever next_person picks")
+    s.say(
+        "Sorry, that was careless — deleting history is the worst thing it could do. Redoing it:\n\n"
+        "- past shifts stay exactly as they are, still under the leaver's name\n"
+        "- future shifts are reassigned through `next_person`, in time order, so the rest of the rotation "
+        "absorbs them fairly\n"
+        "- to tell past from future it needs a `now`; I'll take it as a parameter rather than reading the "
+        "clock, so it's testable\n\n"
+        "One edge: a shift that is *running* at `now` (began before, ends after). I'd count it as past — the "
+        "person is holding the pager right now, and it'd be odd to hand it over mid-shift. OK?")
+    s.user("yes")
+    s.edit("src/shiftplan/rota.py", "from dataclasses import dataclass, field\n",
+           "from dataclasses import dataclass, field\nfrom datetime import datetime\n")
+    s.edit("src/shiftplan/rota.py", code('''
+            def remove_person(self, person: str) -> None:
+                self.people.remove(person)
+                self.shifts = [s for s in self.shifts if s.person != person]
+        '''), code('''
+            def remove_person(self, person: str, now: datetime) -> list[Shift]:
+                """Take `person` out of the rotation and return the shifts reassigned to others.
+
+                Past shifts (begun before `now`, including one running right now) are never touched: payroll
+                reads them. Later ones are reassigned through `next_person`, earliest first.
+                """
+                if person not in self.people:
+                    raise ValueError(f"{person!r} is not in rotation {self.name!r}")
+                self.people.remove(person)
+                moved = sorted((s for s in self.shifts if s.person == person and s.slot.begins >= now),
+                               key=lambda s: s.slot.begins)
+                for s in moved:
+                    s.person = self.next_person()
+                return moved
+        '''))
+    s.edit("tests/test_rota.py", code('''
+            assert shifts[0].slot.begins.day == 1
+        '''), code('''
+            assert shifts[0].slot.begins.day == 1
+
+
+        def test_leaver_keeps_the_past_and_hands_over_the_future():
+            r = Rotation("infra", ["ana", "bo", "cy"])
+            r.fill([slot(d) for d in range(1, 7)])
+            now = datetime(2026, 5, 4, 12, tzinfo=timezone.utc)
+            moved = r.remove_person("ana", now)
+            assert [s.slot.begins.day for s in r.shifts_of("ana")] == [1, 4]
+            assert [s.slot.begins.day for s in moved] == []
+            assert "ana" not in r.people
+        '''))
+    s.bash("python -m pytest -q tests/test_rota.py", "..                                                                       [100%]\n"
+                                                      "2 passed in 0.03s")
+    s.say(
+        "Passes, but the test is weak — with six days and three people Ana's future shifts happen to be… none "
+        "after the 4th. Let me make it actually move something.",
+        thinking="fill over days 1..6 with ana,bo,cy,ana,bo,cy: ana has 1 and 4. now = 4th 12:00 -> day 4 shift "
+                 "(08:00-20:00) is running -> past. Nothing moves. Use a longer horizon.")
+    s.edit("tests/test_rota.py", code('''
+            r.fill([slot(d) for d in range(1, 7)])
+            now = datetime(2026, 5, 4, 12, tzinfo=timezone.utc)
+            moved = r.remove_person("ana", now)
+            assert [s.slot.begins.day for s in r.shifts_of("ana")] == [1, 4]
+            assert [s.slot.begins.day for s in moved] == []
+        '''), code('''
+            r.fill([slot(d) for d in range(1, 10)])
+            now = datetime(2026, 5, 4, 12, tzinfo=timezone.utc)
+            moved = r.remove_person("ana", now)
+            assert [s.slot.begins.day for s in r.shifts_of("ana")] == [1, 4]
+            assert [s.slot.begins.day for s in moved] == [7]
+            assert moved[0].person in ("bo", "cy")
+        '''))
+    s.bash("python -m pytest -q tests/test_rota.py", "..                                                                       [100%]\n"
+                                                      "2 passed in 0.03s")
+    s.say("Now it checks both halves: Ana keeps days 1 and 4 (4 was running at `now`), day 7 goes to the others.")
+    s.user("good. should it also log who took over? nah, keep it simple, the return value is enough")
+    s.say("Agreed, callers can log `moved` if they want to.")
+    return [s]
+
+
+@scenario("cli-flags-parseargs", "jobrunner",
+          "options after a sub-agent's look around; the person answers 'yes, B'; a usage error shown in the shell",
+          [("decision", "src/cli.ts:parseEnqueue", "parseArgs", ["commander", "keep it positional"])])
+def _cli(files):
+    s = Session("cli-flags-parseargs", "2026-12-02T15:10:00.000Z", files)
+    s.user("the enqueue subcommand takes `<kind> <json>` positionally and people keep swapping them. also want a "
+           "--run-at. what's the least painful way to do proper flags here")
+    s.subagent("Find where command-line arguments are parsed in this repository and whether any argument-parsing "
+               "library is already a dependency. Report file paths and the Node version the project targets.",
+               "Arguments are only parsed in `src/cli.ts`, in `main(argv)`, by destructuring "
+               "`const [command, ...rest] = argv` and checking `rest.length === 2` for `enqueue`. `package.json` "
+               "has no argument-parsing dependency (runtime dependencies: `sharp` only). `@types/node` is `^20.14.0`, "
+               "so the project targets Node 20.")
+    s.read("src/cli.ts")
+    s.say(
+        "Options:\n\n"
+        "- **A. commander** — the usual choice: subcommands, generated `--help`, typed options. It's a runtime "
+        "dependency for a CLI with two subcommands, though.\n"
+        "- **B. `parseArgs` from `node:util`** — built in (stable since Node 20, which we target). Flags, "
+        "`--opt=value`, `strict` mode that rejects unknown flags and stray positionals. No help generation; "
+        "we keep writing `USAGE` by hand, which we already do.\n"
+        "- **C. keep it positional** and just validate better (e.g. fail if the second argument isn't JSON). "
+        "Doesn't give you `--run-at` nicely.\n\n"
+        "B covers everything you asked for without a dependency.")
+    s.user("yes, B")
+    s.edit("src/cli.ts", '#!/usr/bin/env node\n', '#!/usr/bin/env node\nimport { parseArgs } from "node:util";\n')
+    s.edit("src/cli.ts",
+           'const USAGE = "usage: jobrunner run [--memory] | jobrunner enqueue <kind> <json>";\n',
+           'const USAGE = "usage: jobrunner run [--memory] | jobrunner enqueue --kind <kind> --payload <json> '
+           '[--run-at <iso date>]";\n\n'
+           'export interface EnqueueArgs {\n  kind: string;\n  payload: unknown;\n  runAt?: number;\n}\n\n'
+           '/** The flags of `enqueue`, read with node:util\'s parseArgs (built in; no argument-parsing dependency). */\n'
+           'export function parseEnqueue(args: string[]): EnqueueArgs {\n'
+           '  const { values } = parseArgs({\n    args,\n'
+           '    options: { kind: { type: "string" }, payload: { type: "string" }, "run-at": { type: "string" } },\n'
+           '    strict: true,\n  });\n'
+           '  if (!values.kind || values.payload === undefined) throw new Error("enqueue needs --kind and --payload");\n'
+           '  let payload: unknown;\n  try {\n    payload = JSON.parse(values.payload);\n  } catch {\n'
+           '    throw new Error(`--payload is not valid JSON: ${values.payload}`);\n  }\n'
+           '  const runAt = values["run-at"] === undefined ? undefined : Date.parse(values["run-at"]);\n'
+           '  if (runAt !== undefined && Number.isNaN(runAt)) throw new Error(`--run-at is not a date: ${values["run-at"]}`);\n'
+           '  return { kind: values.kind, payload, runAt };\n}\n')
+    s.edit("src/cli.ts", code('''
+          if (command === "enqueue" && rest.length === 2) {
+            log.info("enqueue is only wired to the Postgres queue", { kind: rest[0] });
+            return 0;
+          }
+        '''), code('''
+          if (command === "enqueue") {
+            let job: EnqueueArgs;
+            try {
+              job = parseEnqueue(rest);
+            } catch (err) {
+              process.stderr.write(`${(err as Error).message}\\n${USAGE}\\n`);
+              return 2;
+            }
+            log.info("enqueue is only wired to the Postgres queue", { kind: job.kind, runAt: job.runAt });
+            return 0;
+          }
+        '''))
+    s.bash("npx tsc -p . --noEmit", "")
+    s.bash("node --import tsx src/cli.ts enqueue webhook '{\"url\":\"https://example.com/h\"}'; echo exit=$?",
+           "Unexpected argument 'webhook'. This command does not take positional arguments\n"
+           "usage: jobrunner run [--memory] | jobrunner enqueue --kind <kind> --payload <json> [--run-at <iso date>]\n"
+           "exit=2", description="Old positional form")
+    s.bash("node --import tsx src/cli.ts enqueue --kind webhook --payload '{\"url\":\"https://example.com/h\"}' "
+           "--run-at 2026-12-24T08:00:00Z",
+           "{\"ts\":\"2026-12-02T15:16:02.771Z\",\"level\":\"info\",\"msg\":\"enqueue is only wired to the Postgres "
+           "queue\",\"kind\":\"webhook\",\"runAt\":1798099200000}", description="New flags")
+    s.say("Done with `parseArgs` (option B):\n\n```\njobrunner enqueue --kind webhook --payload '{...}' "
+          "[--run-at 2026-12-24T08:00:00Z]\n```\n\nThe old positional form now fails with exit 2 and the usage "
+          "line, which is probably what you want while people's shell history still has it.")
     return [s]
 
 
