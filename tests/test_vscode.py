@@ -93,7 +93,7 @@ def vsix(npm) -> Path:
 
 def server_commands() -> set[str]:
     src = (ROOT / "server" / "tether" / "lsp" / "server.py").read_text()
-    return set(re.findall(r'@server\.command\("([^"]+)"\)', src))
+    return set(re.findall(r'@_command\("([^"]+)"', src))
 
 
 def test_the_vsix_holds_the_bundle_and_declares_its_commands(vsix):
@@ -107,7 +107,7 @@ def test_the_vsix_holds_the_bundle_and_declares_its_commands(vsix):
                 "tether.recordIntent", "tether.recordWorkaround", "tether.copyAgentContext", "tether.setUpAgents"):
         assert cmd in ours
     # vscode-languageclient registers the server's commands itself: the same id twice fails
-    assert server_commands(), "no @server.command found in server.py"
+    assert server_commands(), "no @_command found in server.py"
     assert not ours & server_commands(), ours & server_commands()
     settings = manifest["contributes"]["configuration"]["properties"]
     assert {"tether.serverCommand", "tether.severity", "tether.codeLens", "tether.trace.server"} <= set(settings)

@@ -9,6 +9,7 @@ import asyncio
 import gc
 import logging
 import sys
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from ..core.notes import KINDS, NoteError, parse_note
 from ..core.resolution import note_json
 from ..core.workspace import Workspace, WorkspaceError
 from . import convert as C
-from .protocol import FramedInput, TetherProtocol, converter
+from .protocol import TetherProtocol, converter, serve_stdio
 from .settings import Settings, parse_settings
 
 log = logging.getLogger("tether.lsp")
@@ -47,15 +48,51 @@ class TetherServer(LanguageServer):
         self.folders: list[Path] = []
         self.workspaces: dict[Path, Workspace] = {}
         self.files: dict[str, Future] = {}  # open source documents by uri: Future[LiveFile]
-        self.latest: dict[str, int] = {}  # the newest version of each open document the client sent
+        # a document's changes not yet applied, by uri: the changes that arrive before the core
+        # thread gets to them are applied together, then parsed and checked once
+        self.pending: dict[str, list] = {}
+        self.pending_lock = threading.Lock()
         self.broken_uris: set[str] = set()  # note files with published errors
         self.watching = False  # the client tells us when note files change
         self.core = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tether-core")
 
     def run(self, fn, *args) -> asyncio.Future:
         """Queue core work on the core thread. Handlers queue their work before their first
-        await, so it runs in the order the messages arrived (a hover after a change sees it)."""
+        await, so it runs in the order the messages arrived (a hover after a change sees it,
+        and changes sent after it wait for it: their batch is closed here)."""
+        with self.pending_lock:
+            self.pending.clear()
         return asyncio.wrap_future(self.core.submit(fn, *args))
+
+    def changed(self, uri: str, changes: list):
+        """Queue a document's changes: joined to its queued batch, if one has not started
+        (None then), else a new batch on the core thread, whose diagnostics the returned
+        coroutine publishes (unless newer changes are queued by then)."""
+        with self.pending_lock:
+            batch = self.pending.get(uri)
+            if batch is not None:
+                batch.extend(changes)
+                return None
+            batch = self.pending[uri] = list(changes)
+
+        def apply():
+            with self.pending_lock:  # from here on, changes start a new batch
+                if self.pending.get(uri) is batch:
+                    del self.pending[uri]
+            lf = self.live(uri)
+            if lf is None:
+                return []
+            for ch in batch:
+                lf.apply(C.core_range(ch.range) if isinstance(ch, T.TextDocumentContentChangePartial) else None, ch.text)
+            if uri in self.pending:
+                return None  # newer changes are queued: parse and check those, not this stale text
+            return self.diagnostics_for(uri)
+
+        async def publish():
+            diagnostics = await asyncio.wrap_future(self.core.submit(apply))
+            if diagnostics is not None:
+                self.publish(uri, diagnostics)
+        return publish()
 
     def live(self, uri: str) -> LiveFile | None:
         """The open document (on the core thread, after its open has run)."""
@@ -250,24 +287,9 @@ async def did_change(ls: TetherServer, params: T.DidChangeTextDocumentParams):
             log.warning("didChange for %s, which was never opened: ignored", uri)
         return
 
-    version = params.text_document.version
-    ls.latest[uri] = version
-
-    def apply():
-        lf = ls.live(uri)
-        if lf is None:
-            return []
-        for ch in params.content_changes:
-            if isinstance(ch, T.TextDocumentContentChangePartial):
-                lf.apply(C.core_range(ch.range), ch.text)
-            else:
-                lf.apply(None, ch.text)
-        if ls.latest.get(uri) != version:
-            return None  # a newer change is queued: parse and check that one, not this stale text
-        return ls.diagnostics_for(uri)
-    diagnostics = await ls.run(apply)
-    if diagnostics is not None:
-        ls.publish(uri, diagnostics)
+    queued = ls.changed(uri, params.content_changes)
+    if queued is not None:
+        await queued
 
 
 def note_buffer_changed(ls: TetherServer, uri: str, found) -> None:
@@ -742,7 +764,5 @@ def main(tcp: str | None = None) -> None:
         host, _, port = tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
-        stdin = FramedInput(sys.stdin.buffer)
-        server.start_io(stdin=stdin)
-        if stdin.broken:
+        if not serve_stdio(server):
             sys.exit(1)
