@@ -2,7 +2,8 @@
 gets a reply — a request whose params do not parse gets ``InvalidParams``, one sent after
 ``shutdown`` gets ``InvalidRequest`` — and a stream that breaks its framing (a header that is
 not ``Name: value``, a body without a valid ``Content-Length``) ends the server with exit code
-1, so the client restarts it instead of talking to a server that can no longer read it."""
+1, so the client restarts it instead of talking to a server that can no longer read it.
+The stream is read on the event loop itself, not a thread per header line as pygls does."""
 
 from __future__ import annotations
 
