@@ -29,7 +29,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -44,7 +43,7 @@ import lsp_latency as L  # noqa: E402
 from check import compile_bytecode, tether_cmd  # noqa: E402
 from lsprotocol import types as T  # noqa: E402
 
-from tether.cli.resident import socket_path  # noqa: E402
+from tether.cli.resident import listening, socket_path  # noqa: E402
 
 TARGETS = {"hook_alone_p99_ms": 100, "hook_served_p99_ms": 30, "hook_alone_p99_ms@100000": 150,
            "ready_cold_ms": 1000, "index_build_s": 10, "lsp_rss_mb": 400}
@@ -95,15 +94,6 @@ def timed_calls(root: Path, gen: dict, n: int, seed: int, env: dict) -> dict[str
     return times
 
 
-def serving(root: Path) -> bool:
-    with socket.socket(socket.AF_UNIX) as s:
-        try:
-            s.connect(socket_path(root))
-            return True
-        except OSError:
-            return False
-
-
 async def lsp_ready(root: Path, gen: dict, starts: int) -> dict:
     funcs = gen["symbol_funcs"]
     pos = T.Position(funcs[len(funcs) // 2]["start"] + 3, 8)
@@ -136,7 +126,7 @@ def measure(root: Path, notes: int, files: int, args) -> dict:
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         t = time.perf_counter()
-        while not serving(root) and time.perf_counter() - t < 60:
+        while not listening(socket_path(root)) and time.perf_counter() - t < 60:
             time.sleep(0.02)
         run(tether_cmd() + ["context", f"{L.BIG}:1"], root, env=env)  # the server's first answer warms it
         served = timed_calls(root, gen, args.calls, 2, env)

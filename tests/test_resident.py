@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from samples import git_init
 
-from tether.cli.resident import socket_path
+from tether.cli.resident import listening, socket_path
 
 CODE = "def pay(amount):\n    return amount\n\n\ndef refund(amount):\n    return -amount\n"
 
@@ -33,12 +33,7 @@ def hook(root: Path, path: str, session: str, *flags: str) -> str:
 
 
 def answering(root: Path) -> bool:
-    with socket.socket(socket.AF_UNIX) as s:
-        try:
-            s.connect(socket_path(root))
-            return True
-        except OSError:
-            return False
+    return listening(socket_path(root))
 
 
 def wait_for(cond, what: str, within: float = 60.0) -> None:

@@ -53,6 +53,16 @@ def workspace_root(start: str) -> str | None:
         here = up
 
 
+def listening(path: str) -> bool:
+    """Something accepts connections at the socket ``path`` (a server, alive)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(path)
+            return True
+        except OSError:
+            return False
+
+
 def ask(root: str, request: dict, timeout: float = ANSWER_S) -> dict | None:
     """The server's answer, or None: no server, a stale one, no answer in time."""
     try:
@@ -203,13 +213,9 @@ def _listen(path: str) -> tuple[socket.socket, int] | None:
     try:
         s.bind(path)
     except OSError:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            try:
-                probe.connect(path)
-                s.close()
-                return None  # someone answers there
-            except OSError:
-                pass
+        if listening(path):
+            s.close()
+            return None
         os.unlink(path)
         s.bind(path)
     os.chmod(path, 0o600)
