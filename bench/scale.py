@@ -187,13 +187,13 @@ def growth(results: list[dict]) -> None:
     if len(results) < 2:
         return
     print("\ngrowth between sizes (a figure should grow no faster than the notes)")
-    heads = [f"{a['notes'] // 1000}k->{b['notes'] // 1000}k" for a, b in zip(results, results[1:])]
-    print(f"{'figure':<42} " + " ".join(f"{h:>12}" for h in heads))
-    print(f"{'notes':<42} " + " ".join(f"{b['notes'] / a['notes']:>11.1f}x" for a, b in zip(results, results[1:])))
+    heads = [f"{a['notes']:,}->{b['notes']:,}" for a, b in zip(results, results[1:])]
+    print(f"{'figure':<42} " + " ".join(f"{h:>16}" for h in heads))
+    print(f"{'notes':<42} " + " ".join(f"{b['notes'] / a['notes']:>15.1f}x" for a, b in zip(results, results[1:])))
     for key, label, _, _ in ROWS:
         if key.startswith("floor"):
             continue
-        print(f"{label:<42} " + " ".join(f"{b[key] / a[key]:>11.1f}x" if a[key] else f"{'-':>12}"
+        print(f"{label:<42} " + " ".join(f"{b[key] / a[key]:>15.1f}x" if a[key] else f"{'-':>16}"
                                          for a, b in zip(results, results[1:])))
 
 
