@@ -27,6 +27,7 @@ from .store import DAMAGE, Store
 from .text import digest
 
 FORK_NOTES = 200  # note files to read before the reading is shared over processes
+WRITE_NOTES = 2000  # note files read and indexed in one transaction (a fresh clone of 100,000: 50)
 
 log = logging.getLogger("tether")
 
@@ -91,10 +92,13 @@ class NoteRepository:
         removed = [k for k in known if k not in files]
         todo = [(rel, mtime, size, known.get(rel)) for rel, (mtime, size) in files.items()
                 if rel not in known or (known[rel]["mtime"], known[rel]["size"]) != (mtime, size)]
-        changed = fork_map(lambda t: _read_note(self.root, *t), todo, self.jobs() if len(todo) >= FORK_NOTES else 1)
-        if changed or removed:
-            self.store.write(self._apply, changed, removed)
-        if changed or removed or files != self._stamp:  # another process may have indexed the change
+        if removed:
+            self.store.write(self._apply, [], removed)
+        for at in range(0, len(todo), WRITE_NOTES):  # memory stays bounded; a full map retries one batch
+            batch = todo[at:at + WRITE_NOTES]
+            changed = fork_map(lambda t: _read_note(self.root, *t), batch, self.jobs() if len(batch) >= FORK_NOTES else 1)
+            self.store.write(self._apply, changed, [])
+        if todo or removed or files != self._stamp:  # another process may have indexed the change
             self.generation += 1
         self._load()
         self._stamp = files
