@@ -158,3 +158,12 @@ def test_a_server_runs_nothing_for_a_folder_outside_its_workspace(root: Path, se
                               "stdin": "", "cwd": str(other)}).encode() + b"\n")
         assert json.loads(s.makefile().readline()) == {"elsewhere": True}
     assert server.poll() is None
+
+
+def test_code_added_elsewhere_is_seen_by_the_very_next_call(root: Path, server):
+    (root / "pay.py").write_text("from charges import charge\n\n\ndef pay(amount):\n    return charge(amount)\n")
+    assert "Charges never round" not in tether(root, "context", "pay.py:5").stdout
+    (root / "charges.py").write_text("def charge(amount):\n    return amount\n")
+    assert tether(root, "record", "decision", "charges.py:1", "--title", "Charges never round").returncode == 0
+    assert "Charges never round" in tether(root, "context", "pay.py:5").stdout  # a callee, through the server
+    assert server.poll() is None

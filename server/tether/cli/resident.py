@@ -138,6 +138,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
     Workspace.resident[ws.root] = ws  # every command run here finds it open and warm
     changes = FolderChanges.open(ws.repo.notes_dir)
     ws.repo.auto_refresh = changes is None  # no exact watch: scan the notes folder on every read
+    ws.tree.changes = FolderChanges.open(ws.root, tree=True)  # what is known of the sources stays known till they change
     last = time.monotonic()
     try:
         while True:
@@ -165,8 +166,9 @@ def serve(root, run, idle: float = IDLE_S) -> int:
     finally:
         Workspace.resident.pop(ws.root, None)
         sock.close()
-        if changes is not None:
-            changes.close()
+        for watch in (changes, ws.tree.changes):
+            if watch is not None:
+                watch.close()
         try:
             if os.stat(path).st_ino == ino:  # ours, not a successor's
                 os.unlink(path)

@@ -363,7 +363,7 @@ class SymbolIndex:
 
     def refresh(self) -> None:
         now = time.monotonic()
-        if self.files and now - self.checked < _RECHECK_S:
+        if self.files and self.ws.tree.unchanged_since(self.checked, _RECHECK_S):
             return
         self.checked = now
         store = self.ws.store

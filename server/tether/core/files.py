@@ -13,6 +13,7 @@ import re
 import stat
 import subprocess
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
@@ -29,6 +30,17 @@ class SourceTree:
 
     def __init__(self, root: Path):
         self.root = root
+        self.changes: FolderChanges | None = None  # a watch of the whole tree (a resident process's)
+        self._last_change = 0.0
+
+    def unchanged_since(self, t: float, assume: float = 1.0) -> bool:
+        """No file changed since ``t`` (``time.monotonic``): known exactly under a watch of the
+        whole tree; without one assumed for ``assume`` seconds (then the caller looks again)."""
+        if self.changes is None:
+            return time.monotonic() - t <= assume
+        if self.changes.pending():
+            self._last_change = time.monotonic()
+        return self.changes.watching and self._last_change < t
 
     def rel(self, path: str | Path, base: Path | None = None) -> str:
         """Workspace-relative POSIX path of ``path`` (relative to ``base``, by default the
@@ -123,7 +135,7 @@ class SourceTree:
             for e in entries:  # a folder's files, then its sub-folders (as os.walk lists them)
                 try:
                     if e.is_dir(follow_symlinks=False):
-                        if not e.name.startswith(".") and e.name not in ("node_modules", "__pycache__"):
+                        if not _skipped(e.name):
                             folders.append(e)
                     elif e.is_symlink():
                         if inside(Path(e.path).resolve(), self.root) and os.path.isfile(e.path):
@@ -294,20 +306,22 @@ def glob_match(pattern: str, rel: str) -> bool:
 
 
 class FolderChanges:
-    """Whether anything in one folder changed since the last ask — exactly, not after a
-    debounce: Linux queues an inotify event before the write that made it returns, so a
-    note file saved by hand just before a request is seen by that request. ``open`` gives
-    None where there is no inotify (then the caller scans the folder every time)."""
+    """Whether anything in a folder (``tree``: and below it, skipping what :meth:`SourceTree.walk`
+    skips) changed since the last ask — exactly, not after a debounce: Linux queues an inotify
+    event before the write that made it returns, so a file saved just before a request is seen
+    by that request. ``open`` gives None where there is no inotify (then the caller looks at
+    the files every time)."""
 
     _MASK = 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800  # writes, moves, creations, deletions
-    _LOST = 0x400 | 0x800 | 0x4000 | 0x8000  # the folder itself went, the queue overflowed, the watch ended
+    _SELF_GONE, _OVERFLOW, _DIR, _NEW = 0x400 | 0x800 | 0x8000, 0x4000, 0x40000000, 0x100 | 0x80
 
-    def __init__(self, folder: Path, libc, fd: int):
-        self.folder, self.libc, self.fd = folder, libc, fd
-        self.watching = False
+    def __init__(self, folder: Path, libc, fd: int, tree: bool):
+        self.folder, self.libc, self.fd, self.tree = str(folder), libc, fd, tree
+        self.folders: dict[int, str] = {}  # watch descriptor -> folder
+        self.watching = False  # the folder (and every folder below it) is watched
 
     @classmethod
-    def open(cls, folder: Path) -> FolderChanges | None:
+    def open(cls, folder: Path, tree: bool = False) -> FolderChanges | None:
         try:
             import ctypes
             libc = ctypes.CDLL(None, use_errno=True)
@@ -316,12 +330,25 @@ class FolderChanges:
             return None
         if fd < 0:
             return None
-        watch = cls(folder, libc, fd)
-        watch._watch()
+        watch = cls(folder, libc, fd, tree)
+        watch.watching = watch._watch(watch.folder)
         return watch
 
-    def _watch(self) -> None:
-        self.watching = self.libc.inotify_add_watch(self.fd, os.fsencode(self.folder), self._MASK) >= 0
+    def _watch(self, folder: str) -> bool:
+        wd = self.libc.inotify_add_watch(self.fd, os.fsencode(folder), self._MASK)
+        if wd < 0:
+            return False  # gone meanwhile, or out of watches (fs.inotify.max_user_watches)
+        self.folders[wd] = folder
+        ok = True
+        if self.tree:
+            try:
+                with os.scandir(folder) as it:
+                    subs = [e.path for e in it if e.is_dir(follow_symlinks=False) and not _skipped(e.name)]
+            except OSError:
+                return ok
+            for sub in subs:
+                ok = self._watch(sub) and ok
+        return ok
 
     def pending(self) -> bool:
         """True when something changed since the last call (or the watch was lost: then
@@ -334,13 +361,29 @@ class FolderChanges:
                 break
             changed, i = True, 0
             while i + 16 <= len(data):  # struct inotify_event: wd, mask, cookie, len, name
+                wd = int.from_bytes(data[i:i + 4], "little", signed=True)
                 mask, size = int.from_bytes(data[i + 4:i + 8], "little"), int.from_bytes(data[i + 12:i + 16], "little")
-                if mask & self._LOST:
-                    self.watching = False
+                name = data[i + 16:i + 16 + size].rstrip(b"\0").decode("utf-8", "surrogateescape")
+                if mask & self._OVERFLOW:
+                    self.watching = False  # events were lost: watch everything afresh
+                elif mask & self._SELF_GONE:
+                    if self.folders.pop(wd, None) == self.folder:
+                        self.watching = False
+                elif self.tree and mask & self._DIR and mask & self._NEW and wd in self.folders \
+                        and not _skipped(name):
+                    self.watching = self._watch(os.path.join(self.folders[wd], name)) and self.watching
                 i += 16 + size
         if not self.watching:
-            self._watch()
+            for wd in list(self.folders):
+                self.libc.inotify_rm_watch(self.fd, wd)
+            self.folders.clear()
+            self.watching = self._watch(self.folder)
         return changed
 
     def close(self) -> None:
         os.close(self.fd)
+
+
+def _skipped(name: str) -> bool:
+    """A folder the workspace's files are not looked for in (hidden, dependencies, caches)."""
+    return name.startswith(".") or name in ("node_modules", "__pycache__")

@@ -127,7 +127,7 @@ class Resolutions:
         new path -> their resolutions (worked out at most once a second, and again when the
         notes change)."""
         now, gen = time.monotonic(), self.generation()
-        if self._missing is None or now - self._missing[0] > 1.0 or self._missing[1] != gen:
+        if self._missing is None or self._missing[1] != gen or not self.tree.unchanged_since(self._missing[0]):
             self._missing = (now, gen, {})  # set first: locating a gone file asks for arrivals too
             arrived: dict[str, list[Located]] = {}
             root = self.tree.root
@@ -250,7 +250,7 @@ class Resolutions:
         """The file renames git knows, oldest first: committed (the last 1,000 commits),
         then staged or in the working tree (asked at most once a second, for every gone file)."""
         now = time.monotonic()
-        if self._renames is None or now - self._renames[0] > 1.0:
+        if self._renames is None or not self.tree.unchanged_since(self._renames[0]):
             root, pairs = self.tree.root, []
             log = git(root, "log", "-M", "--diff-filter=R", "--name-status", "--format=", "--relative", "-n", "1000",
                       "HEAD")
@@ -321,7 +321,7 @@ class Resolutions:
         """The workspace's source files, their times and language families, listed at most
         once a second (several files losing code in one command share one walk of the tree)."""
         now = time.monotonic()
-        if self._listed is None or now - self._listed[0] > 1.0:
+        if self._listed is None or not self.tree.unchanged_since(self._listed[0]):
             listed = [(p, t, family_of(p)) for p, t in self.tree.stamps()]
             self._head = None  # and git's HEAD is asked again
             self._listed = (now, [x for x in listed if x[2] is not None])
