@@ -109,7 +109,8 @@ _REPORTED = re.compile(r"\b(says(?! why)|said|claims|claimed|according to|reads:
 _PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
                       r"replies|reply|responses?|summary|summaries|messages?|output|explanations?)|emojis?|"
                       r"force[- ]push|push (it |this |them )?to|commit message|pull request|this (chat|conversation)|"
-                      r"in (the|this) chat|before (you )?(commit|push)|(the|a) commit)\b", re.I)
+                      r"in (the|this) chat|before (you )?(commit|push)|(the|a) commit|(?:before|after|when|once|until) you|"
+                      r"you(?:'re| are) (?:done|finished)|run (?:the |all the )?(?:tests?|suite|linter|build))\b", re.I)
 _TOOLING = re.compile(r"\b(grep|rg|ripgrep|the (read|edit|bash|search|grep|write) tool|"
                       r"(search|read|look at|skim|scan|browse|open|inspect|explore|check|view)\w*\s+(the\s+|this\s+|"
                       r"that\s+|each\s+|every\s+)?(file|files|code|codebase|repo|repository|directory|folder|tests?|"
@@ -334,9 +335,11 @@ _TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains
                       r"ruled out|should|has to|have to|needs? to", re.I)
 
 
-def classify(s: str, nxt: str = "") -> Hit | None:
-    """The rule that reads this sentence, if one does (``nxt``: the sentence after it)."""
-    if not _TRIGGER.search(s):
+def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
+    """The rule that reads this sentence, if one does (``nxt``: the sentence after it;
+    ``person``: the person said it, so plainer statements count — "amounts stay integers",
+    "leave that sleep alone": the agent saying so is explaining, the person is ruling)."""
+    if not _TRIGGER.search(s) and not (person and _PERSON_TRIGGER.search(s)):
         return None
     if _PROPOSE.match(_DISCOURSE.sub("", s)) and not s.rstrip().endswith("?"):
         hit = _decision(s, nxt, proposal=True)
@@ -349,11 +352,56 @@ def classify(s: str, nxt: str = "") -> Hit | None:
         hit = rule(s, main)
         if hit is not None:
             return hit
+    if person:
+        hit = _person_rule(s, main, nxt)
+        if hit is not None:
+            return hit
     if not _TOOLING.search(main) and not _UNDECIDED.search(main) and not _NARRATION.match(_DISCOURSE.sub("", s)):
         hit = _decision(s, nxt)
         if hit is not None:
             return hit
     return _weak_workaround(s, main)
+
+
+# said by the person, these rule: a property held ("amounts stay integers", "dates are UTC all the
+# way through", "X is always sorted"), a limit ("don't bother with X", "we only sell in EUR"), code
+# kept as it is for a reason ("leave that sleep alone, …", "… it can go when …")
+_HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\s+|never\s+|only\s+)?(?!here\b|there\b|"
+                    r"open\b|the same\b|done\b|fine\b|ok\b|okay\b|good\b|broken\b|slow\b|wrong\b|it\b|this\b|that\b)"
+                    r"\S.{1,60}?\b(?:all the way(?: through| down)?|everywhere|end to end|throughout|at all times|"
+                    r"across the board|in every \w+|no matter what)\b|"
+                    r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
+                    r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
+                    r"in (?:minor units|cents|utc|memory))\b|\b(?:is|are)\s+always\s+\w+|\bonly\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|can|is allowed to|"
+                    r"gets? to)\s+\w+", re.I)
+_LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:handle|support|deal with)\b|"
+                    r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
+                    r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b", re.I)
+_KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
+                         r"(?:alone|as is|as it is|in place|where it is|in there)\b", re.I)
+# "parseConfig has to throw on unknown keys", "a refund can't exceed the charge": what the code is
+# obliged to do (not what someone has to do: "I have to go", "we need to fix this")
+_OBLIGED = re.compile(r"\b(?:has to|have to|needs to|need to|can't|cannot|can not|may not|must not|mustn't|is not allowed to|"
+                      r"isn't allowed to|are not allowed to|aren't allowed to)\s+(?!be (?:fixed|done|changed|updated|"
+                      r"looked at|removed|refactored|sure|careful)\b|see|find|tell|reproduce|remember|figure|get|"
+                      r"seem|think|wait|believe|say|do (?:it|this|that)\b)\w+", re.I)
+_SELF_OBLIGED = re.compile(r"^(?:i|you|we|i'm|you're|we're|i've|we've|let's|this|that|there)\b", re.I)
+_PERSON_TRIGGER = re.compile(r"\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|has to|have to|"
+                             r"needs? to|can't|cannot|can not|may not|mustn't|allowed)\b", re.I)
+
+
+def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
+    if _LIMIT.search(s):
+        return Hit("boundary", title_of(main if len(main.split()) >= 4 else s), 0.65, rationale=reason_of(s))
+    keep = _KEEP_AS_IS.search(s)
+    if keep:  # "leave that sleep alone, the sandbox rate-limits us. It can go when …"
+        why = reason_of(s) or s[keep.end():].strip(" ,.")
+        if len(why.split()) >= 3 or _until(s) or _until(nxt):
+            return Hit("workaround", title_of(s[:keep.end()]), 0.7, rationale=why, works_around=why,
+                       remove_when=_until(s) or _until(nxt))
+    if _HOLDS.search(main) or (_OBLIGED.search(main) and not _SELF_OBLIGED.match(_DISCOURSE.sub("", _NO.sub("", s)))):
+        return Hit("invariant", title_of(main), 0.65, rationale=reason_of(s))
+    return None
 
 
 def _boundary(s: str, main: str) -> Hit | None:
@@ -464,6 +512,8 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
         title = title_of(m.group("x"), choice=True)
         return Hit("decision", title, 0.65, rationale=why) if len(title.split()) >= 3 else None
     m = _DECIDED.search(main_clause(body))
+    if m and _SOMEONE_ELSE.search(main_clause(body)[:m.start()]):
+        return None  # "last year someone decided to …": a story, not the choice made here
     if m and _AGREED_REF.search(main_clause(body)):
         said = re.split(r"\s+[—–-]\s+|:\s+", body, maxsplit=1)
         if len(said) < 2:
@@ -475,6 +525,11 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
         if len(title.split()) >= 3:
             return Hit("decision", title, 0.65 if why else 0.55, rationale=why)
     return None
+
+
+# who decided, when it was not "we"/"I": another person, or a time long gone
+_SOMEONE_ELSE = re.compile(r"\b(?:someone|somebody|they|he|she|the (?:previous|old|original|last) \w+|last (?:year|month)|"
+                           r"years? ago|back then|originally|at some point|once)\b", re.I)
 
 
 def _rejected_reasons(sents: list[str], hit: Hit) -> Hit:
@@ -897,7 +952,7 @@ def _said_choice(session: Session, earlier: list[Utterance], reply: str, turn: i
     said in a sentence that the revert names, or one said in the last two turns."""
     for m in reversed(earlier):
         for x in reversed(sentences(m.text)):
-            h = classify(x)
+            h = classify(x, person=m.who == USER)
             if h is not None and h.kind == "decision" and not h.proposal and \
                     (_stems(h.title) & _stems(reply) or m.turn >= turn - 2):
                 p = Proposal("decision", h.title, h.confidence, [], [], alternatives=list(h.alternatives))
@@ -987,7 +1042,7 @@ def exchanges(session: Session) -> list[Proposal]:
             rejected = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|"
                                           r"my plan is|i(?:'ve)? (?:made|changed|switched|added))\s+",
                                           "", proposal, count=1, flags=re.I)).strip(" .")
-            hits = [(x, classify(x)) for x in psents]
+            hits = [(x, classify(x, person=True)) for x in psents]
             hits = [(x, h) for x, h in hits if h is not None and h.kind in ("invariant", "decision", "boundary")]
             if hits:
                 x, h = hits[0]
@@ -997,7 +1052,9 @@ def exchanges(session: Session) -> list[Proposal]:
                 if not x:
                     continue
                 kind, title, conf = "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", x)[0]), 0.7
-            why = _reason_in([y for y in psents if y != x], x) or reason_of(x)
+            why = _reason_in([y for y in psents if y != x], x) or reason_of(x) or \
+                (x.split(", ", 1)[1] if ", " in x and len(x.split(", ", 1)[1].split()) >= 3 else "")  # "stream it
+            # instead, the client handles chunks": after a turn-down, what follows the choice is why
             if not hits and not why:
                 continue  # "no, just the code": a terse steer with no reason is no decision to keep
             refs = refs_for(x)
@@ -1035,7 +1092,7 @@ class RuleExtractor:
             for i, s in enumerate(sents):
                 if any(s in q for q in laid_out):
                     continue  # an option laid out for the person to choose: :func:`exchanges` reads the answer
-                hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "")
+                hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "", person=u.who == USER)
                 if hit is None:
                     continue
                 quote = s
@@ -1062,6 +1119,8 @@ class RuleExtractor:
                     conf += 0.05
                 elif _assented(said, k):
                     turns.add(u.turn + 1)
+                elif not _agent_plan(session, u, hit, s):
+                    continue  # the agent alone: an explanation, a summary or a musing, not something settled
                 whole = _WHOLE.search(s)
                 refs = _scope_of(session, whole) if whole and hit.kind != "decision" else \
                     anchor_refs(session, u.index, turns, s, u.text)
@@ -1099,6 +1158,25 @@ def _elaborate(p: Proposal, hit: Hit, evidence: list[Evidence]) -> None:
     known = {a.option.lower() for a in p.alternatives}
     p.alternatives += [a for a in hit.alternatives if a.option.lower() not in known]
     p.confidence = round(min(0.95, max(p.confidence, hit.confidence) + 0.05), 2)
+
+
+_BECAUSE = re.compile(r"\b(?:because|since|so|given|otherwise)\b", re.I)
+
+
+def _agent_plan(session: Session, u: Utterance, hit: Hit, s: str) -> bool:
+    """What the agent says alone holds only as a plan it then carries out: a choice with the
+    option it turns down and why, or a limit it sets, said before it edits code in the same
+    turn; or why code it touches looks wrong on purpose (a workaround). Its explanations,
+    summaries after the edit and musings are no notes."""
+    if hit.kind == "workaround":
+        return True
+    if not any(c.index > u.index for c in session.edits({u.turn})):
+        return False
+    if hit.kind == "decision":  # a reason said as one ("because", "so …", the next sentence), not any clause
+        return bool(hit.alternatives) and (any(a.rejected_because for a in hit.alternatives if a.rejected_because !=
+                                               hit.rationale) or bool(_BECAUSE.search(s)) or
+                                           bool(hit.rationale) and hit.rationale not in s)
+    return hit.kind == "boundary"
 
 
 def _assented(said: list[Utterance], k: int) -> bool:
