@@ -150,7 +150,7 @@ _DISCOURSE = re.compile(r"^(?:(?:ok(?:ay)?|so|alright|right|great|good|sure|yes|
                         r"finally|anyway|in short|to summarize|summary|note|remember|important|just so you know|"
                         r"keep in mind(?: that)?|fyi|please|one more thing|for the record)\b(?:[,:!]|\s+[—–-])?\s*)+",
                         re.I)
-_DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:we should|i should|we will|i will|we are|i am|we have|i have|"
+_DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:(?:i'd|i would|we'd) like (?:us |you )?to|i want (?:us |you )?to|i'd rather|i would rather|i'd|i would|we should|i should|we will|i will|we are|i am|we have|i have|"
                       r"let's|let us|we'll|i'll|we're|i'm|we've|i've|we|i)\s+)?", re.I)
 _CHOICE_NOUN = re.compile(r"^(?:(?:have\s+)?(?:decided|settled|agreed)\s+on|go(?:ing)?\s+with|went\s+with|gone\s+with|"
                           r"cho(?:o)?se|chosen|picked|pick|opt(?:ed|ing)?\s+for|stick(?:ing)?\s+with|prefer(?:red)?|"
@@ -279,6 +279,9 @@ _CHOOSER = (r"(?:\b" + _CHOOSE + r"\b|\b(?:i'll|we'll|let's|let us|i will|we wil
 _OPTION_END = r"[,;:]|\.(?:\s|$)|\s[—–-]\s|\bbecause\b|\bsince\b|\bso that\b"
 _INSTEAD = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*,?\s+(?:instead of|rather than|in favou?r of)\s+"
                       r"(?P<alt>.{2,70}?)(?=\s*(?:" + _OPTION_END + r"|\bas it\b|\bgiven\b|\bwhich\b|$))", re.I)
+# "I'd rather we use Decimal than floats"
+_RATHER = re.compile(r"\brather\s+(?:we\s+|you\s+|i\s+)?(?P<x>(?!than\b).{2,80}?)\s+than\s+(?P<alt>.{2,70}?)"
+                     r"(?=\s*(?:" + _OPTION_END + r"|$))", re.I)
 _INSTEAD_LEAD = re.compile(r"^(?:instead of|rather than)\s+(?P<alt>.{2,60}?),\s*(?P<x>.{4,})$", re.I)
 _OVER = re.compile(r"\b(?:chose|choose|picked|pick|prefer|prefers|preferred|went with|go with|going with|opted for|"
                    r"opt for|favou?r)\b(?P<x>.{2,80}?)\s+over\s+(?P<alt>.{2,70}?)"
@@ -341,7 +344,7 @@ def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
     "leave that sleep alone": the agent saying so is explaining, the person is ruling)."""
     if not _TRIGGER.search(s) and not (person and _PERSON_TRIGGER.search(s)):
         return None
-    if _PROPOSE.match(_DISCOURSE.sub("", s)) and not s.rstrip().endswith("?"):
+    if _PROPOSE.match(_DISCOURSE.sub("", s)) and not s.rstrip().endswith("?") and not person:
         hit = _decision(s, nxt, proposal=True)
         if hit is not None:
             return hit
@@ -488,14 +491,14 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
     if not why and nxt and _NEXT_REASON.match(nxt):
         why = re.sub(r"^(?:because|since|that's because|this is because)\s+", "", nxt.rstrip(".!"), flags=re.I)
     for clause in re.split(r";\s+", body):  # "X does this; Y is A rather than B": the clause with the choice
-        for rx in (_INSTEAD, _OVER, _NOT_ALT):
+        for rx in (_INSTEAD, _OVER, _NOT_ALT, _RATHER):
             m = rx.search(clause)
             if m:
                 alt = _alt(m.group("alt"))
                 quoted = clause[:m.start("alt")].count("`") % 2
                 if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or quoted:
                     continue  # "rather than patch it" names no option; "`… EUR only, not GBP`" is quoted text
-                title = title_of(clause[:m.start("x")] + m.group("x"), choice=True)
+                title = title_of((clause[:m.start("x")] if rx is not _RATHER else "") + m.group("x"), choice=True)
                 if len(title.split()) < 2:
                     continue
                 return Hit("decision", title, 0.8 if why else 0.7, rationale=why,
@@ -758,7 +761,10 @@ _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|seve
                      r"(?:\(?a\)\s*)?(?P<a>[^.?!;]{3,120}?),?\s+or\s+(?:\(?b\)\s*)?(?P<b>[^.?!;]{3,120})", re.I)
 # "Should the cache be per-process or shared in Redis?": two options in a question
 _ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s*(?:in|as)?|prefer|want|do)\s+"
-                    r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?", re.I)
+                    r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?|"
+                    # "Should `get_user` return None or raise KeyError?": the subject, then two verb phrases
+                    r"^(?:should|shall|do (?:you|we) want|would you like)\s+(?:(?:me|us|we|i|it|they|[\w`.()]+)\s+"
+                    r"(?:to\s+)?)?(?P<c>[^?,;]{2,60}?),?\s+or\s+(?P<d>[^?,;]{2,60})\?", re.I)
 _HEAD_END = re.compile(r"\s+[—–]\s+|\s+-\s+|;\s+|:\s+(?=\S)|,\s+(?:but|so|which|and it|though)\b|\.\s+(?=[A-Z])")
 _RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my (?:pick|vote|recommendation|preference)(?:\s+is|:)|i recommend|"
                         r"i suggest|i'd recommend|i'd suggest|i lean towards?|i prefer)\s+(?:go with\s+|go for\s+|"
@@ -818,7 +824,7 @@ def options_in(text: str) -> list[Option]:
             if out and line.strip() and not line.startswith((" ", "\t")):
                 break  # the list ended
             continue
-        if not out and not _OPTIONS_CUE.search("\n".join(lines[max(0, i - 3):i])):
+        if not out and not _OPTIONS_CUE.search("\n".join(lines[max(0, i - 3):i + 1])):
             continue
         m = _ITEM.match(line)
         label = (m.group("label") or str(len(out) + 1)).lower()
@@ -832,8 +838,9 @@ def options_in(text: str) -> list[Option]:
     for sent in sentences(text):
         m = _INLINE.search(sent) or _ASKED.search(sent)
         if m:
+            parts = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
             heads = [re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+)", "", part.strip(" ,"), flags=re.I).strip()
-                     for part in (m.group("a"), m.group("b"))]
+                     for part in parts]
             return [Option(str(n + 1), h, _said_about(text, h, heads[1 - n]), sent) for n, h in enumerate(heads)]
     return []
 
@@ -1081,7 +1088,9 @@ class RuleExtractor:
         answers = exchanges(session)
         taken = {(e.line, e.quote) for p in answers for e in p.evidence} | \
             {(e.line, x) for p in answers for e in p.evidence if e.who == USER for x in sentences(e.quote)
-             if _REVERT.search(x)}  # "back to X: …" is the revert's
+             if _REVERT.search(x)} | \
+            {(e.line, p.title) for p in answers for e in p.evidence if e.who == USER}  # the rule an answer states
+        stated = {(e.line, p.title): p for p in answers for e in p.evidence if e.who == USER}
         last: dict[str, tuple[int, Proposal]] = {}  # per kind: the last proposal, and the message it came from
         for k in range(len(said) - 1, -1, -1):  # the most recent first, so a time limit drops the oldest
             if session.out_of_time():
@@ -1100,7 +1109,9 @@ class RuleExtractor:
                     quote = f"{s} {sents[i + 1]}"
                 if i and re.match(r"^(?:it|this|that)\b", s, re.I):  # "It looks odd …": what "it" is
                     quote = f"{sents[i - 1]} {quote}"
-                if (u.line, s) in taken:
+                if (u.line, hit.title) in stated:  # what a later sentence adds joins the answer's candidate
+                    last[hit.kind] = (k, stated[(u.line, hit.title)])
+                if (u.line, s) in taken or (u.line, hit.title) in taken:
                     continue  # read with the answer it belongs to (:func:`exchanges`)
                 if hit.kind == "decision":
                     hit = _rejected_reasons(sents, hit)
@@ -1134,7 +1145,7 @@ class RuleExtractor:
                     continue
                 rule = last.get("invariant")
                 if hit.kind == "decision" and hit.alternatives and rule is not None and rule[0] == k and \
-                        rule[1].refs == refs:
+                        set(rule[1].refs) & set(refs):
                     _elaborate(rule[1], hit, evidence)  # "… must X, not Y": what the rule rules out
                     continue
                 p = Proposal(hit.kind, hit.title, round(min(conf, 0.95), 2), refs, evidence, hit.rationale,
@@ -1144,7 +1155,29 @@ class RuleExtractor:
                 out.append(p)
         if not session.out_of_time():
             out += answers + gotchas(session)
-        return sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
+        out = sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
+        return _one_per_choice(out)
+
+
+def _one_per_choice(proposals: list[Proposal]) -> list[Proposal]:
+    """One decision per choice a session made: a choice the person states, then settles
+    when the agent lays out the options, is one candidate (the later one, with every
+    piece of evidence and every option turned down) — same code, the same words."""
+    out: list[Proposal] = []
+    for p in proposals:
+        said = _stems(" ".join([p.title, *(a.option for a in p.alternatives)]))
+        same = next((q for q in out if q.kind == p.kind == "decision" and set(q.refs) & set(p.refs) and
+                     len(said & _stems(" ".join([q.title, *(a.option for a in q.alternatives)]))) >= 3), None)
+        if same is None:
+            out.append(p)
+            continue
+        known = {a.option.lower() for a in p.alternatives}
+        p.alternatives += [a for a in same.alternatives if a.option.lower() not in known]
+        p.evidence[:0] = [e for e in same.evidence if e not in p.evidence]
+        p.rationale = p.rationale or same.rationale
+        p.confidence = max(p.confidence, same.confidence)
+        out[out.index(same)] = p
+    return out
 
 
 def _elaborate(p: Proposal, hit: Hit, evidence: list[Evidence]) -> None:
