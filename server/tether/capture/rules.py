@@ -59,7 +59,7 @@ from .transcript import ASSISTANT, TOOL, USER
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 # a sentence ends at . ! ? before the next word — lower-case too (terse people write so), but
 # not after an abbreviation
-_SPLIT = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+"
+_SPLIT = re.compile(r"(?<=[.!?])(?<!\.\.\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+"
                     r"(?=[A-Za-z`\"'(\[*_])")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _EMPH = re.compile(r"\*\*|__")
@@ -103,7 +103,7 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
                     r"do you (want|think|prefer)|what if|we can discuss|up to you|your call|tbd|to be decided)\b",
                     re.I)
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
-_REPORTED = re.compile(r"\b(says(?! why)|said|claims|claimed|according to|reads:|states that|told (?:me|us|them)|"
+_REPORTED = re.compile(r"\b(says(?! why)|said|saying|suggests|suggested|claims|claimed|according to|reads:|states that|told (?:me|us|them)|"
                        r"the (error|message|warning|"
                        r"traceback|log|output) (is|was|shows|reports))\b", re.I)
 _PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
@@ -219,7 +219,7 @@ _DELIB_NOT = re.compile(r"\b(deliberately|intentionally|on purpose|by design)\s+
                         r"don't|do not|won't|leaves? out|left out|ignores?|skips?|refuses?|rejects?|unsupported)\b|"
                         r"\b(not|doesn't|don't|won't|isn't|aren't)\s+(handled|supported|handle|support)\w*\b.*\b"
                         r"(deliberately|intentionally|on purpose|by design)\b", re.I)
-_LEAVE_OUT = re.compile(r"\b(?:let's|let us|we'll|we will|i'll|we)\s+(?:leave\s+(.{2,50}?)\s+(out|for later|"
+_LEAVE_OUT = re.compile(r"(?:^|\b(?:let's|let us|we'll|we will|i'll|we)\s+)(?:leave\s+(.{2,50}?)\s+(out|for later|"
                         r"for (?:a|another) (?:pr|change|time))|leave\s+out\s+(.{2,50}))\b", re.I)
 _REFUSE = re.compile(r"\b(should|must|will|we'll|we)\s+(?:just\s+|simply\s+|always\s+)?(refuse|reject)\b", re.I)
 
@@ -273,8 +273,10 @@ _CHOOSE = (r"(?:decided|decide|chose|choose|choosing|picked|pick|settled on|sett
 # imperative (a sentence that starts with its verb)
 _CHOOSER = (r"(?:\b" + _CHOOSE + r"\b|\b(?:i'll|we'll|let's|let us|i will|we will|i'm going to|we're going to|"
             r"we are going to|i am going to|we should|(?:i|we)?\s*(?:decided|chose|opted|agreed) to)\s+\w+\b|"
-            r"^(?!(?:the|a|an|this|that|these|those|it|its|there|both|each|every|we|i|you|they|he|she|my|our|your|"
-            r"their|all|some|no|not|one)\b)[a-z]+\b)")
+            r"^(?:add|remove|drop|put|move|switch|go|take|pick|treat|leave|let|try|stick|default|fall back|retry|fail|"
+            r"skip|ignore|check|validate|reject|accept|send|wrap|split|merge|sort|stream|batch|normali[sz]e|convert|"
+            r"throw|log|read|load|call|fetch|compare|hash|sign|lock|queue|clamp|cap|limit|store|keep|use|make|return|"
+            r"raise|cache|compute|round|parse|write|model|represent|implement|do)\b)")
 # where an option named in a sentence ends: punctuation, a dash, or the reason that follows it
 _OPTION_END = r"[,;:]|\.(?:\s|$)|\s[—–-]\s|\bbecause\b|\bsince\b|\bso that\b"
 _INSTEAD = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*,?\s+(?:instead of|rather than|in favou?r of)\s+"
@@ -292,7 +294,7 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
 # the person recalls a decision made before ("remember we …", "what we agreed last week — …")
-_REMINDER = re.compile(r"\b(?:remember|keep in mind|as (?:we|i) (?:said|agreed|decided|discussed)|what we (?:agreed|"
+_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|as (?:we|i) (?:said|agreed|decided|discussed)|what we (?:agreed|"
                        r"decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|we already)\b", re.I)
 
 
@@ -372,7 +374,9 @@ def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
 _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\s+|never\s+|only\s+)?(?!here\b|there\b|"
                     r"open\b|the same\b|done\b|fine\b|ok\b|okay\b|good\b|broken\b|slow\b|wrong\b|it\b|this\b|that\b)"
                     r"\S.{1,60}?\b(?:all the way(?: through| down)?|everywhere|end to end|throughout|at all times|"
-                    r"across the board|in every \w+|no matter what)\b|"
+                    r"across the board|in every \w+|no matter what)\b|,?\s*(?:full stop|period|no exceptions|that's final)\b|"
+                    r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|(?<!\bi )\bnever\s+(?!mind\b)\w+|"
+                    r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
                     r"in (?:minor units|cents|utc|memory))\b|\b(?:is|are)\s+always\s+\w+|\bonly\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|can|is allowed to|"
@@ -384,13 +388,13 @@ _KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?:the\s+|that\s+|this\s+|those\s+
                          r"(?:alone|as is|as it is|in place|where it is|in there)\b", re.I)
 # "parseConfig has to throw on unknown keys", "a refund can't exceed the charge": what the code is
 # obliged to do (not what someone has to do: "I have to go", "we need to fix this")
-_OBLIGED = re.compile(r"\b(?:has to|have to|needs to|need to|can't|cannot|can not|may not|must not|mustn't|is not allowed to|"
+_OBLIGED = re.compile(r"\b(?:has to|have to|needs to|need to|may not|must not|mustn't|is not allowed to|"
                       r"isn't allowed to|are not allowed to|aren't allowed to)\s+(?!be (?:fixed|done|changed|updated|"
                       r"looked at|removed|refactored|sure|careful)\b|see|find|tell|reproduce|remember|figure|get|"
                       r"seem|think|wait|believe|say|do (?:it|this|that)\b)\w+", re.I)
 _SELF_OBLIGED = re.compile(r"^(?:i|you|we|i'm|you're|we're|i've|we've|let's|this|that|there)\b", re.I)
 _PERSON_TRIGGER = re.compile(r"\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|has to|have to|"
-                             r"needs? to|can't|cannot|can not|may not|mustn't|allowed)\b", re.I)
+                             r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever)\b", re.I)
 
 
 def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
@@ -602,18 +606,22 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
         for text in (sentence, message):
             named = []
             for c in pool:
-                for sym in c.symbols:
+                # a class an edit touched stands for its methods too: "`reserve()` …" of a touched StockLedger
+                members = [d for d in session.defined.get(c.path, ()) if any(d.startswith(f"{x}.") for x in c.symbols)]
+                for sym in [*c.symbols, *members]:
                     owner = sym.rsplit(".", 1)[0] if "." in sym else ""
                     hit = sym if text and _mentions(text, sym) else \
                         owner if owner and text is sentence and _mentions(text, owner) else ""
                     if hit and (c.path, hit) not in named:
                         named.append((c.path, hit))
             if named:
-                return named[:MAX_SYMBOLS]
+                return _code_not_tests(session, named)[:MAX_SYMBOLS]
     # the code of an edited file the person names as code ("load_config should …"): what they asked about
-    asked = " ".join([people, *(u.text for u in session.said() if u.who == USER and u.turn in turns)])
+    asked = " ".join([people, *(u.text for u in session.said() if u.who == USER and u.turn <= max(turns))])
     named = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
-             if _DISTINCT.search(d.rsplit(".", 1)[-1]) and _mentions(asked, d)]
+             if _mentions(asked, d) and (_DISTINCT.search(d.rsplit(".", 1)[-1]) or
+                                         re.search(rf"`{re.escape(d.rsplit('.', 1)[-1])}(?![\w.])", asked))]
+    named = [(path, d) for path, d in named if not any(n.startswith(f"{d}.") for _, n in named)]  # the method, not its class
     if named:
         return named[:MAX_SYMBOLS]
     if not edits:
@@ -624,6 +632,18 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
                                     -abs(c.index - at), c.index > at))
     return _refs_of(best)
+
+
+def _code_not_tests(session: Session, refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A name found in a test the session edited stands for the same name in edited code
+    (``describe("deepMerge")`` is about ``src/merge.ts:deepMerge``); code first."""
+    out = []
+    for path, name in refs:
+        if _TEST_PATH.search(path):
+            path = next((p for p, names in session.defined.items() if not _TEST_PATH.search(p) and name in names), path)
+        if (path, name) not in out:
+            out.append((path, name))
+    return sorted(out, key=lambda r: bool(_TEST_PATH.search(r[0])))
 
 
 _DISTINCT = re.compile(r"_|[a-z][A-Z]")  # a name that reads as code, not as a word
@@ -707,6 +727,9 @@ def gotchas(session: Session) -> list[Proposal]:
         if any(isinstance(c, Call) and c.command and c.error and _same_command(c.command, f.command)
                for c in events[f.index + 1:fix.index]):
             continue  # it failed again before this edit: the later failure is the one this edit fixed
+        if _TEST_PATH.search(fix.path) and any(c.index < f.index and not _TEST_PATH.search(c.path)
+                                               for c in session.edits({f.turn})):
+            continue  # the session changed the code, then its tests to match: the change, no trap
         explanation, cause = None, ""
         for u in events[f.index + 1:fix.index]:
             if isinstance(u, Utterance) and u.who == ASSISTANT:
@@ -754,11 +777,13 @@ _ITEM = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+)?(?:\*\*)?(?:option\s+)?(?:\(?
                    r"\s+[—–-])\s*)?(?P<rest>\S.*)$", re.I)
 _BULLETED = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\s+|\([A-Ea-e1-9]\)\s*|"
                        r"\*\*(?:option\s+)?\(?[A-Ea-e1-9](?:[.:)]|\*\*)|option\s+[A-Ea-e1-9]\b)", re.I)
-_OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either|shapes|possibilities|"
+_OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either|shapes|possibilities|fix(?:es)?|"
+                          r"ideas|strategies|routes|candidates|"
                           r"to decide|or\b[^.?!]*\?)", re.I)
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
-                     r"choices)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|\b(?:we|you|i) could(?: either)?)\s+"
-                     r"(?:\(?a\)\s*)?(?P<a>[^.?!;]{3,120}?),?\s+or\s+(?:\(?b\)\s*)?(?P<b>[^.?!;]{3,120})", re.I)
+                     r"choices|alternatives)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|\b(?:we|you|i) could(?: either)?)\s+"
+                     r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|\.(?=\S)){3,120}?),?\s+or\s+(?:\(?b\)\s*)?"
+                     r"(?P<b>(?:[^.?!;]|\.(?=\S)){3,120})", re.I)
 # "Should the cache be per-process or shared in Redis?": two options in a question
 _ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s*(?:in|as)?|prefer|want|do)\s+"
                     r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?|"
@@ -786,12 +811,13 @@ _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:re
                         r"i'?d rather not|rather not|actually)\b\s*[.,!:;—–-]*\s*",
                         re.I)
 _NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above))\b[.,!:;—–-]*\s*", re.I)
-_REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|"
+_REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|scrap|ditch|"
+                     r"throw out|"
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
                         r"rather|prefer|do|make|leave)\b", re.I)
-_PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|the (?:quickest|simplest|easiest|"
+_PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|we could|one option is|the (?:quickest|simplest|easiest|"
                        r"cleanest|best) (?:\w+ )?(?:is|would be) to|the (?:fix|plan|idea|approach) (?:is|would be) to|"
                        r"my plan is|i suggest|i propose|how about|let me|i(?:'ve)? (?:made|changed|switched|added)|"
                        r"my suggestion is)\b", re.I)
@@ -921,12 +947,19 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
     short = [first] if len(first.split()) <= 2 else [head] if len(head.split()) <= 6 else []  # "Reject." / "the
     # lock file one" name an option by its words
-    if short or _CHOOSE_VERB.search(head) or _ASSENT.match(head):
-        for sent in short + (sentences(head) if _CHOOSE_VERB.search(head) or _ASSENT.match(head) else []):
-            hit = _resolve(sent, options)
-            if hit is not None:
-                return hit
+    for sent in short + [x for x in re.split(r"(?<=[.!?])\s+|\n+", head) if x.strip()]:
+        if sent not in short and _DISMISS.search(sent):
+            continue  # "fraction is overkill": the option turned down, not the one picked
+        hit = _resolve(sent, options)
+        if hit is not None and (sent in short or _CHOOSE_VERB.search(sent) or _ASSENT.match(head) or
+                                len(_stems(sent) & _stems(hit.head)) >= 2):
+            return hit
     return None
+
+
+# a sentence of a reply that turns an option down rather than picking it
+_DISMISS = re.compile(r"\b(?:overkill|too (?:much|slow|complex|complicated|heavy|fancy)|no|not|don'?t|never|nah|nope|"
+                      r"bad|worse|hate|bit us|bites?|surprising|overengineered|over-engineered)\b", re.I)
 
 
 def _reason_in(sents: list[str], skip: str = "") -> str:
@@ -1001,8 +1034,9 @@ def exchanges(session: Session) -> list[Proposal]:
             at = next((i for i, x in enumerate(psents) if _REVERT.search(x)), -1)
             after = psents[at + 1:] if at >= 0 else []
             # "back to X": X is the choice now; "revert X": X is the one dropped, the next words say what instead
+            tail = reply[rev.end():].split("\n")[0].strip(" .,:;—–-")  # "scrap X, go with Y"
             head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
-                (after[0] if after else "")
+                (after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
             if len(head.split()) < 2:
                 continue  # "get back to you" names no choice
             old = last.proposal
@@ -1041,8 +1075,12 @@ def exchanges(session: Session) -> list[Proposal]:
                 last = _Decided(out[-1], pick.head)
                 continue
         down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
-        if down and agent.turn == u.turn - 1:
-            proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
+        proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
+        dismissed = ""  # "78 is cute but nobody knows sysexits. exit 2": the proposal named and waved off
+        if not down and proposal and len(psents) > 1 and _stems(psents[0]) & _stems(proposal) and \
+                re.search(r"\bbut\b", psents[0]) and not _ASSENT.match(reply):
+            dismissed, psents = psents[0], psents[1:]
+        if (down or dismissed) and agent.turn == u.turn - 1:
             neither = with_options[1] if with_options is not None and _NEITHER.match(reply) else []
             if not proposal and not neither:
                 continue
@@ -1054,12 +1092,16 @@ def exchanges(session: Session) -> list[Proposal]:
             if hits:
                 x, h = hits[0]
                 kind, title, conf = h.kind, h.title, max(h.confidence, 0.75)
+                if kind == "invariant" and classify(x) is None:  # "no — every shift is a UTC instant, full stop":
+                    kind = "decision"  # a plain statement against a proposal is the choice made instead
             else:
-                x = next((y for y in psents if _DIRECTIVE.search(y)), "")
+                x = next((y for y in psents if _DIRECTIVE.search(y)), "") or \
+                    (psents[0] if dismissed and len(psents[0].split()) <= 10 else "")
                 if not x:
                     continue
                 kind, title, conf = "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", x)[0]), 0.7
-            why = _reason_in([y for y in psents if y != x], x) or reason_of(x) or \
+            why = dismissed.split(" but ", 1)[-1].rstrip(".") if dismissed else \
+                _reason_in([y for y in psents if y != x], x) or reason_of(x) or \
                 (x.split(", ", 1)[1] if ", " in x and len(x.split(", ", 1)[1].split()) >= 3 else "")  # "stream it
             # instead, the client handles chunks": after a turn-down, what follows the choice is why
             if not hits and not why:
@@ -1135,9 +1177,11 @@ class RuleExtractor:
                 whole = _WHOLE.search(s)
                 refs = _scope_of(session, whole) if whole and hit.kind != "decision" else \
                     anchor_refs(session, u.index, turns, s, u.text)
+                if refs == [(GLOB_ALL, "")] and not whole and u.who == USER:  # said before the work it leads to
+                    refs = anchor_refs(session, u.index, turns | {u.turn + 1}, s, u.text)
                 if refs == [(GLOB_ALL, "")]:
-                    if u.who == ASSISTANT:
-                        continue  # the agent, about no code it touched: talk, not a rule of the repository
+                    if u.who == ASSISTANT or not (whole or hit.kind != "decision" and classify(s) is not None):
+                        continue  # about no code the session touched and no hard rule ("… must never …"): talk
                     conf -= 0.15
                 prev = last.get(hit.kind)
                 if prev is not None and prev[0] == k and prev[1].refs == refs:
@@ -1154,7 +1198,8 @@ class RuleExtractor:
                 last[hit.kind] = (k, p)
                 out.append(p)
         if not session.out_of_time():
-            out += answers + gotchas(session)
+            said_lines = {e.line for p in out + answers for e in p.evidence}
+            out += answers + [g for g in gotchas(session) if not any(e.line in said_lines for e in g.evidence[1:-1])]
         out = sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
         return _one_per_choice(out)
 
