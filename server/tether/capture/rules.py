@@ -203,6 +203,7 @@ class Hit:
     works_around: str = ""
     remove_when: str = ""
     proposal: bool = False  # the agent proposes; a person's assent makes it a decision
+    plain: bool = False  # a property only the person's saying makes a rule ("X stays Y")
 
 
 _NEG_BEFORE = r"(?<!\bnot )(?<!n't )(?<!\bnever )"
@@ -407,7 +408,7 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
             return Hit("workaround", title_of(s[:keep.end()]), 0.7, rationale=why, works_around=why,
                        remove_when=_until(s) or _until(nxt))
     if _HOLDS.search(main) or (_OBLIGED.search(main) and not _SELF_OBLIGED.match(_DISCOURSE.sub("", _NO.sub("", s)))):
-        return Hit("invariant", title_of(main), 0.65, rationale=reason_of(s))
+        return Hit("invariant", title_of(main), 0.65, rationale=reason_of(s), plain=True)
     return None
 
 
@@ -602,7 +603,7 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     the repository when its turn edited nothing."""
     edits = session.edits(turns)
     in_turn = edits + [c for c in session.calls(turns) if not c.edit and c.path and c.symbols]
-    for pool in (in_turn, session.edits()):
+    for pool in (in_turn, [] if edits else session.edits()):  # code edited in other turns: only when this one edited none
         for text in (sentence, message):
             named = []
             for c in pool:
@@ -620,7 +621,7 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     asked = " ".join([people, *(u.text for u in session.said() if u.who == USER and u.turn <= max(turns))])
     named = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
              if _mentions(asked, d) and (_DISTINCT.search(d.rsplit(".", 1)[-1]) or
-                                         re.search(rf"`{re.escape(d.rsplit('.', 1)[-1])}(?![\w.])", asked))]
+                                         re.search(rf"`{re.escape(d.rsplit('.', 1)[-1])}(?![\w.])|\b{re.escape(d.rsplit('.', 1)[-1])}\(", asked))]
     named = [(path, d) for path, d in named if not any(n.startswith(f"{d}.") for _, n in named)]  # the method, not its class
     if named:
         return named[:MAX_SYMBOLS]
@@ -871,6 +872,11 @@ def options_in(text: str) -> list[Option]:
     return []
 
 
+def _tokens(text: str) -> set[str]:
+    """Words and numbers that can name a proposal ("78" for "exit 78 for config errors")."""
+    return {w for w in re.findall(r"[a-z0-9_]+", text.lower()) if w.isdigit() or (len(w) > 3 and w not in _COMMON)}
+
+
 def _stems(text: str) -> set[str]:
     return {w[:5] for w in _content(text)}
 
@@ -1077,7 +1083,7 @@ def exchanges(session: Session) -> list[Proposal]:
         down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
         proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
         dismissed = ""  # "78 is cute but nobody knows sysexits. exit 2": the proposal named and waved off
-        if not down and proposal and len(psents) > 1 and _stems(psents[0]) & _stems(proposal) and \
+        if not down and proposal and len(psents) > 1 and _tokens(psents[0]) & _tokens(proposal) and \
                 re.search(r"\bbut\b", psents[0]) and not _ASSENT.match(reply):
             dismissed, psents = psents[0], psents[1:]
         if (down or dismissed) and agent.turn == u.turn - 1:
@@ -1134,6 +1140,7 @@ class RuleExtractor:
             {(e.line, p.title) for p in answers for e in p.evidence if e.who == USER}  # the rule an answer states
         stated = {(e.line, p.title): p for p in answers for e in p.evidence if e.who == USER}
         last: dict[str, tuple[int, Proposal]] = {}  # per kind: the last proposal, and the message it came from
+        plain: set[int] = set()  # proposals from plain properties the person stated
         for k in range(len(said) - 1, -1, -1):  # the most recent first, so a time limit drops the oldest
             if session.out_of_time():
                 break
@@ -1191,11 +1198,15 @@ class RuleExtractor:
                 if hit.kind == "decision" and hit.alternatives and rule is not None and rule[0] == k and \
                         set(rule[1].refs) & set(refs):
                     _elaborate(rule[1], hit, evidence)  # "… must X, not Y": what the rule rules out
+                    if id(rule[1]) in plain:  # "every shift is a UTC instant, full stop … So: X, not Y": a choice
+                        rule[1].kind, rule[1].title = "decision", hit.title
                     continue
                 p = Proposal(hit.kind, hit.title, round(min(conf, 0.95), 2), refs, evidence, hit.rationale,
                              list(hit.alternatives), hit.works_around, hit.remove_when,
                              recalls=u.who == USER and bool(_REMINDER.search(_lead_in(u.text, s))))
                 last[hit.kind] = (k, p)
+                if hit.plain:
+                    plain.add(id(p))
                 out.append(p)
         if not session.out_of_time():
             said_lines = {e.line for p in out + answers for e in p.evidence}
