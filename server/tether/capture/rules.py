@@ -376,7 +376,7 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"open\b|the same\b|done\b|fine\b|ok\b|okay\b|good\b|broken\b|slow\b|wrong\b|it\b|this\b|that\b)"
                     r"\S.{1,60}?\b(?:all the way(?: through| down)?|everywhere|end to end|throughout|at all times|"
                     r"across the board|in every \w+|no matter what)\b|,?\s*(?:full stop|period|no exceptions|that's final)\b|"
-                    r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|(?<!\bi )\bnever\s+(?!mind\b)\w+|"
+                    r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|,\s*never\s+(?:an?\s+)?\w+|\bwe never\s+\w+|"
                     r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
@@ -393,7 +393,10 @@ _OBLIGED = re.compile(r"\b(?:has to|have to|needs to|need to|may not|must not|mu
                       r"isn't allowed to|are not allowed to|aren't allowed to)\s+(?!be (?:fixed|done|changed|updated|"
                       r"looked at|removed|refactored|sure|careful)\b|see|find|tell|reproduce|remember|figure|get|"
                       r"seem|think|wait|believe|say|do (?:it|this|that)\b)\w+", re.I)
-_SELF_OBLIGED = re.compile(r"^(?:i|you|we|i'm|you're|we're|i've|we've|let's|this|that|there)\b", re.I)
+_SELF_OBLIGED = re.compile(r"^(?:i|you|we|i'm|you're|we're|i've|we've|let's|it|this|that|there)\b", re.I)
+# how things are now, not how they must be: "the exports are CSV only right now"
+_STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
+                    r"for some reason|somehow)\b", re.I)
 _PERSON_TRIGGER = re.compile(r"\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|has to|have to|"
                              r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever)\b", re.I)
 
@@ -407,6 +410,8 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
         if len(why.split()) >= 3 or _until(s) or _until(nxt):
             return Hit("workaround", title_of(s[:keep.end()]), 0.7, rationale=why, works_around=why,
                        remove_when=_until(s) or _until(nxt))
+    if _STATE.search(s):
+        return None
     if _HOLDS.search(main) or (_OBLIGED.search(main) and not _SELF_OBLIGED.match(_DISCOURSE.sub("", _NO.sub("", s)))):
         return Hit("invariant", title_of(main), 0.65, rationale=reason_of(s), plain=True)
     return None
@@ -1083,7 +1088,8 @@ def exchanges(session: Session) -> list[Proposal]:
         down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
         proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
         dismissed = ""  # "78 is cute but nobody knows sysexits. exit 2": the proposal named and waved off
-        if not down and proposal and len(psents) > 1 and _tokens(psents[0]) & _tokens(proposal) and \
+        if not down and proposal and len(psents) > 1 and \
+                (_tokens(psents[0]) & _tokens(proposal) or _stems(psents[0]) & _stems(proposal)) and \
                 re.search(r"\bbut\b", psents[0]) and not _ASSENT.match(reply):
             dismissed, psents = psents[0], psents[1:]
         if (down or dismissed) and agent.turn == u.turn - 1:
