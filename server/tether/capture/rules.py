@@ -147,7 +147,7 @@ def skipped(s: str) -> bool:
 # -- cleaning a title ----------------------------------------------------------------------------------
 
 _DISCOURSE = re.compile(r"^(?:(?:ok(?:ay)?|so|alright|right|great|good|sure|yes|yeah|now|then|also|and|but|first|"
-                        r"finally|anyway|in short|to summarize|summary|note|remember|important|just so you know|"
+                        r"finally|anyway|in short|to summarize|summary|note|remember|reminder|important|just so you know|"
                         r"keep in mind(?: that)?|fyi|please|one more thing|for the record)\b(?:[,:!]|\s+[—–-])?\s*)+",
                         re.I)
 _DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:(?:i'd|i would|we'd) like (?:us |you )?to|i want (?:us |you )?to|i'd rather|i would rather|i'd|i would|we should|i should|we will|i will|we are|i am|we have|i have|"
@@ -768,6 +768,36 @@ def gotchas(session: Session) -> list[Proposal]:
     return out
 
 
+_PASTED = re.compile(r"```|^\s*(?:Traceback|\S+>\s|\$ )|^\s*(?:E\s+)?[\w.]+(?:Error|Exception)\b", re.M)
+
+
+def reported(session: Session) -> list[Proposal]:
+    """A bug the person reports with what they saw pasted in (a traceback, an error, a
+    query's output), the agent's diagnosis, then its fix in the same turn: a gotcha on the
+    code it fixed, titled with the diagnosis."""
+    out = []
+    said = session.said()
+    for k, u in enumerate(said):
+        if u.who != USER or not _PASTED.search(u.text):
+            continue
+        fix = next((c for c in session.edits({u.turn}) if not _TEST_PATH.search(c.path)), None)
+        diag = next((a for a in said[k + 1:] if a.who == ASSISTANT and a.turn == u.turn), None)
+        if fix is None or diag is None or diag.index > fix.index or \
+                any(c.edit or c.error for c in session.calls({u.turn}) if c.index < fix.index):
+            continue  # no fix, no word of why before it, or a failing command (a gotcha of its own)
+        first = next((x for x in sentences(diag.text) if not skipped(x) and len(x.split()) >= 5), "")
+        if not first or _NARRATION.match(first):
+            continue
+        err = error_line(u.text) if _ERROR_LINE.search(u.text) else ""
+        evidence = [Evidence(session.id, USER, u.at, (err or u.text.strip().split("\n")[0])[:300], u.line),
+                    Evidence(session.id, ASSISTANT, diag.at, first, diag.line),
+                    Evidence(session.id, ASSISTANT, fix.at, f"fixed by editing "
+                             f"{', '.join(f'`{x}`' for x in fix.symbols[:MAX_SYMBOLS]) or 'the file'} in {fix.path}",
+                             fix.line)]
+        out.append(Proposal("gotcha", title_of(first), 0.7, _refs_of(fix), evidence, works_around=err))
+    return out
+
+
 # -- exchanges: options the agent lays out, the person's answer ------------------------------------------
 
 @dataclass
@@ -783,7 +813,7 @@ _ITEM = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+)?(?:\*\*)?(?:option\s+)?(?:\(?
                    r"\s+[—–-])\s*)?(?P<rest>\S.*)$", re.I)
 _BULLETED = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\s+|\([A-Ea-e1-9]\)\s*|"
                        r"\*\*(?:option\s+)?\(?[A-Ea-e1-9](?:[.:)]|\*\*)|option\s+[A-Ea-e1-9]\b)", re.I)
-_OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either|shapes|possibilities|fix(?:es)?|"
+_OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either(?=\s+\w)|shapes|possibilities|fix(?:es)?|"
                           r"ideas|strategies|routes|candidates|"
                           r"to decide|or\b[^.?!]*\?)", re.I)
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
@@ -807,7 +837,8 @@ _PICK_LABEL = re.compile(r"^\s*(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed
                          r"(?:(?:prefer|pick|choose|take|want|go with|let'?s (?:do|go with)|do|option)\s+)?"
                          r"(?:option\s+)?\(?(?P<label>[A-Ea-e]|[1-9])\)?(?=[\s.,!:;)]|$)", re.I)
 _PICK_ORDINAL = re.compile(r"(?:^\s*|\b(?:the|do the|go with the|take the|use the)\s+)(?P<n>first|1st|second|2nd|third|3rd|"
-                           r"fourth|last|former|latter)\b(?:\s+(?:one|option|way))?", re.I)
+                           r"fourth|last|former|latter)\b(?!\s+(?:two|three|four|few|couple|\d))(?:\s+(?:one|option|way))?",
+                           re.I)
 _PICK_THAT = re.compile(r"\b(?:go with (?:that|it|this|your (?:pick|suggestion|recommendation))|do that|try it|"
                         r"sounds good|agreed|i agree|makes sense|let'?s do (?:it|that)|go ahead|fine by me|works for me|"
                         r"ship it|that one|your (?:pick|suggestion|recommendation))\b", re.I)
@@ -1071,6 +1102,9 @@ def exchanges(session: Session) -> list[Proposal]:
                 rejected = [Alternative(o.head, o.why) for o in opts if o is not pick]
                 asked = " ".join(x.text for x in said if x.who == USER and x.turn == a.turn)
                 refs = anchor_refs(session, u.index, {u.turn}, f"{pick.head} {pick.why}", f"{a.text}\n{reply}", asked)
+                if refs == [(GLOB_ALL, "")]:  # the work may come a turn later
+                    refs = anchor_refs(session, u.index, {u.turn, u.turn + 1}, f"{pick.head} {pick.why}",
+                                       f"{a.text}\n{reply}", asked)
                 evidence = [Evidence(session.id, ASSISTANT, a.at, pick.quote[:400], a.line),
                             Evidence(session.id, USER, u.at, reply[:400], u.line)]
                 kind, around = "decision", ""
@@ -1080,10 +1114,12 @@ def exchanges(session: Session) -> list[Proposal]:
                 if odd is not None:  # the option chosen looks wrong on purpose: a workaround, and why
                     kind, around = "workaround", mine or why
                     evidence.append(Evidence(session.id, ASSISTANT, odd[0].at, odd[1], odd[0].line))
-                out.append(Proposal(kind, _choice_title(pick.head), 0.8, refs, evidence,
-                                    mine or why, rejected, works_around=around))
+                picked = Proposal(kind, _choice_title(pick.head), 0.8, refs, evidence, mine or why, rejected,
+                                  works_around=around)
+                if refs != [(GLOB_ALL, "")]:  # a pick no code followed ("I'll open tickets for the first three"): talk
+                    out.append(picked)
                 answered.add(a.index)
-                last = _Decided(out[-1], pick.head)
+                last = _Decided(picked, pick.head)
                 continue
         down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
         proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
@@ -1119,6 +1155,8 @@ def exchanges(session: Session) -> list[Proposal]:
             if not hits and not why:
                 continue  # "no, just the code": a terse steer with no reason is no decision to keep
             refs = refs_for(x)
+            if refs == [(GLOB_ALL, "")]:
+                continue
             offered = with_options[0] if neither else agent
             evidence = [Evidence(session.id, ASSISTANT, offered.at, (proposal if not neither else offered.text)[:400],
                                  offered.line),
@@ -1215,8 +1253,10 @@ class RuleExtractor:
                     plain.add(id(p))
                 out.append(p)
         if not session.out_of_time():
-            said_lines = {e.line for p in out + answers for e in p.evidence}
-            out += answers + [g for g in gotchas(session) if not any(e.line in said_lines for e in g.evidence[1:-1])]
+            said_lines = sorted({e.line for p in out + answers for e in p.evidence})
+            # a trap whose explanation (said between the error and the fix) is a candidate already: that one
+            out += answers + [g for g in gotchas(session) + reported(session)
+                              if not any(g.evidence[0].line < x < g.evidence[-1].line for x in said_lines)]
         out = sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
         return _one_per_choice(out)
 
