@@ -273,7 +273,8 @@ _CHOOSE = (r"(?:decided|decide|chose|choose|choosing|picked|pick|settled on|sett
 # who chooses: a choice verb, a first-person plan ("I'll normalize …", "let's cache …") or an
 # imperative (a sentence that starts with its verb)
 _CHOOSER = (r"(?:\b" + _CHOOSE + r"\b|\b(?:i'll|we'll|let's|let us|i will|we will|i'm going to|we're going to|"
-            r"we are going to|i am going to|we should|(?:i|we)?\s*(?:decided|chose|opted|agreed) to)\s+\w+\b|"
+            r"we are going to|i am going to|we should|should|shall|must|(?:i|we)?\s*(?:decided|chose|opted|agreed) to)"
+            r"\s+\w+\b|"
             r"^(?:add|remove|drop|put|move|switch|go|take|pick|treat|leave|let|try|stick|default|fall back|retry|fail|"
             r"skip|ignore|check|validate|reject|accept|send|wrap|split|merge|sort|stream|batch|normali[sz]e|convert|"
             r"throw|log|read|load|call|fetch|compare|hash|sign|lock|queue|clamp|cap|limit|store|keep|use|make|return|"
@@ -508,7 +509,8 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
                 quoted = clause[:m.start("alt")].count("`") % 2
                 if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or quoted:
                     continue  # "rather than patch it" names no option; "`… EUR only, not GBP`" is quoted text
-                title = title_of((clause[:m.start("x")] if rx is not _RATHER else "") + m.group("x"), choice=True)
+                lead = re.split(r",\s+(?:and|but|so)\s+", clause[:m.start("x")])[-1] if rx is not _RATHER else ""
+                title = title_of(lead + m.group("x"), choice=True)  # the clause with the choice, not the story before
                 if len(title.split()) < 2:
                     continue
                 return Hit("decision", title, 0.8 if why else 0.7, rationale=why,
@@ -896,16 +898,15 @@ def options_in(text: str) -> list[Option]:
         head, why = _split_option(m.group("rest"))
         if head:
             out.append(Option(label, head, why, line.strip()))
-    if len(out) >= 2:
-        return out
+    listed = out if len(out) >= 2 else []
     for sent in sentences(text):
         m = _INLINE.search(sent) or _ASKED.search(sent)
-        if m:
+        if m and (not listed or body.find(sent[:40]) > body.find(listed[-1].quote)):  # the options laid out last
             parts = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
             heads = [re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+)", "", part.strip(" ,"), flags=re.I).strip()
                      for part in parts]
             return [Option(str(n + 1), h, _said_about(text, h, heads[1 - n]), sent) for n, h in enumerate(heads)]
-    return []
+    return listed
 
 
 def _tokens(text: str) -> set[str]:
@@ -1029,6 +1030,14 @@ class _Decided:
         return " ".join([self.head, *(a.option for a in self.proposal.alternatives)])
 
 
+# "monotonic then." / "ok, the lock then": the person takes what the agent just described
+_THEN = re.compile(r"^(?:ok(?:ay)?,?\s+|fine,?\s+|right,?\s+)?(?P<x>(?!that\b|it\b|this\b)[\w`.()$ -]{2,40}?)\s+then\b"
+                   r"\s*[.!]*$", re.I)
+# "`perf_counter` also works but it's meant for benchmarks": another option, and why not
+_ALSO_WORKS = re.compile(r"^(?P<alt>.{2,40}?)\s+(?:also works|works too|would (?:also )?work|is an option|could work)\b"
+                         r".*?\bbut\s+(?P<why>.{4,})$", re.I)
+
+
 def _said_choice(session: Session, earlier: list[Utterance], reply: str, turn: int) -> _Decided | None:
     """The choice a revert takes back when no options were laid out: the latest decision
     said in a sentence that the revert names, or one said in the last two turns."""
@@ -1120,6 +1129,19 @@ def exchanges(session: Session) -> list[Proposal]:
                     out.append(picked)
                 answered.add(a.index)
                 last = _Decided(picked, pick.head)
+                continue
+        then = _THEN.match(psents[0]) if agent.turn == u.turn - 1 and not _TURN_DOWN.match(reply) else None
+        if then and _stems(then.group("x")) & _stems(agent.text):  # "monotonic then.": what the agent recommended
+            x = then.group("x")
+            refs = refs_for(x)
+            if refs != [(GLOB_ALL, "")]:
+                alternatives = [Alternative(_alt(m.group("alt")), m.group("why").rstrip(".")) for y in
+                                sentences(agent.text) for m in (_ALSO_WORKS.match(y),) if m]
+                out.append(Proposal("decision", _choice_title(x if len(x.split()) > 3 else f"use {x}"), 0.75, refs,
+                                    [Evidence(session.id, ASSISTANT, agent.at, agent.text[:400], agent.line),
+                                     Evidence(session.id, USER, u.at, reply[:400], u.line)],
+                                    _reason_in(psents[1:]), alternatives))
+                last = _Decided(out[-1], x)
                 continue
         down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
         proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
