@@ -15,15 +15,32 @@ What remains is matched, first rule first:
 | workaround | "hack / workaround because…"; "looks redundant/wrong, but…"; "don't fix/remove/simplify this — …"; then, after the rules below, "on purpose", "deliberately", "intentionally", "by design" (not negated) |
 | invariant | "must …" (not "must have been", "must be the …"), "must/should/can never", "has to always", a sentence starting "Never …"/"Always …", "X is append-only/immutable/idempotent…", "Invariant: …" |
 | decision | a choice with the option rejected: "use/keep/store/go with X instead of / rather than Y", "chose/prefer X over Y", "X, not Y"; a choice alone: "decided to…", "let's go with…", "settled on…"; an agent's proposal ("I'd use X rather than Y") that the person's next message accepts ("yes", "go ahead", "sounds good") |
-| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence |
+| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence; not a test the session's own change broke and it then updated |
+| gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output), the agent diagnoses it before editing, then fixes it in the same turn: its diagnosis is the title |
+
+Said by the person, plainer statements rule too (said by the agent they explain): a property
+held ("amounts stay integers", "X, never Y", "we store everything as UTC, full stop", "X is
+always Y"), what the code is obliged to do ("parseConfig has to throw on …"), a limit ("don't
+bother with X", "we only sell in EUR"), code kept as it is for a reason ("leave that sleep
+alone, the sandbox rate-limits us"), a choice "I'd rather X than Y". Not a report of how things
+are now ("CSV only right now", "sometimes"), speculation ("it has to be something in …") or
+someone else's decision ("last year someone decided …"). A plain property said in the message
+that weighs it against an alternative is that decision.
+
+Who said it matters more than the words. What the agent says alone is a candidate only as a
+plan it then carries out — a choice with the option it turns down and a reason, or a limit,
+said before it edits code in the same turn — or as why code it touches is odd on purpose (a
+workaround); or when the person's next message accepts it. Its explanations, summaries after
+an edit and musings are not notes.
 
 Exchanges (:func:`exchanges`) read how the person answers the agent, over turns:
 
 | the agent | the person | proposes |
 |---|---|---|
-| lays out options (a list after "options" / "two ways" / "either", lettered, numbered or bulleted; or "either X, or Y") | picks one: a label ("B.", "yes, A"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), or a word that echoes one ("Reject.") | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose) |
-| proposes ("I'll …", "I'd …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." for options laid out) | the person's rule (a "must" sentence) or decision (their directive with a reason: "format check only"), the proposal (every option) as rejected, their reason |
-| — | reverts an earlier choice: "revert X. Y", "back to Y" | a decision for Y, X rejected; the earlier decision withdrawn |
+| lays out options — the last ones in its message (a list after "options" / "two ways" / "fixes" / "either", lettered, numbered, bulleted or "Option A:" lines; or "either X, or Y", "Two alternatives: X, or Y", "should it return X or raise Y?") | picks one: a label ("B.", "yes, A"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), or words that echo one ("Reject.", "decimal then" — not a sentence that waves it off: "fraction is overkill") | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose); nothing when no code follows the pick |
+| describes one thing ("`time.monotonic()` is made for this; `perf_counter` also works but …") | takes it: "monotonic then." | a decision; what "also works but …" rejected |
+| proposes ("I'll …", "I'd …", "We could …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." for options laid out), or names it and waves it off ("78 is cute but nobody knows sysexits. exit 2") | the person's rule (a "must" sentence) or decision (their directive with a reason: "format check only"), the proposal (every option) as rejected, their reason |
+| — | reverts an earlier choice: "revert X. Y", "back to Y", "scrap X, go with Y" | a decision for Y, X rejected; the earlier decision withdrawn |
 
 The reason is the clause after "because", "since", "so that", "given that" or a dash, or
 a next sentence that starts "That way…", "Otherwise…", "The reason…". A rejected option's
@@ -32,13 +49,19 @@ Workarounds take "until … ships/is fixed" or "can go when …" as the time the
 
 Anchors: the symbols edited in the nearest tool call of the same turn (the turn a prompt
 starts; the next one when the person's next message accepts the agent's plan) — or the
-touched symbols the sentence names, when it names some (also in prose: "token bucket"), or
-a definition of an edited file the person named as code; code before tests. An edit
-touching more than three definitions anchors its file. A statement with no edit in its turn
-is about the repository (pattern ``**``) and loses confidence — said by the agent, it is
-dropped; a rule "for the whole X package" is about that folder (``src/x/**/*.py``). A
-gotcha anchors on the edit that fixed it. A person recalling an earlier decision
-("remember we …") marks the proposal ``recalls``: the queue joins it to that decision.
+touched symbols the sentence names, when it names some (also in prose: "token bucket"; a
+method of a touched class: "`reserve()`"), or a definition of an edited file the person named
+as code (by a call or in backticks, in the session so far); code before tests, and a name
+found in a test stands for the same name in the code. Code edited in other turns counts only
+when the statement's turn edited none. An edit touching more than three definitions anchors
+its file. A person's statement with no edit in its turn is anchored on the next turn's edits
+(the work it leads to); with none, it is dropped unless it is a hard rule ("… must never …"),
+which is about the repository (pattern ``**``) and loses confidence; said by the agent, it is
+dropped. A rule "for the whole X package" is about that folder (``src/x/**/*.py``). A gotcha
+anchors on the edit that fixed it. A person recalling an earlier decision ("remember we …",
+"reminder: …") marks the proposal ``recalls``: the queue joins it to that decision. A choice
+the person states and then settles among the agent's options, on the same code, is one
+decision.
 
 Confidence: a base per rule (0.55–0.8), more when a reason is given or the person said it,
 less without code; candidates under 0.5 are not proposed.
@@ -103,13 +126,15 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
                     r"do you (want|think|prefer)|what if|we can discuss|up to you|your call|tbd|to be decided)\b",
                     re.I)
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
-_REPORTED = re.compile(r"\b(says(?! why)|said|saying|suggests|suggested|claims|claimed|according to|reads:|states that|told (?:me|us|them)|"
+_REPORTED = re.compile(r"\b(says(?! why)|said|saying|suggests|suggested|claims|claimed|according to|reads:|"
+                       r"states that|told (?:me|us|them)|"
                        r"the (error|message|warning|"
                        r"traceback|log|output) (is|was|shows|reports))\b", re.I)
 _PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
                       r"replies|reply|responses?|summary|summaries|messages?|output|explanations?)|emojis?|"
                       r"force[- ]push|push (it |this |them )?to|commit message|pull request|this (chat|conversation)|"
-                      r"in (the|this) chat|before (you )?(commit|push)|(the|a) commit|(?:before|after|when|once|until) you|"
+                      r"in (the|this) chat|before (you )?(commit|push)|(the|a) commit|"
+                      r"(?:before|after|when|once|until) you|"
                       r"you(?:'re| are) (?:done|finished)|run (?:the |all the )?(?:tests?|suite|linter|build))\b", re.I)
 _TOOLING = re.compile(r"\b(grep|rg|ripgrep|the (read|edit|bash|search|grep|write) tool|"
                       r"(search|read|look at|skim|scan|browse|open|inspect|explore|check|view)\w*\s+(the\s+|this\s+|"
@@ -147,10 +172,13 @@ def skipped(s: str) -> bool:
 # -- cleaning a title ----------------------------------------------------------------------------------
 
 _DISCOURSE = re.compile(r"^(?:(?:ok(?:ay)?|so|alright|right|great|good|sure|yes|yeah|now|then|also|and|but|first|"
-                        r"finally|anyway|in short|to summarize|summary|note|remember|reminder|important|just so you know|"
+                        r"finally|anyway|in short|to summarize|summary|note|remember|reminder|important|"
+                        r"just so you know|"
                         r"keep in mind(?: that)?|fyi|please|one more thing|for the record)\b(?:[,:!]|\s+[—–-])?\s*)+",
                         re.I)
-_DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:(?:i'd|i would|we'd) like (?:us |you )?to|i want (?:us |you )?to|i'd rather|i would rather|i'd|i would|we should|i should|we will|i will|we are|i am|we have|i have|"
+_DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:(?:i'd|i would|we'd) like (?:us |you )?to|"
+                      r"i want (?:us |you )?to|i'd rather|i would rather|i'd|i would|"
+                      r"we should|i should|we will|i will|we are|i am|we have|i have|"
                       r"let's|let us|we'll|i'll|we're|i'm|we've|i've|we|i)\s+)?", re.I)
 _CHOICE_NOUN = re.compile(r"^(?:(?:have\s+)?(?:decided|settled|agreed)\s+on|go(?:ing)?\s+with|went\s+with|gone\s+with|"
                           r"cho(?:o)?se|chosen|picked|pick|opt(?:ed|ing)?\s+for|stick(?:ing)?\s+with|prefer(?:red)?|"
@@ -296,7 +324,8 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
 # the person recalls a decision made before ("remember we …", "what we agreed last week — …")
-_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|as (?:we|i) (?:said|agreed|decided|discussed)|what we (?:agreed|"
+_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|as (?:we|i) (?:said|agreed|decided|discussed)|"
+                       r"what we (?:agreed|"
                        r"decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|we already)\b", re.I)
 
 
@@ -376,19 +405,21 @@ def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
 _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\s+|never\s+|only\s+)?(?!here\b|there\b|"
                     r"open\b|the same\b|done\b|fine\b|ok\b|okay\b|good\b|broken\b|slow\b|wrong\b|it\b|this\b|that\b)"
                     r"\S.{1,60}?\b(?:all the way(?: through| down)?|everywhere|end to end|throughout|at all times|"
-                    r"across the board|in every \w+|no matter what)\b|,?\s*(?:full stop|period|no exceptions|that's final)\b|"
+                    r"across the board|in every \w+|no matter what)\b|"
+                    r",?\s*(?:full stop|period|no exceptions|that's final)\b|"
                     r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|,\s*never\s+(?:an?\s+)?\w+|\bwe never\s+\w+|"
                     r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
-                    r"in (?:minor units|cents|utc|memory))\b|\b(?:is|are)\s+always\s+\w+|\bonly\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|can|is allowed to|"
+                    r"in (?:minor units|cents|utc|memory))\b|\b(?:is|are)\s+always\s+\w+|"
+                    r"\bonly\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|can|is allowed to|"
                     r"gets? to)\s+\w+", re.I)
 _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:handle|support|deal with)\b|"
                     r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
                     r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b", re.I)
 _KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
                          r"(?:alone|as is|as it is|in place|where it is|in there)\b", re.I)
-# "parseConfig has to throw on unknown keys", "a refund can't exceed the charge": what the code is
+# "parseConfig has to throw on unknown keys", "a refund may not exceed the charge": what the code is
 # obliged to do (not what someone has to do: "I have to go", "we need to fix this")
 _OBLIGED = re.compile(r"\b(?:has to|have to|needs to|need to|may not|must not|mustn't|is not allowed to|"
                       r"isn't allowed to|are not allowed to|aren't allowed to)\s+(?!be (?:fixed|done|changed|updated|"
@@ -398,7 +429,8 @@ _SELF_OBLIGED = re.compile(r"^(?:i|you|we|i'm|you're|we're|i've|we've|let's|it|t
 # how things are now, not how they must be: "the exports are CSV only right now"
 _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
                     r"for some reason|somehow)\b", re.I)
-_PERSON_TRIGGER = re.compile(r"\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|has to|have to|"
+_PERSON_TRIGGER = re.compile(r"\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
+                             r"has to|have to|"
                              r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever)\b", re.I)
 
 
@@ -543,7 +575,8 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
 
 
 # who decided, when it was not "we"/"I": another person, or a time long gone
-_SOMEONE_ELSE = re.compile(r"\b(?:someone|somebody|they|he|she|the (?:previous|old|original|last) \w+|last (?:year|month)|"
+_SOMEONE_ELSE = re.compile(r"\b(?:someone|somebody|they|he|she|the (?:previous|old|original|last) \w+|"
+                           r"last (?:year|month)|"
                            r"years? ago|back then|originally|at some point|once)\b", re.I)
 
 
@@ -610,7 +643,7 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     the repository when its turn edited nothing."""
     edits = session.edits(turns)
     in_turn = edits + [c for c in session.calls(turns) if not c.edit and c.path and c.symbols]
-    for pool in (in_turn, [] if edits else session.edits()):  # code edited in other turns: only when this one edited none
+    for pool in (in_turn, [] if edits else session.edits()):  # other turns' code: only when this one edited none
         for text in (sentence, message):
             named = []
             for c in pool:
@@ -627,9 +660,8 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     # the code of an edited file the person names as code ("load_config should …"): what they asked about
     asked = " ".join([people, *(u.text for u in session.said() if u.who == USER and u.turn <= max(turns))])
     named = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
-             if _mentions(asked, d) and (_DISTINCT.search(d.rsplit(".", 1)[-1]) or
-                                         re.search(rf"`{re.escape(d.rsplit('.', 1)[-1])}(?![\w.])|\b{re.escape(d.rsplit('.', 1)[-1])}\(", asked))]
-    named = [(path, d) for path, d in named if not any(n.startswith(f"{d}.") for _, n in named)]  # the method, not its class
+             if _mentions(asked, d) and (_DISTINCT.search(d.rsplit(".", 1)[-1]) or _as_code(asked, d))]
+    named = [(path, d) for path, d in named if not any(n.startswith(f"{d}.") for _, n in named)]  # a method, not its class
     if named:
         return named[:MAX_SYMBOLS]
     if not edits:
@@ -640,6 +672,12 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
                                     -abs(c.index - at), c.index > at))
     return _refs_of(best)
+
+
+def _as_code(text: str, qualname: str) -> bool:
+    """The text names the definition as code: in backticks or called (`` `convert` ``, ``convert(``)."""
+    short = re.escape(qualname.rsplit(".", 1)[-1])
+    return re.search(rf"`{short}(?![\w.])|\b{short}\(", text) is not None
 
 
 def _code_not_tests(session: Session, refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -815,11 +853,13 @@ _ITEM = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+)?(?:\*\*)?(?:option\s+)?(?:\(?
                    r"\s+[—–-])\s*)?(?P<rest>\S.*)$", re.I)
 _BULLETED = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\s+|\([A-Ea-e1-9]\)\s*|"
                        r"\*\*(?:option\s+)?\(?[A-Ea-e1-9](?:[.:)]|\*\*)|option\s+[A-Ea-e1-9]\b)", re.I)
-_OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either(?=\s+\w)|shapes|possibilities|fix(?:es)?|"
+_OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either(?=\s+\w)|shapes|possibilities|"
+                          r"fix(?:es)?|"
                           r"ideas|strategies|routes|candidates|"
                           r"to decide|or\b[^.?!]*\?)", re.I)
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
-                     r"choices|alternatives)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|\b(?:we|you|i) could(?: either)?)\s+"
+                     r"choices|alternatives)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|"
+                     r"\b(?:we|you|i) could(?: either)?)\s+"
                      r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|\.(?=\S)){3,120}?),?\s+or\s+(?:\(?b\)\s*)?"
                      r"(?P<b>(?:[^.?!;]|\.(?=\S)){3,120})", re.I)
 # "Should the cache be per-process or shared in Redis?": two options in a question
@@ -839,7 +879,8 @@ _PICK_LABEL = re.compile(r"^\s*(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed
                          r"(?:(?:prefer|pick|choose|take|want|go with|let'?s (?:do|go with)|do|option)\s+)?"
                          r"(?:option\s+)?\(?(?P<label>[A-Ea-e]|[1-9])\)?(?=[\s.,!:;)]|$)", re.I)
 _PICK_ORDINAL = re.compile(r"(?:^\s*|\b(?:the|do the|go with the|take the|use the)\s+)(?P<n>first|1st|second|2nd|third|3rd|"
-                           r"fourth|last|former|latter)\b(?!\s+(?:two|three|four|few|couple|\d))(?:\s+(?:one|option|way))?",
+                           r"fourth|last|former|latter)\b(?!\s+(?:two|three|four|few|couple|\d))"
+                           r"(?:\s+(?:one|option|way))?",
                            re.I)
 _PICK_THAT = re.compile(r"\b(?:go with (?:that|it|this|your (?:pick|suggestion|recommendation))|do that|try it|"
                         r"sounds good|agreed|i agree|makes sense|let'?s do (?:it|that)|go ahead|fine by me|works for me|"
@@ -856,7 +897,8 @@ _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that 
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
                         r"rather|prefer|do|make|leave)\b", re.I)
-_PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|we could|one option is|the (?:quickest|simplest|easiest|"
+_PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|we could|one option is|"
+                       r"the (?:quickest|simplest|easiest|"
                        r"cleanest|best) (?:\w+ )?(?:is|would be) to|the (?:fix|plan|idea|approach) (?:is|would be) to|"
                        r"my plan is|i suggest|i propose|how about|let me|i(?:'ve)? (?:made|changed|switched|added)|"
                        r"my suggestion is)\b", re.I)
