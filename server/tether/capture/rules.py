@@ -1285,7 +1285,7 @@ class RuleExtractor:
                     conf = min(conf, 0.75)
                 elif u.who == USER:
                     conf += 0.05
-                elif _assented(said, k):
+                elif _assented(session, k):
                     turns.add(u.turn + 1)
                 elif not _agent_plan(session, u, hit, s):
                     continue  # the agent alone: an explanation, a summary or a musing, not something settled
@@ -1378,14 +1378,16 @@ def _agent_plan(session: Session, u: Utterance, hit: Hit, s: str) -> bool:
     return hit.kind == "boundary"
 
 
-def _assented(said: list[Utterance], k: int) -> bool:
-    """The person's next message (the next turn) accepts what the agent said last."""
+def _assented(session: Session, k: int) -> bool:
+    """The person's next message (the next turn) accepts what the agent said last, and the
+    work follows ("ok" to a plan; not "lgtm, thanks" to a summary of what was done)."""
+    said = session.said()
     u = said[k]
     if any(r.who == ASSISTANT and r.turn == u.turn for r in said[k + 1:]):
         return False  # not the agent's last message of the turn
     reply = next((r for r in said[k + 1:] if r.who == USER), None)
     return reply is not None and reply.turn == u.turn + 1 and bool(_ASSENT.match(reply.text)) and \
-        not _ASSENT_NOT.search(reply.text[:80])
+        not _ASSENT_NOT.search(reply.text[:80]) and bool(session.edits({reply.turn}))
 
 
 __all__ = ["RuleExtractor", "classify", "sentences", "gotchas", "anchor_refs", "USER", "ASSISTANT"]
