@@ -19,11 +19,12 @@ What remains is matched, first rule first:
 | gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output), the agent diagnoses it before editing, then fixes it in the same turn: its diagnosis is the title |
 
 Said by the person, plainer statements rule too (said by the agent they explain): a property
-held ("amounts stay integers", "X, never Y", "we store everything as UTC, full stop", "X is
-always Y"), what the code is obliged to do ("parseConfig has to throw on …"), a limit ("don't
+held ("amounts stay integers", "X, never Y", "we store everything as UTC, full stop", "only
+X may Y"), what the code is obliged to do ("parseConfig has to throw on …"), a limit ("don't
 bother with X", "we only sell in EUR"), code kept as it is for a reason ("leave that sleep
-alone, the sandbox rate-limits us"), a choice "I'd rather X than Y". Not a report of how things
-are now ("CSV only right now", "sometimes"), speculation ("it has to be something in …") or
+alone, the sandbox rate-limits us"; not "keep the rest as is", not "leave it for now"), a
+choice "I'd rather X than Y". Not a report of how things are now ("CSV only right now",
+"sometimes"), speculation ("it has to be something in …") or
 someone else's decision ("last year someone decided …"). A plain property said in the message
 that weighs it against an alternative is that decision.
 
@@ -400,7 +401,7 @@ def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
 
 
 # said by the person, these rule: a property held ("amounts stay integers", "dates are UTC all the
-# way through", "X is always sorted"), a limit ("don't bother with X", "we only sell in EUR"), code
+# way through", "only admins may …"), a limit ("don't bother with X", "we only sell in EUR"), code
 # kept as it is for a reason ("leave that sleep alone, …", "… it can go when …")
 _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\s+|never\s+|only\s+)?(?!here\b|there\b|"
                     r"open\b|the same\b|done\b|fine\b|ok\b|okay\b|good\b|broken\b|slow\b|wrong\b|it\b|this\b|that\b)"
@@ -411,13 +412,13 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
-                    r"in (?:minor units|cents|utc|memory))\b|\b(?:is|are)\s+always\s+\w+|"
-                    r"\bonly\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|can|is allowed to|"
-                    r"gets? to)\s+\w+", re.I)
+                    r"in (?:minor units|cents|utc|memory))\b|"
+                    r"\bonly\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|is allowed to|gets? to)\s+\w+", re.I)
 _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:handle|support|deal with)\b|"
                     r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
                     r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b", re.I)
-_KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
+_KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?!(?:the rest|everything|it|all|them|the others?|other)\b)"
+                         r"(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
                          r"(?:alone|as is|as it is|in place|where it is|in there)\b", re.I)
 # "parseConfig has to throw on unknown keys", "a refund may not exceed the charge": what the code is
 # obliged to do (not what someone has to do: "I have to go", "we need to fix this")
@@ -426,6 +427,7 @@ _OBLIGED = re.compile(r"\b(?:has to|have to|needs to|need to|may not|must not|mu
                       r"looked at|removed|refactored|sure|careful)\b|see|find|tell|reproduce|remember|figure|get|"
                       r"seem|think|wait|believe|say|do (?:it|this|that)\b)\w+", re.I)
 _SELF_OBLIGED = re.compile(r"^(?:i|you|we|i'm|you're|we're|i've|we've|let's|it|this|that|there)\b", re.I)
+_FOR_NOW = re.compile(r"\b(?:for (?:now|today|the moment)|tomorrow|later)\b", re.I)
 # how things are now, not how they must be: "the exports are CSV only right now"
 _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
                     r"for some reason|somehow)\b", re.I)
@@ -438,7 +440,7 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
     if _LIMIT.search(s):
         return Hit("boundary", title_of(main if len(main.split()) >= 4 else s), 0.65, rationale=reason_of(s))
     keep = _KEEP_AS_IS.search(s)
-    if keep:  # "leave that sleep alone, the sandbox rate-limits us. It can go when …"
+    if keep and not _FOR_NOW.search(s):  # "leave that sleep alone, the sandbox rate-limits us. It can go when …"
         why = reason_of(s) or s[keep.end():].strip(" ,.")
         if len(why.split()) >= 3 or _until(s) or _until(nxt):
             return Hit("workaround", title_of(s[:keep.end()]), 0.7, rationale=why, works_around=why,
