@@ -899,7 +899,8 @@ _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that 
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
                         r"rather|prefer|do|make|leave)\b", re.I)
-_PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|we could|one option is|"
+_PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|we could|one option is|shall i|"
+                       r"should i|(?:do you )?want me to|"
                        r"the (?:quickest|simplest|easiest|"
                        r"cleanest|best) (?:\w+ )?(?:is|would be) to|the (?:fix|plan|idea|approach) (?:is|would be) to|"
                        r"my plan is|i suggest|i propose|how about|let me|i(?:'ve)? (?:made|changed|switched|added)|"
@@ -1198,9 +1199,10 @@ def exchanges(session: Session) -> list[Proposal]:
             neither = with_options[1] if with_options is not None and _NEITHER.match(reply) else []
             if not proposal and not neither:
                 continue
-            rejected = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|"
+            rejected = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|shall i|"
+                                          r"should i|want me to|"
                                           r"my plan is|i(?:'ve)? (?:made|changed|switched|added))\s+",
-                                          "", proposal, count=1, flags=re.I)).strip(" .")
+                                          "", proposal, count=1, flags=re.I)).strip(" .?")
             hits = [(x, classify(x, person=True)) for x in psents]
             hits = [(x, h) for x, h in hits if h is not None and h.kind in ("invariant", "decision", "boundary")]
             if hits:
