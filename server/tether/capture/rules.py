@@ -14,7 +14,7 @@ What remains is matched, first rule first:
 | boundary | "out of scope", "non-goal"; "we won't / are not going to handle/support…"; "deliberately doesn't handle…"; "let's leave X out"; "should just refuse/reject…" |
 | workaround | "hack / workaround because…"; "looks redundant/wrong, but…"; "don't fix/remove/simplify this — …"; then, after the rules below, "on purpose", "deliberately", "intentionally", "by design" (not negated) |
 | invariant | "must …" (not "must have been", "must be the …"), "must/should/can never", "has to always", a sentence starting "Never …"/"Always …", "X is append-only/immutable/idempotent…", "Invariant: …" |
-| decision | a choice with the option rejected: "use/keep/store/go with X instead of / rather than Y", "chose/prefer X over Y", "X, not Y"; a choice alone: "decided to…", "let's go with…", "settled on…"; an agent's proposal ("I'd use X rather than Y") that the person's next message accepts ("yes", "go ahead", "sounds good") |
+| decision | a choice with the option rejected: "use/keep/store/go with X instead of / rather than Y", "chose/prefer X over Y", "X, not Y"; a choice alone: "decided to…", "let's go with…", "settled on…", "… so X like we agreed" (a recall); an agent's proposal ("I'd use X rather than Y") that the person's next message accepts ("yes", "go ahead", "sounds good") |
 | gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence; not a test the session's own change broke and it then updated |
 | gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output), the agent diagnoses it before editing, then fixes it in the same turn: its diagnosis is the title |
 
@@ -325,7 +325,8 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
 # the person recalls a decision made before ("remember we …", "what we agreed last week — …")
-_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|as (?:we|i) (?:said|agreed|decided|discussed)|"
+_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|"
+                       r"settled)|"
                        r"what we (?:agreed|"
                        r"decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|we already)\b", re.I)
 
@@ -353,6 +354,8 @@ _ASSENT_NOT = re.compile(r"\b(but|instead|rather|no,|not\b|don't|wait)", re.I)
 
 
 _PRONOUN_END = re.compile(r"^\w+\s+(?:it|this|that|them|things)$|^(?:it|this|that|them)$", re.I)
+_LIKE_AGREED = re.compile(r"(?:^|,\s*(?:so\s+)?|\bso\s+)(?P<x>[^,;:]{3,60}?),?\s+(?:like|as)\s+(?:we|you and i|the team)"
+                          r"\s+(?:agreed|decided|settled)\b", re.I)
 _AGREED_REF = re.compile(r"\b(?:what|as)\s+(?:we|you and i|the team)\s+(?:agreed|decided|discussed|settled)", re.I)
 
 
@@ -556,6 +559,11 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
                    alternatives=(Alternative(alt, why),), proposal=proposal)
     if proposal:
         return None
+    m = _LIKE_AGREED.search(body)  # "… so exit 2 like we agreed": the choice made before, said again
+    if m:
+        title = title_of(m.group("x"), choice=True)
+        named = len(title.split()) >= 2 and not _PRONOUN_END.search(m.group("x").strip())  # not "do it like we agreed"
+        return Hit("decision", title, 0.6, rationale=why) if named else None
     m = _CONCLUSION.match(s.strip())  # "So: UTC instants inside, local time only at the edges."
     if m:
         title = title_of(m.group("x"), choice=True)
