@@ -1256,9 +1256,8 @@ class RuleExtractor:
         answers = exchanges(session)
         taken = {(e.line, e.quote) for p in answers for e in p.evidence} | \
             {(e.line, x) for p in answers for e in p.evidence if e.who == USER for x in sentences(e.quote)
-             if _REVERT.search(x)} | \
-            {(e.line, p.title) for p in answers for e in p.evidence if e.who == USER}  # the rule an answer states
-        stated = {(e.line, p.title): p for p in answers for e in p.evidence if e.who == USER}
+             if _REVERT.search(x)}
+        stated = {(e.line, p.title): p for p in answers for e in p.evidence if e.who == USER}  # what an answer states
         last: dict[str, tuple[int, Proposal]] = {}  # per kind: the last proposal, and the message it came from
         plain: set[int] = set()  # proposals from plain properties the person stated
         for k in range(len(said) - 1, -1, -1):  # the most recent first, so a time limit drops the oldest
@@ -1280,7 +1279,7 @@ class RuleExtractor:
                     quote = f"{sents[i - 1]} {quote}"
                 if (u.line, hit.title) in stated:  # what a later sentence adds joins the answer's candidate
                     last[hit.kind] = (k, stated[(u.line, hit.title)])
-                if (u.line, s) in taken or (u.line, hit.title) in taken:
+                if (u.line, s) in taken or (u.line, hit.title) in stated:
                     continue  # read with the answer it belongs to (:func:`exchanges`)
                 if hit.kind == "decision":
                     hit = _rejected_reasons(sents, hit)
