@@ -26,7 +26,8 @@ alone, the sandbox rate-limits us"; not "keep the rest as is", not "leave it for
 choice "I'd rather X than Y". Not a report of how things are now ("CSV only right now",
 "sometimes"), speculation ("it has to be something in …") or
 someone else's decision ("last year someone decided …"). A plain property said in the message
-that weighs it against an alternative is that decision.
+that weighs it against an alternative is that decision; a rule said in the reply that picks an
+option carries the options turned down too.
 
 Who said it matters more than the words. What the agent says alone is a candidate only as a
 plan it then carries out — a choice with the option it turns down and a reason, or a limit,
@@ -1327,6 +1328,12 @@ class RuleExtractor:
                 if hit.plain:
                     plain.add(id(p))
                 out.append(p)
+        for rule in (p for p in out if p.kind == "invariant" and p.evidence[0].who == USER):
+            for a in answers:  # "raise. … reserved must never go below zero": the rule rules the other options out
+                if a.kind == "decision" and any(e.who == USER and e.line == rule.evidence[0].line for e in a.evidence) \
+                        and set(a.refs) & set(rule.refs):
+                    known = {x.option.lower() for x in rule.alternatives}
+                    rule.alternatives += [x for x in a.alternatives if x.option.lower() not in known]
         if not session.out_of_time():
             said_lines = sorted({e.line for p in out + answers for e in p.evidence})
             # a trap whose explanation (said between the error and the fix) is a candidate already: that one
