@@ -53,7 +53,7 @@ Anchors: the symbols edited in the nearest tool call of the same turn (the turn 
 starts; the next one when the person's next message accepts the agent's plan) — or the
 touched symbols the sentence names, when it names some (also in prose: "token bucket"; a
 method of a touched class: "`reserve()`"), or a definition of an edited file the person named
-as code (by a call or in backticks, in the session so far); code before tests, and a name
+as code (by a call or in backticks, in the last few turns); code before tests, and a name
 found in a test stands for the same name in the code. Code edited in other turns counts only
 when the statement's turn edited none. An edit touching more than three definitions anchors
 its file. A person's statement with no edit in its turn is anchored on the next turn's edits
@@ -669,7 +669,8 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
             if named:
                 return _code_not_tests(session, named)[:MAX_SYMBOLS]
     # the code of an edited file the person names as code ("load_config should …"): what they asked about
-    asked = " ".join([people, *(u.text for u in session.said() if u.who == USER and u.turn <= max(turns))])
+    asked = " ".join([people, *(u.text for u in session.said()  # the person's words of the last few turns
+                                 if u.who == USER and min(turns) - 3 <= u.turn <= max(turns))])
     named = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
              if _mentions(asked, d) and (_DISTINCT.search(d.rsplit(".", 1)[-1]) or _as_code(asked, d))]
     named = [(path, d) for path, d in named if not any(n.startswith(f"{d}.") for _, n in named)]  # a method, not its class
