@@ -550,6 +550,34 @@ def test_a_choice_reverted_later_leaves_the_final_one_with_the_reverted_one_reje
                                   "rejected_because": "the importer must fix its data, finance agreed"}]
 
 
+
+def test_what_the_agent_says_alone_while_it_edits_is_no_candidate(tmp_path):
+    out = exchange(tmp_path, "musing", [
+        ("user", "make to_cents refuse fractions of a cent"),
+        ("assistant", "The amount should never be negative here, I think, or the ledger would complain. "
+                      "I used a plain comparison instead of `Decimal`. `to_cents` must not be confused with "
+                      "`format_price`, which takes cents.")], TO_CENTS)
+    assert out["new"] == []
+
+
+def test_a_plain_rule_the_person_states_is_an_invariant_on_the_code_then_edited(tmp_path):
+    out = exchange(tmp_path, "plain-rule", [
+        ("user", "amounts stay integers in minor units. make to_cents blow up on a fraction of a cent")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("invariant", "Amounts stay integers in minor units")
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+
+
+def test_a_proposal_the_person_waves_off_in_passing_is_the_rejected_option_of_their_choice(tmp_path):
+    out = exchange(tmp_path, "wave-off", [
+        ("user", "to_cents(0.125) gives 12"),
+        ("assistant", "We could round half up with `Decimal` so 0.125 becomes 13."),
+        ("user", "rounding is friendlier but it hides the caller's bug. raise a ValueError instead")], TO_CENTS)
+    (c,) = out["new"]
+    assert c["kind"] == "decision" and c["title"].startswith("Raise a ValueError")
+    assert [a["option"] for a in c["alternatives"]] == ["We could round half up with `Decimal` so 0.125 becomes 13"]
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+
 # -- the agent distils its own session: the request at Stop -----------------------------------------
 
 def stop_event(r: Replayed, sid: str, **kw) -> dict:

@@ -14,16 +14,35 @@ What remains is matched, first rule first:
 | boundary | "out of scope", "non-goal"; "we won't / are not going to handle/support…"; "deliberately doesn't handle…"; "let's leave X out"; "should just refuse/reject…" |
 | workaround | "hack / workaround because…"; "looks redundant/wrong, but…"; "don't fix/remove/simplify this — …"; then, after the rules below, "on purpose", "deliberately", "intentionally", "by design" (not negated) |
 | invariant | "must …" (not "must have been", "must be the …"), "must/should/can never", "has to always", a sentence starting "Never …"/"Always …", "X is append-only/immutable/idempotent…", "Invariant: …" |
-| decision | a choice with the option rejected: "use/keep/store/go with X instead of / rather than Y", "chose/prefer X over Y", "X, not Y"; a choice alone: "decided to…", "let's go with…", "settled on…"; an agent's proposal ("I'd use X rather than Y") that the person's next message accepts ("yes", "go ahead", "sounds good") |
-| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence |
+| decision | a choice with the option rejected: "use/keep/store/go with X instead of / rather than Y", "chose/prefer X over Y", "X, not Y"; a choice alone: "decided to…", "let's go with…", "settled on…", "… so X like we agreed" (a recall); an agent's proposal ("I'd use X rather than Y") that the person's next message accepts ("yes", "go ahead", "sounds good") |
+| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence; not a test the session's own change broke and it then updated |
+| gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output), the agent diagnoses it before editing, then fixes it in the same turn: its diagnosis is the title |
+
+Said by the person, plainer statements rule too (said by the agent they explain): a property
+held ("amounts stay integers", "X, never Y", "we store everything as UTC, full stop", "only
+X may Y"), what the code is obliged to do ("parseConfig has to throw on …"), a limit ("don't
+bother with X", "we only sell in EUR"), code kept as it is for a reason ("leave that sleep
+alone, the sandbox rate-limits us"; not "keep the rest as is", not "leave it for now"), a
+choice "I'd rather X than Y". Not a report of how things are now ("CSV only right now",
+"sometimes"), speculation ("it has to be something in …") or
+someone else's decision ("last year someone decided …"). A plain property said in the message
+that weighs it against an alternative is that decision; a rule said in the reply that picks an
+option carries the options turned down too.
+
+Who said it matters more than the words. What the agent says alone is a candidate only as a
+plan it then carries out — a choice with the option it turns down and a reason, or a limit,
+said before it edits code in the same turn — or as why code it touches is odd on purpose (a
+workaround); or when the person's next message accepts it. Its explanations, summaries after
+an edit and musings are not notes.
 
 Exchanges (:func:`exchanges`) read how the person answers the agent, over turns:
 
 | the agent | the person | proposes |
 |---|---|---|
-| lays out options (a list after "options" / "two ways" / "either", lettered, numbered or bulleted; or "either X, or Y") | picks one: a label ("B.", "yes, A"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), or a word that echoes one ("Reject.") | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose) |
-| proposes ("I'll …", "I'd …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." for options laid out) | the person's rule (a "must" sentence) or decision (their directive with a reason: "format check only"), the proposal (every option) as rejected, their reason |
-| — | reverts an earlier choice: "revert X. Y", "back to Y" | a decision for Y, X rejected; the earlier decision withdrawn |
+| lays out options — the last ones in its message (a list after "options" / "two ways" / "fixes" / "either", lettered, numbered, bulleted or "Option A:" lines; or "either X, or Y", "Two alternatives: X, or Y", "should it return X or raise Y?") | picks one: a label ("B.", "yes, A"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), or words that echo one ("Reject.", "decimal then" — not a sentence that waves it off: "fraction is overkill") | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose); nothing when no code follows the pick |
+| describes one thing ("`time.monotonic()` is made for this; `perf_counter` also works but …") | takes it: "monotonic then." | a decision; what "also works but …" rejected |
+| proposes ("I'll …", "I'd …", "We could …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." for options laid out), or names it and waves it off ("78 is cute but nobody knows sysexits. exit 2") | the person's rule (a "must" sentence) or decision (their directive with a reason: "format check only"), the proposal (every option) as rejected, their reason |
+| — | reverts an earlier choice: "revert X. Y", "back to Y", "scrap X, go with Y" | a decision for Y, X rejected; the earlier decision withdrawn |
 
 The reason is the clause after "because", "since", "so that", "given that" or a dash, or
 a next sentence that starts "That way…", "Otherwise…", "The reason…". A rejected option's
@@ -32,13 +51,19 @@ Workarounds take "until … ships/is fixed" or "can go when …" as the time the
 
 Anchors: the symbols edited in the nearest tool call of the same turn (the turn a prompt
 starts; the next one when the person's next message accepts the agent's plan) — or the
-touched symbols the sentence names, when it names some (also in prose: "token bucket"), or
-a definition of an edited file the person named as code; code before tests. An edit
-touching more than three definitions anchors its file. A statement with no edit in its turn
-is about the repository (pattern ``**``) and loses confidence — said by the agent, it is
-dropped; a rule "for the whole X package" is about that folder (``src/x/**/*.py``). A
-gotcha anchors on the edit that fixed it. A person recalling an earlier decision
-("remember we …") marks the proposal ``recalls``: the queue joins it to that decision.
+touched symbols the sentence names, when it names some (also in prose: "token bucket"; a
+method of a touched class: "`reserve()`"), or a definition of an edited file the person named
+as code (by a call or in backticks, in the last few turns); code before tests, and a name
+found in a test stands for the same name in the code. Code edited in other turns counts only
+when the statement's turn edited none. An edit touching more than three definitions anchors
+its file. A person's statement with no edit in its turn is anchored on the next turn's edits
+(the work it leads to); with none, it is dropped unless it is a hard rule ("… must never …"),
+which is about the repository (pattern ``**``) and loses confidence; said by the agent, it is
+dropped. A rule "for the whole X package" is about that folder (``src/x/**/*.py``). A gotcha
+anchors on the edit that fixed it. A person recalling an earlier decision ("remember we …",
+"reminder: …") marks the proposal ``recalls``: the queue joins it to that decision. A choice
+the person states and then settles among the agent's options, on the same code, is one
+decision.
 
 Confidence: a base per rule (0.55–0.8), more when a reason is given or the person said it,
 less without code; candidates under 0.5 are not proposed.
@@ -59,7 +84,7 @@ from .transcript import ASSISTANT, TOOL, USER
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 # a sentence ends at . ! ? before the next word — lower-case too (terse people write so), but
 # not after an abbreviation
-_SPLIT = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+"
+_SPLIT = re.compile(r"(?<=[.!?])(?<!\.\.\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+"
                     r"(?=[A-Za-z`\"'(\[*_])")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _EMPH = re.compile(r"\*\*|__")
@@ -103,13 +128,16 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
                     r"do you (want|think|prefer)|what if|we can discuss|up to you|your call|tbd|to be decided)\b",
                     re.I)
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
-_REPORTED = re.compile(r"\b(says(?! why)|said|claims|claimed|according to|reads:|states that|told (?:me|us|them)|"
+_REPORTED = re.compile(r"\b(says(?! why)|said|saying|suggests|suggested|claims|claimed|according to|reads:|"
+                       r"states that|told (?:me|us|them)|"
                        r"the (error|message|warning|"
                        r"traceback|log|output) (is|was|shows|reports))\b", re.I)
 _PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
                       r"replies|reply|responses?|summary|summaries|messages?|output|explanations?)|emojis?|"
                       r"force[- ]push|push (it |this |them )?to|commit message|pull request|this (chat|conversation)|"
-                      r"in (the|this) chat|before (you )?(commit|push)|(the|a) commit)\b", re.I)
+                      r"in (the|this) chat|before (you )?(commit|push)|(the|a) commit|"
+                      r"(?:before|after|when|once|until) you|"
+                      r"you(?:'re| are) (?:done|finished)|run (?:the |all the )?(?:tests?|suite|linter|build))\b", re.I)
 _TOOLING = re.compile(r"\b(grep|rg|ripgrep|the (read|edit|bash|search|grep|write) tool|"
                       r"(search|read|look at|skim|scan|browse|open|inspect|explore|check|view)\w*\s+(the\s+|this\s+|"
                       r"that\s+|each\s+|every\s+)?(file|files|code|codebase|repo|repository|directory|folder|tests?|"
@@ -146,10 +174,13 @@ def skipped(s: str) -> bool:
 # -- cleaning a title ----------------------------------------------------------------------------------
 
 _DISCOURSE = re.compile(r"^(?:(?:ok(?:ay)?|so|alright|right|great|good|sure|yes|yeah|now|then|also|and|but|first|"
-                        r"finally|anyway|in short|to summarize|summary|note|remember|important|just so you know|"
+                        r"finally|anyway|in short|to summarize|summary|note|remember|reminder|important|"
+                        r"just so you know|"
                         r"keep in mind(?: that)?|fyi|please|one more thing|for the record)\b(?:[,:!]|\s+[—–-])?\s*)+",
                         re.I)
-_DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:we should|i should|we will|i will|we are|i am|we have|i have|"
+_DECIDER = re.compile(r"^(?:i think\s+|i'd say\s+)?(?:(?:(?:i'd|i would|we'd) like (?:us |you )?to|"
+                      r"i want (?:us |you )?to|i'd rather|i would rather|i'd|i would|"
+                      r"we should|i should|we will|i will|we are|i am|we have|i have|"
                       r"let's|let us|we'll|i'll|we're|i'm|we've|i've|we|i)\s+)?", re.I)
 _CHOICE_NOUN = re.compile(r"^(?:(?:have\s+)?(?:decided|settled|agreed)\s+on|go(?:ing)?\s+with|went\s+with|gone\s+with|"
                           r"cho(?:o)?se|chosen|picked|pick|opt(?:ed|ing)?\s+for|stick(?:ing)?\s+with|prefer(?:red)?|"
@@ -202,6 +233,7 @@ class Hit:
     works_around: str = ""
     remove_when: str = ""
     proposal: bool = False  # the agent proposes; a person's assent makes it a decision
+    plain: bool = False  # a property only the person's saying makes a rule ("X stays Y")
 
 
 _NEG_BEFORE = r"(?<!\bnot )(?<!n't )(?<!\bnever )"
@@ -218,7 +250,7 @@ _DELIB_NOT = re.compile(r"\b(deliberately|intentionally|on purpose|by design)\s+
                         r"don't|do not|won't|leaves? out|left out|ignores?|skips?|refuses?|rejects?|unsupported)\b|"
                         r"\b(not|doesn't|don't|won't|isn't|aren't)\s+(handled|supported|handle|support)\w*\b.*\b"
                         r"(deliberately|intentionally|on purpose|by design)\b", re.I)
-_LEAVE_OUT = re.compile(r"\b(?:let's|let us|we'll|we will|i'll|we)\s+(?:leave\s+(.{2,50}?)\s+(out|for later|"
+_LEAVE_OUT = re.compile(r"(?:^|\b(?:let's|let us|we'll|we will|i'll|we)\s+)(?:leave\s+(.{2,50}?)\s+(out|for later|"
                         r"for (?:a|another) (?:pr|change|time))|leave\s+out\s+(.{2,50}))\b", re.I)
 _REFUSE = re.compile(r"\b(should|must|will|we'll|we)\s+(?:just\s+|simply\s+|always\s+)?(refuse|reject)\b", re.I)
 
@@ -271,13 +303,19 @@ _CHOOSE = (r"(?:decided|decide|chose|choose|choosing|picked|pick|settled on|sett
 # who chooses: a choice verb, a first-person plan ("I'll normalize …", "let's cache …") or an
 # imperative (a sentence that starts with its verb)
 _CHOOSER = (r"(?:\b" + _CHOOSE + r"\b|\b(?:i'll|we'll|let's|let us|i will|we will|i'm going to|we're going to|"
-            r"we are going to|i am going to|we should|(?:i|we)?\s*(?:decided|chose|opted|agreed) to)\s+\w+\b|"
-            r"^(?!(?:the|a|an|this|that|these|those|it|its|there|both|each|every|we|i|you|they|he|she|my|our|your|"
-            r"their|all|some|no|not|one)\b)[a-z]+\b)")
+            r"we are going to|i am going to|we should|should|shall|must|(?:i|we)?\s*(?:decided|chose|opted|agreed) to)"
+            r"\s+\w+\b|"
+            r"^(?:add|remove|drop|put|move|switch|go|take|pick|treat|leave|let|try|stick|default|fall back|retry|fail|"
+            r"skip|ignore|check|validate|reject|accept|send|wrap|split|merge|sort|stream|batch|normali[sz]e|convert|"
+            r"throw|log|read|load|call|fetch|compare|hash|sign|lock|queue|clamp|cap|limit|store|keep|use|make|return|"
+            r"raise|cache|compute|round|parse|write|model|represent|implement|do)\b)")
 # where an option named in a sentence ends: punctuation, a dash, or the reason that follows it
 _OPTION_END = r"[,;:]|\.(?:\s|$)|\s[—–-]\s|\bbecause\b|\bsince\b|\bso that\b"
 _INSTEAD = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*,?\s+(?:instead of|rather than|in favou?r of)\s+"
                       r"(?P<alt>.{2,70}?)(?=\s*(?:" + _OPTION_END + r"|\bas it\b|\bgiven\b|\bwhich\b|$))", re.I)
+# "I'd rather we use Decimal than floats"
+_RATHER = re.compile(r"\brather\s+(?:we\s+|you\s+|i\s+)?(?P<x>(?!than\b).{2,80}?)\s+than\s+(?P<alt>.{2,70}?)"
+                     r"(?=\s*(?:" + _OPTION_END + r"|$))", re.I)
 _INSTEAD_LEAD = re.compile(r"^(?:instead of|rather than)\s+(?P<alt>.{2,60}?),\s*(?P<x>.{4,})$", re.I)
 _OVER = re.compile(r"\b(?:chose|choose|picked|pick|prefer|prefers|preferred|went with|go with|going with|opted for|"
                    r"opt for|favou?r)\b(?P<x>.{2,80}?)\s+over\s+(?P<alt>.{2,70}?)"
@@ -288,7 +326,9 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
 # the person recalls a decision made before ("remember we …", "what we agreed last week — …")
-_REMINDER = re.compile(r"\b(?:remember|keep in mind|as (?:we|i) (?:said|agreed|decided|discussed)|what we (?:agreed|"
+_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|"
+                       r"settled)|"
+                       r"what we (?:agreed|"
                        r"decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|we already)\b", re.I)
 
 
@@ -315,6 +355,8 @@ _ASSENT_NOT = re.compile(r"\b(but|instead|rather|no,|not\b|don't|wait)", re.I)
 
 
 _PRONOUN_END = re.compile(r"^\w+\s+(?:it|this|that|them|things)$|^(?:it|this|that|them)$", re.I)
+_LIKE_AGREED = re.compile(r"(?:^|,\s*(?:so\s+)?|\bso\s+)(?P<x>[^,;:]{3,60}?),?\s+(?:like|as)\s+(?:we|you and i|the team)"
+                          r"\s+(?:agreed|decided|settled)\b", re.I)
 _AGREED_REF = re.compile(r"\b(?:what|as)\s+(?:we|you and i|the team)\s+(?:agreed|decided|discussed|settled)", re.I)
 
 
@@ -334,11 +376,13 @@ _TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains
                       r"ruled out|should|has to|have to|needs? to", re.I)
 
 
-def classify(s: str, nxt: str = "") -> Hit | None:
-    """The rule that reads this sentence, if one does (``nxt``: the sentence after it)."""
-    if not _TRIGGER.search(s):
+def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
+    """The rule that reads this sentence, if one does (``nxt``: the sentence after it;
+    ``person``: the person said it, so plainer statements count — "amounts stay integers",
+    "leave that sleep alone": the agent saying so is explaining, the person is ruling)."""
+    if not _TRIGGER.search(s) and not (person and _PERSON_TRIGGER.search(s)):
         return None
-    if _PROPOSE.match(_DISCOURSE.sub("", s)) and not s.rstrip().endswith("?"):
+    if _PROPOSE.match(_DISCOURSE.sub("", s)) and not s.rstrip().endswith("?") and not person:
         hit = _decision(s, nxt, proposal=True)
         if hit is not None:
             return hit
@@ -349,11 +393,67 @@ def classify(s: str, nxt: str = "") -> Hit | None:
         hit = rule(s, main)
         if hit is not None:
             return hit
+    if person:
+        hit = _person_rule(s, main, nxt)
+        if hit is not None:
+            return hit
     if not _TOOLING.search(main) and not _UNDECIDED.search(main) and not _NARRATION.match(_DISCOURSE.sub("", s)):
         hit = _decision(s, nxt)
         if hit is not None:
             return hit
     return _weak_workaround(s, main)
+
+
+# said by the person, these rule: a property held ("amounts stay integers", "dates are UTC all the
+# way through", "only admins may …"), a limit ("don't bother with X", "we only sell in EUR"), code
+# kept as it is for a reason ("leave that sleep alone, …", "… it can go when …")
+_HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\s+|never\s+|only\s+)?(?!here\b|there\b|"
+                    r"open\b|the same\b|done\b|fine\b|ok\b|okay\b|good\b|broken\b|slow\b|wrong\b|it\b|this\b|that\b)"
+                    r"\S.{1,60}?\b(?:all the way(?: through| down)?|everywhere|end to end|throughout|at all times|"
+                    r"across the board|in every \w+|no matter what)\b|"
+                    r",?\s*(?:full stop|period|no exceptions|that's final)\b|"
+                    r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|,\s*never\s+(?:an?\s+)?\w+|\bwe never\s+\w+|"
+                    r"\b(?:don't|do not|never) ever\s+\w+|"
+                    r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
+                    r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
+                    r"in (?:minor units|cents|utc|memory))\b|"
+                    r"\bonly\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|is allowed to|gets? to)\s+\w+", re.I)
+_LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:handle|support|deal with)\b|"
+                    r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
+                    r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b", re.I)
+_KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?!(?:the rest|everything|it|all|them|the others?|other)\b)"
+                         r"(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
+                         r"(?:alone|as is|as it is|in place|where it is|in there)\b", re.I)
+# "parseConfig has to throw on unknown keys", "a refund may not exceed the charge": what the code is
+# obliged to do (not what someone has to do: "I have to go", "we need to fix this")
+_OBLIGED = re.compile(r"\b(?:has to|have to|needs to|need to|may not|must not|mustn't|is not allowed to|"
+                      r"isn't allowed to|are not allowed to|aren't allowed to)\s+(?!be (?:fixed|done|changed|updated|"
+                      r"looked at|removed|refactored|sure|careful)\b|see|find|tell|reproduce|remember|figure|get|"
+                      r"seem|think|wait|believe|say|do (?:it|this|that)\b)\w+", re.I)
+_SELF_OBLIGED = re.compile(r"^(?:i|you|we|i'm|you're|we're|i've|we've|let's|it|this|that|there)\b", re.I)
+_FOR_NOW = re.compile(r"\b(?:for (?:now|today|the moment)|tomorrow|later)\b", re.I)
+# how things are now, not how they must be: "the exports are CSV only right now"
+_STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
+                    r"for some reason|somehow)\b", re.I)
+_PERSON_TRIGGER = re.compile(r"\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
+                             r"has to|have to|"
+                             r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever)\b", re.I)
+
+
+def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
+    if _LIMIT.search(s):
+        return Hit("boundary", title_of(main if len(main.split()) >= 4 else s), 0.65, rationale=reason_of(s))
+    keep = _KEEP_AS_IS.search(s)
+    if keep and not _FOR_NOW.search(s):  # "leave that sleep alone, the sandbox rate-limits us. It can go when …"
+        why = reason_of(s) or s[keep.end():].strip(" ,.")
+        if len(why.split()) >= 3 or _until(s) or _until(nxt):
+            return Hit("workaround", title_of(s[:keep.end()]), 0.7, rationale=why, works_around=why,
+                       remove_when=_until(s) or _until(nxt))
+    if _STATE.search(s):
+        return None
+    if _HOLDS.search(main) or (_OBLIGED.search(main) and not _SELF_OBLIGED.match(_DISCOURSE.sub("", _NO.sub("", s)))):
+        return Hit("invariant", title_of(main), 0.65, rationale=reason_of(s), plain=True)
+    return None
 
 
 def _boundary(s: str, main: str) -> Hit | None:
@@ -440,14 +540,15 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
     if not why and nxt and _NEXT_REASON.match(nxt):
         why = re.sub(r"^(?:because|since|that's because|this is because)\s+", "", nxt.rstrip(".!"), flags=re.I)
     for clause in re.split(r";\s+", body):  # "X does this; Y is A rather than B": the clause with the choice
-        for rx in (_INSTEAD, _OVER, _NOT_ALT):
+        for rx in (_INSTEAD, _OVER, _NOT_ALT, _RATHER):
             m = rx.search(clause)
             if m:
                 alt = _alt(m.group("alt"))
                 quoted = clause[:m.start("alt")].count("`") % 2
                 if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or quoted:
                     continue  # "rather than patch it" names no option; "`… EUR only, not GBP`" is quoted text
-                title = title_of(clause[:m.start("x")] + m.group("x"), choice=True)
+                lead = re.split(r",\s+(?:and|but|so)\s+", clause[:m.start("x")])[-1] if rx is not _RATHER else ""
+                title = title_of(lead + m.group("x"), choice=True)  # the clause with the choice, not the story before
                 if len(title.split()) < 2:
                     continue
                 return Hit("decision", title, 0.8 if why else 0.7, rationale=why,
@@ -459,11 +560,18 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
                    alternatives=(Alternative(alt, why),), proposal=proposal)
     if proposal:
         return None
+    m = _LIKE_AGREED.search(body)  # "… so exit 2 like we agreed": the choice made before, said again
+    if m:
+        title = title_of(m.group("x"), choice=True)
+        named = len(title.split()) >= 2 and not _PRONOUN_END.search(m.group("x").strip())  # not "do it like we agreed"
+        return Hit("decision", title, 0.6, rationale=why) if named else None
     m = _CONCLUSION.match(s.strip())  # "So: UTC instants inside, local time only at the edges."
     if m:
         title = title_of(m.group("x"), choice=True)
         return Hit("decision", title, 0.65, rationale=why) if len(title.split()) >= 3 else None
     m = _DECIDED.search(main_clause(body))
+    if m and _SOMEONE_ELSE.search(main_clause(body)[:m.start()]):
+        return None  # "last year someone decided to …": a story, not the choice made here
     if m and _AGREED_REF.search(main_clause(body)):
         said = re.split(r"\s+[—–-]\s+|:\s+", body, maxsplit=1)
         if len(said) < 2:
@@ -475,6 +583,12 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
         if len(title.split()) >= 3:
             return Hit("decision", title, 0.65 if why else 0.55, rationale=why)
     return None
+
+
+# who decided, when it was not "we"/"I": another person, or a time long gone
+_SOMEONE_ELSE = re.compile(r"\b(?:someone|somebody|they|he|she|the (?:previous|old|original|last) \w+|"
+                           r"last (?:year|month)|"
+                           r"years? ago|back then|originally|at some point|once)\b", re.I)
 
 
 def _rejected_reasons(sents: list[str], hit: Hit) -> Hit:
@@ -540,22 +654,26 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     the repository when its turn edited nothing."""
     edits = session.edits(turns)
     in_turn = edits + [c for c in session.calls(turns) if not c.edit and c.path and c.symbols]
-    for pool in (in_turn, session.edits()):
+    for pool in (in_turn, [] if edits else session.edits()):  # other turns' code: only when this one edited none
         for text in (sentence, message):
             named = []
             for c in pool:
-                for sym in c.symbols:
+                # a class an edit touched stands for its methods too: "`reserve()` …" of a touched StockLedger
+                members = [d for d in session.defined.get(c.path, ()) if any(d.startswith(f"{x}.") for x in c.symbols)]
+                for sym in [*c.symbols, *members]:
                     owner = sym.rsplit(".", 1)[0] if "." in sym else ""
                     hit = sym if text and _mentions(text, sym) else \
                         owner if owner and text is sentence and _mentions(text, owner) else ""
                     if hit and (c.path, hit) not in named:
                         named.append((c.path, hit))
             if named:
-                return named[:MAX_SYMBOLS]
+                return _code_not_tests(session, named)[:MAX_SYMBOLS]
     # the code of an edited file the person names as code ("load_config should …"): what they asked about
-    asked = " ".join([people, *(u.text for u in session.said() if u.who == USER and u.turn in turns)])
+    asked = " ".join([people, *(u.text for u in session.said()  # the person's words of the last few turns
+                                 if u.who == USER and min(turns) - 3 <= u.turn <= max(turns))])
     named = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
-             if _DISTINCT.search(d.rsplit(".", 1)[-1]) and _mentions(asked, d)]
+             if _mentions(asked, d) and (_DISTINCT.search(d.rsplit(".", 1)[-1]) or _as_code(asked, d))]
+    named = [(path, d) for path, d in named if not any(n.startswith(f"{d}.") for _, n in named)]  # a method, not its class
     if named:
         return named[:MAX_SYMBOLS]
     if not edits:
@@ -566,6 +684,24 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
                                     -abs(c.index - at), c.index > at))
     return _refs_of(best)
+
+
+def _as_code(text: str, qualname: str) -> bool:
+    """The text names the definition as code: in backticks or called (`` `convert` ``, ``convert(``)."""
+    short = re.escape(qualname.rsplit(".", 1)[-1])
+    return re.search(rf"`{short}(?![\w.])|\b{short}\(", text) is not None
+
+
+def _code_not_tests(session: Session, refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A name found in a test the session edited stands for the same name in edited code
+    (``describe("deepMerge")`` is about ``src/merge.ts:deepMerge``); code first."""
+    out = []
+    for path, name in refs:
+        if _TEST_PATH.search(path):
+            path = next((p for p, names in session.defined.items() if not _TEST_PATH.search(p) and name in names), path)
+        if (path, name) not in out:
+            out.append((path, name))
+    return sorted(out, key=lambda r: bool(_TEST_PATH.search(r[0])))
 
 
 _DISTINCT = re.compile(r"_|[a-z][A-Z]")  # a name that reads as code, not as a word
@@ -649,6 +785,9 @@ def gotchas(session: Session) -> list[Proposal]:
         if any(isinstance(c, Call) and c.command and c.error and _same_command(c.command, f.command)
                for c in events[f.index + 1:fix.index]):
             continue  # it failed again before this edit: the later failure is the one this edit fixed
+        if _TEST_PATH.search(fix.path) and any(c.index < f.index and not _TEST_PATH.search(c.path)
+                                               for c in session.edits({f.turn})):
+            continue  # the session changed the code, then its tests to match: the change, no trap
         explanation, cause = None, ""
         for u in events[f.index + 1:fix.index]:
             if isinstance(u, Utterance) and u.who == ASSISTANT:
@@ -681,6 +820,36 @@ def gotchas(session: Session) -> list[Proposal]:
     return out
 
 
+_PASTED = re.compile(r"```|^\s*(?:Traceback|\S+>\s|\$ )|^\s*(?:E\s+)?[\w.]+(?:Error|Exception)\b", re.M)
+
+
+def reported(session: Session) -> list[Proposal]:
+    """A bug the person reports with what they saw pasted in (a traceback, an error, a
+    query's output), the agent's diagnosis, then its fix in the same turn: a gotcha on the
+    code it fixed, titled with the diagnosis."""
+    out = []
+    said = session.said()
+    for k, u in enumerate(said):
+        if u.who != USER or not _PASTED.search(u.text):
+            continue
+        fix = next((c for c in session.edits({u.turn}) if not _TEST_PATH.search(c.path)), None)
+        diag = next((a for a in said[k + 1:] if a.who == ASSISTANT and a.turn == u.turn), None)
+        if fix is None or diag is None or diag.index > fix.index or \
+                any(c.edit or c.error for c in session.calls({u.turn}) if c.index < fix.index):
+            continue  # no fix, no word of why before it, or a failing command (a gotcha of its own)
+        first = next((x for x in sentences(diag.text) if not skipped(x) and len(x.split()) >= 5), "")
+        if not first or _NARRATION.match(first):
+            continue
+        err = error_line(u.text) if _ERROR_LINE.search(u.text) else ""
+        evidence = [Evidence(session.id, USER, u.at, (err or u.text.strip().split("\n")[0])[:300], u.line),
+                    Evidence(session.id, ASSISTANT, diag.at, first, diag.line),
+                    Evidence(session.id, ASSISTANT, fix.at, f"fixed by editing "
+                             f"{', '.join(f'`{x}`' for x in fix.symbols[:MAX_SYMBOLS]) or 'the file'} in {fix.path}",
+                             fix.line)]
+        out.append(Proposal("gotcha", title_of(first), 0.7, _refs_of(fix), evidence, works_around=err))
+    return out
+
+
 # -- exchanges: options the agent lays out, the person's answer ------------------------------------------
 
 @dataclass
@@ -696,14 +865,21 @@ _ITEM = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+)?(?:\*\*)?(?:option\s+)?(?:\(?
                    r"\s+[—–-])\s*)?(?P<rest>\S.*)$", re.I)
 _BULLETED = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\s+|\([A-Ea-e1-9]\)\s*|"
                        r"\*\*(?:option\s+)?\(?[A-Ea-e1-9](?:[.:)]|\*\*)|option\s+[A-Ea-e1-9]\b)", re.I)
-_OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either|shapes|possibilities|"
+_OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either(?=\s+\w)|shapes|possibilities|"
+                          r"fix(?:es)?|"
+                          r"ideas|strategies|routes|candidates|"
                           r"to decide|or\b[^.?!]*\?)", re.I)
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
-                     r"choices)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|\b(?:we|you|i) could(?: either)?)\s+"
-                     r"(?:\(?a\)\s*)?(?P<a>[^.?!;]{3,120}?),?\s+or\s+(?:\(?b\)\s*)?(?P<b>[^.?!;]{3,120})", re.I)
+                     r"choices|alternatives)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|"
+                     r"\b(?:we|you|i) could(?: either)?)\s+"
+                     r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|\.(?=\S)){3,120}?),?\s+or\s+(?:\(?b\)\s*)?"
+                     r"(?P<b>(?:[^.?!;]|\.(?=\S)){3,120})", re.I)
 # "Should the cache be per-process or shared in Redis?": two options in a question
 _ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s*(?:in|as)?|prefer|want|do)\s+"
-                    r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?", re.I)
+                    r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?|"
+                    # "Should `get_user` return None or raise KeyError?": the subject, then two verb phrases
+                    r"^(?:should|shall|do (?:you|we) want|would you like)\s+(?:(?:me|us|we|i|it|they|[\w`.()]+)\s+"
+                    r"(?:to\s+)?)?(?P<c>[^?,;]{2,60}?),?\s+or\s+(?P<d>[^?,;]{2,60})\?", re.I)
 _HEAD_END = re.compile(r"\s+[—–]\s+|\s+-\s+|;\s+|:\s+(?=\S)|,\s+(?:but|so|which|and it|though)\b|\.\s+(?=[A-Z])")
 _RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my (?:pick|vote|recommendation|preference)(?:\s+is|:)|i recommend|"
                         r"i suggest|i'd recommend|i'd suggest|i lean towards?|i prefer)\s+(?:go with\s+|go for\s+|"
@@ -715,7 +891,9 @@ _PICK_LABEL = re.compile(r"^\s*(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed
                          r"(?:(?:prefer|pick|choose|take|want|go with|let'?s (?:do|go with)|do|option)\s+)?"
                          r"(?:option\s+)?\(?(?P<label>[A-Ea-e]|[1-9])\)?(?=[\s.,!:;)]|$)", re.I)
 _PICK_ORDINAL = re.compile(r"(?:^\s*|\b(?:the|do the|go with the|take the|use the)\s+)(?P<n>first|1st|second|2nd|third|3rd|"
-                           r"fourth|last|former|latter)\b(?:\s+(?:one|option|way))?", re.I)
+                           r"fourth|last|former|latter)\b(?!\s+(?:two|three|four|few|couple|\d))"
+                           r"(?:\s+(?:one|option|way))?",
+                           re.I)
 _PICK_THAT = re.compile(r"\b(?:go with (?:that|it|this|your (?:pick|suggestion|recommendation))|do that|try it|"
                         r"sounds good|agreed|i agree|makes sense|let'?s do (?:it|that)|go ahead|fine by me|works for me|"
                         r"ship it|that one|your (?:pick|suggestion|recommendation))\b", re.I)
@@ -725,12 +903,15 @@ _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:re
                         r"i'?d rather not|rather not|actually)\b\s*[.,!:;—–-]*\s*",
                         re.I)
 _NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above))\b[.,!:;—–-]*\s*", re.I)
-_REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|"
+_REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|scrap|ditch|"
+                     r"throw out|"
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
                         r"rather|prefer|do|make|leave)\b", re.I)
-_PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|the (?:quickest|simplest|easiest|"
+_PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|we could|one option is|shall i|"
+                       r"should i|(?:do you )?want me to|"
+                       r"the (?:quickest|simplest|easiest|"
                        r"cleanest|best) (?:\w+ )?(?:is|would be) to|the (?:fix|plan|idea|approach) (?:is|would be) to|"
                        r"my plan is|i suggest|i propose|how about|let me|i(?:'ve)? (?:made|changed|switched|added)|"
                        r"my suggestion is)\b", re.I)
@@ -763,7 +944,7 @@ def options_in(text: str) -> list[Option]:
             if out and line.strip() and not line.startswith((" ", "\t")):
                 break  # the list ended
             continue
-        if not out and not _OPTIONS_CUE.search("\n".join(lines[max(0, i - 3):i])):
+        if not out and not _OPTIONS_CUE.search("\n".join(lines[max(0, i - 3):i + 1])):
             continue
         m = _ITEM.match(line)
         label = (m.group("label") or str(len(out) + 1)).lower()
@@ -772,15 +953,20 @@ def options_in(text: str) -> list[Option]:
         head, why = _split_option(m.group("rest"))
         if head:
             out.append(Option(label, head, why, line.strip()))
-    if len(out) >= 2:
-        return out
+    listed = out if len(out) >= 2 else []
     for sent in sentences(text):
         m = _INLINE.search(sent) or _ASKED.search(sent)
-        if m:
+        if m and (not listed or body.find(sent[:40]) > body.find(listed[-1].quote)):  # the options laid out last
+            parts = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
             heads = [re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+)", "", part.strip(" ,"), flags=re.I).strip()
-                     for part in (m.group("a"), m.group("b"))]
+                     for part in parts]
             return [Option(str(n + 1), h, _said_about(text, h, heads[1 - n]), sent) for n, h in enumerate(heads)]
-    return []
+    return listed
+
+
+def _tokens(text: str) -> set[str]:
+    """Words and numbers that can name a proposal ("78" for "exit 78 for config errors")."""
+    return {w for w in re.findall(r"[a-z0-9_]+", text.lower()) if w.isdigit() or (len(w) > 3 and w not in _COMMON)}
 
 
 def _stems(text: str) -> set[str]:
@@ -859,12 +1045,19 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
     short = [first] if len(first.split()) <= 2 else [head] if len(head.split()) <= 6 else []  # "Reject." / "the
     # lock file one" name an option by its words
-    if short or _CHOOSE_VERB.search(head) or _ASSENT.match(head):
-        for sent in short + (sentences(head) if _CHOOSE_VERB.search(head) or _ASSENT.match(head) else []):
-            hit = _resolve(sent, options)
-            if hit is not None:
-                return hit
+    for sent in short + [x for x in re.split(r"(?<=[.!?])\s+|\n+", head) if x.strip()]:
+        if sent not in short and _DISMISS.search(sent):
+            continue  # "fraction is overkill": the option turned down, not the one picked
+        hit = _resolve(sent, options)
+        if hit is not None and (sent in short or _CHOOSE_VERB.search(sent) or _ASSENT.match(head) or
+                                len(_stems(sent) & _stems(hit.head)) >= 2):
+            return hit
     return None
+
+
+# a sentence of a reply that turns an option down rather than picking it
+_DISMISS = re.compile(r"\b(?:overkill|too (?:much|slow|complex|complicated|heavy|fancy)|no|not|don'?t|never|nah|nope|"
+                      r"bad|worse|hate|bit us|bites?|surprising|overengineered|over-engineered)\b", re.I)
 
 
 def _reason_in(sents: list[str], skip: str = "") -> str:
@@ -892,12 +1085,20 @@ class _Decided:
         return " ".join([self.head, *(a.option for a in self.proposal.alternatives)])
 
 
+# "monotonic then." / "ok, the lock then": the person takes what the agent just described
+_THEN = re.compile(r"^(?:ok(?:ay)?,?\s+|fine,?\s+|right,?\s+)?(?P<x>(?!that\b|it\b|this\b)[\w`.()$ -]{2,40}?)\s+then\b"
+                   r"\s*[.!]*$", re.I)
+# "`perf_counter` also works but it's meant for benchmarks": another option, and why not
+_ALSO_WORKS = re.compile(r"^(?P<alt>.{2,40}?)\s+(?:also works|works too|would (?:also )?work|is an option|could work)\b"
+                         r".*?\bbut\s+(?P<why>.{4,})$", re.I)
+
+
 def _said_choice(session: Session, earlier: list[Utterance], reply: str, turn: int) -> _Decided | None:
     """The choice a revert takes back when no options were laid out: the latest decision
     said in a sentence that the revert names, or one said in the last two turns."""
     for m in reversed(earlier):
         for x in reversed(sentences(m.text)):
-            h = classify(x)
+            h = classify(x, person=m.who == USER)
             if h is not None and h.kind == "decision" and not h.proposal and \
                     (_stems(h.title) & _stems(reply) or m.turn >= turn - 2):
                 p = Proposal("decision", h.title, h.confidence, [], [], alternatives=list(h.alternatives))
@@ -939,8 +1140,9 @@ def exchanges(session: Session) -> list[Proposal]:
             at = next((i for i, x in enumerate(psents) if _REVERT.search(x)), -1)
             after = psents[at + 1:] if at >= 0 else []
             # "back to X": X is the choice now; "revert X": X is the one dropped, the next words say what instead
+            tail = reply[rev.end():].split("\n")[0].strip(" .,:;—–-")  # "scrap X, go with Y"
             head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
-                (after[0] if after else "")
+                (after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
             if len(head.split()) < 2:
                 continue  # "get back to you" names no choice
             old = last.proposal
@@ -964,6 +1166,9 @@ def exchanges(session: Session) -> list[Proposal]:
                 rejected = [Alternative(o.head, o.why) for o in opts if o is not pick]
                 asked = " ".join(x.text for x in said if x.who == USER and x.turn == a.turn)
                 refs = anchor_refs(session, u.index, {u.turn}, f"{pick.head} {pick.why}", f"{a.text}\n{reply}", asked)
+                if refs == [(GLOB_ALL, "")]:  # the work may come a turn later
+                    refs = anchor_refs(session, u.index, {u.turn, u.turn + 1}, f"{pick.head} {pick.why}",
+                                       f"{a.text}\n{reply}", asked)
                 evidence = [Evidence(session.id, ASSISTANT, a.at, pick.quote[:400], a.line),
                             Evidence(session.id, USER, u.at, reply[:400], u.line)]
                 kind, around = "decision", ""
@@ -973,34 +1178,63 @@ def exchanges(session: Session) -> list[Proposal]:
                 if odd is not None:  # the option chosen looks wrong on purpose: a workaround, and why
                     kind, around = "workaround", mine or why
                     evidence.append(Evidence(session.id, ASSISTANT, odd[0].at, odd[1], odd[0].line))
-                out.append(Proposal(kind, _choice_title(pick.head), 0.8, refs, evidence,
-                                    mine or why, rejected, works_around=around))
+                picked = Proposal(kind, _choice_title(pick.head), 0.8, refs, evidence, mine or why, rejected,
+                                  works_around=around)
+                if refs != [(GLOB_ALL, "")]:  # a pick no code followed ("I'll open tickets for the first three"): talk
+                    out.append(picked)
                 answered.add(a.index)
-                last = _Decided(out[-1], pick.head)
+                last = _Decided(picked, pick.head)
+                continue
+        then = _THEN.match(psents[0]) if agent.turn == u.turn - 1 and not _TURN_DOWN.match(reply) else None
+        if then and _stems(then.group("x")) & _stems(agent.text):  # "monotonic then.": what the agent recommended
+            x = then.group("x")
+            refs = refs_for(x)
+            if refs != [(GLOB_ALL, "")]:
+                alternatives = [Alternative(_alt(m.group("alt")), m.group("why").rstrip(".")) for y in
+                                sentences(agent.text) for m in (_ALSO_WORKS.match(y),) if m]
+                out.append(Proposal("decision", _choice_title(x if len(x.split()) > 3 else f"use {x}"), 0.75, refs,
+                                    [Evidence(session.id, ASSISTANT, agent.at, agent.text[:400], agent.line),
+                                     Evidence(session.id, USER, u.at, reply[:400], u.line)],
+                                    _reason_in(psents[1:]), alternatives))
+                last = _Decided(out[-1], x)
                 continue
         down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
-        if down and agent.turn == u.turn - 1:
-            proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
+        proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
+        dismissed = ""  # "78 is cute but nobody knows sysexits. exit 2": the proposal named and waved off
+        if not down and proposal and len(psents) > 1 and \
+                (_tokens(psents[0]) & _tokens(proposal) or _stems(psents[0]) & _stems(proposal)) and \
+                re.search(r"\bbut\b", psents[0]) and not _ASSENT.match(reply):
+            dismissed, psents = psents[0], psents[1:]
+        if (down or dismissed) and agent.turn == u.turn - 1:
             neither = with_options[1] if with_options is not None and _NEITHER.match(reply) else []
             if not proposal and not neither:
                 continue
-            rejected = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|"
+            rejected = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|shall i|"
+                                          r"should i|want me to|"
                                           r"my plan is|i(?:'ve)? (?:made|changed|switched|added))\s+",
-                                          "", proposal, count=1, flags=re.I)).strip(" .")
-            hits = [(x, classify(x)) for x in psents]
+                                          "", proposal, count=1, flags=re.I)).strip(" .?")
+            hits = [(x, classify(x, person=True)) for x in psents]
             hits = [(x, h) for x, h in hits if h is not None and h.kind in ("invariant", "decision", "boundary")]
             if hits:
                 x, h = hits[0]
                 kind, title, conf = h.kind, h.title, max(h.confidence, 0.75)
+                if kind == "invariant" and classify(x) is None:  # "no — every shift is a UTC instant, full stop":
+                    kind = "decision"  # a plain statement against a proposal is the choice made instead
             else:
-                x = next((y for y in psents if _DIRECTIVE.search(y)), "")
+                x = next((y for y in psents if _DIRECTIVE.search(y)), "") or \
+                    (psents[0] if dismissed and len(psents[0].split()) <= 10 else "")
                 if not x:
                     continue
                 kind, title, conf = "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", x)[0]), 0.7
-            why = _reason_in([y for y in psents if y != x], x) or reason_of(x)
+            why = dismissed.split(" but ", 1)[-1].rstrip(".") if dismissed else \
+                _reason_in([y for y in psents if y != x], x) or reason_of(x) or \
+                (x.split(", ", 1)[1] if ", " in x and len(x.split(", ", 1)[1].split()) >= 3 else "")  # "stream it
+            # instead, the client handles chunks": after a turn-down, what follows the choice is why
             if not hits and not why:
                 continue  # "no, just the code": a terse steer with no reason is no decision to keep
             refs = refs_for(x)
+            if refs == [(GLOB_ALL, "")]:
+                continue
             offered = with_options[0] if neither else agent
             evidence = [Evidence(session.id, ASSISTANT, offered.at, (proposal if not neither else offered.text)[:400],
                                  offered.line),
@@ -1024,8 +1258,10 @@ class RuleExtractor:
         answers = exchanges(session)
         taken = {(e.line, e.quote) for p in answers for e in p.evidence} | \
             {(e.line, x) for p in answers for e in p.evidence if e.who == USER for x in sentences(e.quote)
-             if _REVERT.search(x)}  # "back to X: …" is the revert's
+             if _REVERT.search(x)}
+        stated = {(e.line, p.title): p for p in answers for e in p.evidence if e.who == USER}  # what an answer states
         last: dict[str, tuple[int, Proposal]] = {}  # per kind: the last proposal, and the message it came from
+        plain: set[int] = set()  # proposals from plain properties the person stated
         for k in range(len(said) - 1, -1, -1):  # the most recent first, so a time limit drops the oldest
             if session.out_of_time():
                 break
@@ -1035,7 +1271,7 @@ class RuleExtractor:
             for i, s in enumerate(sents):
                 if any(s in q for q in laid_out):
                     continue  # an option laid out for the person to choose: :func:`exchanges` reads the answer
-                hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "")
+                hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "", person=u.who == USER)
                 if hit is None:
                     continue
                 quote = s
@@ -1043,7 +1279,9 @@ class RuleExtractor:
                     quote = f"{s} {sents[i + 1]}"
                 if i and re.match(r"^(?:it|this|that)\b", s, re.I):  # "It looks odd …": what "it" is
                     quote = f"{sents[i - 1]} {quote}"
-                if (u.line, s) in taken:
+                if (u.line, hit.title) in stated:  # what a later sentence adds joins the answer's candidate
+                    last[hit.kind] = (k, stated[(u.line, hit.title)])
+                if (u.line, s) in taken or (u.line, hit.title) in stated:
                     continue  # read with the answer it belongs to (:func:`exchanges`)
                 if hit.kind == "decision":
                     hit = _rejected_reasons(sents, hit)
@@ -1060,14 +1298,18 @@ class RuleExtractor:
                     conf = min(conf, 0.75)
                 elif u.who == USER:
                     conf += 0.05
-                elif _assented(said, k):
+                elif _assented(session, k):
                     turns.add(u.turn + 1)
+                elif not _agent_plan(session, u, hit, s):
+                    continue  # the agent alone: an explanation, a summary or a musing, not something settled
                 whole = _WHOLE.search(s)
                 refs = _scope_of(session, whole) if whole and hit.kind != "decision" else \
                     anchor_refs(session, u.index, turns, s, u.text)
+                if refs == [(GLOB_ALL, "")] and not whole and u.who == USER:  # said before the work it leads to
+                    refs = anchor_refs(session, u.index, turns | {u.turn + 1}, s, u.text)
                 if refs == [(GLOB_ALL, "")]:
-                    if u.who == ASSISTANT:
-                        continue  # the agent, about no code it touched: talk, not a rule of the repository
+                    if u.who == ASSISTANT or not (whole or hit.kind != "decision" and classify(s) is not None):
+                        continue  # about no code the session touched and no hard rule ("… must never …"): talk
                     conf -= 0.15
                 prev = last.get(hit.kind)
                 if prev is not None and prev[0] == k and prev[1].refs == refs:
@@ -1075,17 +1317,52 @@ class RuleExtractor:
                     continue
                 rule = last.get("invariant")
                 if hit.kind == "decision" and hit.alternatives and rule is not None and rule[0] == k and \
-                        rule[1].refs == refs:
+                        set(rule[1].refs) & set(refs):
                     _elaborate(rule[1], hit, evidence)  # "… must X, not Y": what the rule rules out
+                    if id(rule[1]) in plain:  # "every shift is a UTC instant, full stop … So: X, not Y": a choice
+                        rule[1].kind, rule[1].title = "decision", hit.title
                     continue
                 p = Proposal(hit.kind, hit.title, round(min(conf, 0.95), 2), refs, evidence, hit.rationale,
                              list(hit.alternatives), hit.works_around, hit.remove_when,
                              recalls=u.who == USER and bool(_REMINDER.search(_lead_in(u.text, s))))
                 last[hit.kind] = (k, p)
+                if hit.plain:
+                    plain.add(id(p))
                 out.append(p)
+        for rule in (p for p in out if p.kind == "invariant" and p.evidence[0].who == USER):
+            for a in answers:  # "raise. … reserved must never go below zero": the rule rules the other options out
+                if a.kind == "decision" and any(e.who == USER and e.line == rule.evidence[0].line for e in a.evidence) \
+                        and set(a.refs) & set(rule.refs):
+                    known = {x.option.lower() for x in rule.alternatives}
+                    rule.alternatives += [x for x in a.alternatives if x.option.lower() not in known]
         if not session.out_of_time():
-            out += answers + gotchas(session)
-        return sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
+            said_lines = sorted({e.line for p in out + answers for e in p.evidence})
+            # a trap whose explanation (said between the error and the fix) is a candidate already: that one
+            out += answers + [g for g in gotchas(session) + reported(session)
+                              if not any(g.evidence[0].line < x < g.evidence[-1].line for x in said_lines)]
+        out = sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
+        return _one_per_choice(out)
+
+
+def _one_per_choice(proposals: list[Proposal]) -> list[Proposal]:
+    """One decision per choice a session made: a choice the person states, then settles
+    when the agent lays out the options, is one candidate (the later one, with every
+    piece of evidence and every option turned down) — same code, the same words."""
+    out: list[Proposal] = []
+    for p in proposals:
+        said = _stems(" ".join([p.title, *(a.option for a in p.alternatives)]))
+        same = next((q for q in out if q.kind == p.kind == "decision" and set(q.refs) & set(p.refs) and
+                     len(said & _stems(" ".join([q.title, *(a.option for a in q.alternatives)]))) >= 3), None)
+        if same is None:
+            out.append(p)
+            continue
+        known = {a.option.lower() for a in p.alternatives}
+        p.alternatives += [a for a in same.alternatives if a.option.lower() not in known]
+        p.evidence[:0] = [e for e in same.evidence if e not in p.evidence]
+        p.rationale = p.rationale or same.rationale
+        p.confidence = max(p.confidence, same.confidence)
+        out[out.index(same)] = p
+    return out
 
 
 def _elaborate(p: Proposal, hit: Hit, evidence: list[Evidence]) -> None:
@@ -1101,14 +1378,35 @@ def _elaborate(p: Proposal, hit: Hit, evidence: list[Evidence]) -> None:
     p.confidence = round(min(0.95, max(p.confidence, hit.confidence) + 0.05), 2)
 
 
-def _assented(said: list[Utterance], k: int) -> bool:
-    """The person's next message (the next turn) accepts what the agent said last."""
+_BECAUSE = re.compile(r"\b(?:because|since|so|given|otherwise)\b", re.I)
+
+
+def _agent_plan(session: Session, u: Utterance, hit: Hit, s: str) -> bool:
+    """What the agent says alone holds only as a plan it then carries out: a choice with the
+    option it turns down and why, or a limit it sets, said before it edits code in the same
+    turn; or why code it touches looks wrong on purpose (a workaround). Its explanations,
+    summaries after the edit and musings are no notes."""
+    if hit.kind == "workaround":
+        return True
+    if not any(c.index > u.index for c in session.edits({u.turn})):
+        return False
+    if hit.kind == "decision":  # a reason said as one ("because", "so …", the next sentence), not any clause
+        return bool(hit.alternatives) and (any(a.rejected_because for a in hit.alternatives if a.rejected_because !=
+                                               hit.rationale) or bool(_BECAUSE.search(s)) or
+                                           bool(hit.rationale) and hit.rationale not in s)
+    return hit.kind == "boundary"
+
+
+def _assented(session: Session, k: int) -> bool:
+    """The person's next message (the next turn) accepts what the agent said last, and the
+    work follows ("ok" to a plan; not "lgtm, thanks" to a summary of what was done)."""
+    said = session.said()
     u = said[k]
     if any(r.who == ASSISTANT and r.turn == u.turn for r in said[k + 1:]):
         return False  # not the agent's last message of the turn
     reply = next((r for r in said[k + 1:] if r.who == USER), None)
     return reply is not None and reply.turn == u.turn + 1 and bool(_ASSENT.match(reply.text)) and \
-        not _ASSENT_NOT.search(reply.text[:80])
+        not _ASSENT_NOT.search(reply.text[:80]) and bool(session.edits({reply.turn}))
 
 
 __all__ = ["RuleExtractor", "classify", "sentences", "gotchas", "anchor_refs", "USER", "ASSISTANT"]

@@ -1,0 +1,1 @@
+"""Stock keeping for the small warehouse: bins, quantities, reservations, reorders."""
