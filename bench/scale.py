@@ -128,7 +128,8 @@ def measure(root: Path, notes: int, files: int, args) -> dict:
         t = time.perf_counter()
         while not listening(socket_path(root)) and time.perf_counter() - t < 60:
             time.sleep(0.02)
-        run(tether_cmd() + ["context", f"{L.BIG}:1"], root, env=env)  # the server's first answer warms it
+        warm = gen["symbol_funcs"][0]["start"] + 2  # in a function: the call graph is read too
+        run(tether_cmd() + ["context", f"{L.BIG}:{warm}"], root, env=env)  # the server's first answer warms it
         served = timed_calls(root, gen, args.calls, 2, env)
     finally:
         server.kill()
