@@ -11,7 +11,7 @@ from ..checks.findings import AMBIGUOUS, DRIFT, ORPHANED, VIOLATION, Finding
 from ..context.ranking import note_markdown
 from ..core import anchors as A
 from ..core.resolution import Located
-from ..core.text import Range
+from ..core.text import Range, utf16_len
 
 SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
             "info": T.DiagnosticSeverity.Information, "hint": T.DiagnosticSeverity.Hint}
@@ -24,6 +24,26 @@ def lsp_range(r: Range | None) -> T.Range:
 
 def core_range(r: T.Range) -> Range:
     return Range(r.start.line, r.start.character, r.end.line, r.end.character)
+
+
+def coalesced(changes: list) -> list:
+    """Content changes with each run of insertions typed one after another on one line
+    (each starting where the last one's text ended) made one insertion: an edit storm of
+    1,000 keystrokes is one edit to apply, not 1,000."""
+    out: list = []
+    for ch in changes:
+        prev = out[-1] if out else None
+        if prev is not None and _insertion(prev) and _insertion(ch) and "\n" not in prev.text \
+                and "\r" not in prev.text and ch.range.start.line == prev.range.start.line \
+                and ch.range.start.character == prev.range.start.character + utf16_len(prev.text):
+            out[-1] = T.TextDocumentContentChangePartial(range=prev.range, text=prev.text + ch.text)
+        else:
+            out.append(ch)
+    return out
+
+
+def _insertion(ch) -> bool:
+    return isinstance(ch, T.TextDocumentContentChangePartial) and ch.range.start == ch.range.end
 
 
 def diagnostic(f: Finding, note_uri: str | None, severity: str | None = None) -> T.Diagnostic:

@@ -82,7 +82,7 @@ class TetherServer(LanguageServer):
             lf = self.live(uri)
             if lf is None:
                 return []
-            for ch in batch:
+            for ch in C.coalesced(batch):
                 lf.apply(C.core_range(ch.range) if isinstance(ch, T.TextDocumentContentChangePartial) else None, ch.text)
             if uri in self.pending:
                 return None  # newer changes are queued: parse and check those, not this stale text
