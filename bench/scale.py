@@ -49,11 +49,6 @@ TARGETS = {"hook_alone_p99_ms": 100, "hook_served_p99_ms": 30, "hook_alone_p99_m
            "ready_cold_ms": 1000, "index_build_s": 10, "lsp_rss_mb": 400}
 
 
-def pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, max(0, round(p / 100 * (len(xs) - 1))))]
-
-
 def run(cmd: list[str], cwd: Path, stdin: bytes = b"", env: dict | None = None) -> tuple[float, float, bytes]:
     """(wall seconds, peak RSS MB, stdout) of one process."""
     with tempfile.TemporaryFile() as out:
@@ -119,7 +114,7 @@ def measure(root: Path, notes: int, files: int, args) -> dict:
     res["check_warm_s"], _, _ = run(tether_cmd() + ["check"], root, env=env)
 
     floor = [run([sys.executable, "-c", "pass"], root)[0] * 1000 for _ in range(args.calls)]
-    res["floor_p50_ms"], res["floor_p99_ms"] = pct(floor, 50), pct(floor, 99)
+    res["floor_p50_ms"], res["floor_p99_ms"] = L.pct(floor, 50), L.pct(floor, 99)
 
     alone = timed_calls(root, gen, args.calls, 1, env)
     server = subprocess.Popen(tether_cmd() + ["serve", str(root)], cwd=root, env=env,
@@ -136,7 +131,7 @@ def measure(root: Path, notes: int, files: int, args) -> dict:
         server.wait()
     for mode, times in (("alone", alone), ("served", served)):
         for kind, xs in times.items():
-            res[f"{kind}_{mode}_p50_ms"], res[f"{kind}_{mode}_p99_ms"] = pct(xs, 50), pct(xs, 99)
+            res[f"{kind}_{mode}_p50_ms"], res[f"{kind}_{mode}_p99_ms"] = L.pct(xs, 50), L.pct(xs, 99)
 
     res.update({f"lsp_{k}": v for k, v in asyncio.run(lsp_ready(root, gen, args.starts)).items()})
     return res

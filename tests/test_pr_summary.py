@@ -83,3 +83,21 @@ def test_a_comment_stays_within_what_github_takes(branch):
     assert "### 4 notes on the code this change touches" in md
     assert "#### More notes, too many to show in full here" in md
     assert "- decision: Charges are in cents (`tether show " in md
+
+
+def test_a_change_names_every_file_it_touched_binary_and_spaced_names_too(tmp_path: Path):
+    """One diff serves both the files `check --changed-since` checks and the code the PR
+    comment names: a binary file, a name with a space, a rename, a file not tracked yet."""
+    from tether.core.files import changed_lines
+    git_init(tmp_path)
+    (tmp_path / "logo.bin").write_bytes(b"a\0b")
+    (tmp_path / "sp ace.py").write_text("x = 1\n")
+    (tmp_path / "kept.py").write_text("a = 1\nb = 2\n")
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "commit", "-qm", "start"], cwd=tmp_path, check=True)
+    (tmp_path / "logo.bin").write_bytes(b"a\0c")
+    subprocess.run(["git", "mv", "sp ace.py", "sp ace2.py"], cwd=tmp_path, check=True)
+    (tmp_path / "kept.py").write_text("a = 1\nb = 3\n")
+    (tmp_path / "new file.py").write_text("n = 0\n")
+    assert changed_lines(tmp_path, "HEAD") == {"logo.bin": None, "sp ace2.py": [], "kept.py": [(1, 2)],
+                                               "new file.py": None}

@@ -9,7 +9,7 @@ from pathlib import Path
 from .. import __version__
 from ..checks.findings import check, doctor, touched
 from ..context.ranking import note_markdown
-from ..core.files import changed_lines, changed_since, is_under
+from ..core.files import changed_lines, is_under
 from .common import EXIT_FINDINGS, EXIT_OK, UsageError, out_json, workspace
 
 
@@ -28,16 +28,16 @@ def cmd_check(args) -> int:
                 raise UsageError(f"{p}: no such file or folder")
             rels += [f for f in ws.files() if is_under(f, rel)] \
                 if target.is_dir() else [rel]
-    if args.changed_since:
-        changed = changed_since(ws.root, args.changed_since)
-        rels = sorted(changed if rels is None else changed & set(rels))
+    changed = changed_lines(ws.root, args.changed_since) if args.changed_since else None
+    if changed is not None:  # one diff serves both: the files to check and the code a PR touches
+        rels = sorted(set(changed) if rels is None else set(changed) & set(rels))
     findings = check(ws, rels)
     if args.format == "json":
         out_json({"findings": [f.to_json() for f in findings]})
     elif args.format == "sarif":
         out_json(sarif(findings))
     elif args.format == "markdown":
-        notes = touched(ws, changed_lines(ws.root, args.changed_since)) if args.changed_since else []
+        notes = touched(ws, changed) if changed is not None else []
         sys.stdout.write(pull_request_markdown(findings, notes, args.changed_since))
     elif args.format == "github":
         for f in findings:

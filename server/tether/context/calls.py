@@ -21,7 +21,6 @@ itself is always read as it is now.
 
 from __future__ import annotations
 
-import os
 import time
 import weakref
 from dataclasses import dataclass

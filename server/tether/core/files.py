@@ -210,20 +210,11 @@ def git(root: Path, *args: str) -> subprocess.CompletedProcess:
         return subprocess.CompletedProcess(["git", *args], 1, "", str(e))
 
 
-def changed_since(root: Path, ref: str) -> set[str]:
-    """Files changed between ``ref`` and the working tree, and files git does not track yet."""
-    r = git(root, "diff", "--name-only", "--relative", "--end-of-options", ref, "--")
-    if r.returncode != 0:
-        err = r.stderr.strip().splitlines()
-        raise WorkspaceError(f"--changed-since {ref}: {err[-1] if err else 'git failed'}")
-    return set(r.stdout.split()) | set(git(root, "ls-files", "--others", "--exclude-standard").stdout.split())
-
-
 def changed_lines(root: Path, ref: str) -> dict[str, list[tuple[int, int]] | None]:
     """What changed between ``ref`` and the working tree, file by file: the line ranges of the
     file's current text that the change wrote (0-based, end exclusive; lines deleted leave an
     empty range where they were), or None for a file added, deleted or not tracked yet (the
-    whole of it). A file renamed without an edit changed no line."""
+    whole of it; a binary file too). A file renamed without an edit changed no line."""
     r = git(root, "diff", "-U0", "--relative", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/",
             "--end-of-options", ref, "--")
     if r.returncode != 0:
@@ -238,6 +229,11 @@ def changed_lines(root: Path, ref: str) -> dict[str, list[tuple[int, int]] | Non
             new = _diff_path(line[4:], "b/")
             rel = new or old
             out[rel] = [] if new and old else None
+        elif line.startswith("rename to "):  # a rename without an edit has no ---/+++ lines
+            out.setdefault(_diff_path(line[len("rename to "):], ""), [])
+        elif line.startswith("Binary files ") and (m := re.match(r"Binary files (.+) and (.+) differ$", line)):
+            old, new = _diff_path(m.group(1), "a/"), _diff_path(m.group(2), "b/")
+            out[new or old] = None  # no lines to name: the whole file
         elif line.startswith("@@ ") and out.get(rel) is not None:
             m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", line)
             start, count = int(m.group(1)), int(m.group(2) or 1)

@@ -122,11 +122,11 @@ class Positions:
         end = self._starts[line + 1] - 1 if line + 1 < len(self._starts) else len(self.text)
         if "\n" in new or b > end or not (self._ascii and new.isascii()):
             return Positions(text)
+        delta = len(new) - (b - a)
         out = Positions.__new__(Positions)
         out.text, out._ascii, out._b = text, True, None
         out.lines = self.lines.copy()
-        out.lines[line] = text[self._starts[line]:end + len(new) - (b - a)]
-        delta = len(new) - (b - a)
+        out.lines[line] = text[self._starts[line]:end + delta]
         out._starts = self._starts[:line + 1] + [s + delta for s in self._starts[line + 1:]]
         return out
 

@@ -98,18 +98,18 @@ class Framing:
         if self.broken or not line:
             return b""
         if line == b"\r\n":
-            return line if self.length is not None else self._break("a message with no Content-Length header")
+            return line if self.length is not None else self.end("a message with no Content-Length header")
         m = _LENGTH.match(line)
         if m:
             self.length = int(m.group(1))
             if self.length > MAX_BODY:
-                return self._break(f"Content-Length {self.length} is larger than {MAX_BODY} bytes")
+                return self.end(f"Content-Length {self.length} is larger than {MAX_BODY} bytes")
             return b"Content-Length: %d\r\n" % self.length  # as pygls' own pattern expects it
         if line.lower().startswith(b"content-length") or not _HEADER.match(line):
-            return self._break(f"not a header: {line[:80]!r}")
+            return self.end(f"not a header: {line[:80]!r}")
         return line
 
-    def _break(self, why: str) -> bytes:
+    def end(self, why: str) -> bytes:
         self.broken = why
         log.error("the client's message stream is broken (%s): exiting so the client can restart the server", why)
         return b""
@@ -127,7 +127,7 @@ class _Stream:
         try:
             line = await self.reader.readline()
         except ValueError:  # a line past the reader's limit: no header is that long
-            return self.framing._break("a header line of more than 64 KB")
+            return self.framing.end("a header line of more than 64 KB")
         return self.framing.header(line)
 
     async def readexactly(self, n: int) -> bytes:
