@@ -384,6 +384,10 @@ INSERTED = "        total += 0\n"
 async def start_once(root: Path, big_text: str, first_pos: T.Position, cold: bool, watch: bool) -> dict:
     if cold:
         shutil.rmtree(root / TETHER_DIR / "cache", ignore_errors=True)
+    else:  # a warm cache is one an earlier session completed: a cold start indexes all but the
+        ws = Workspace.find(root)  # open file's notes after its first answer, and is stopped here before
+        ws.refresh()
+        ws.close()
     s = Session(root, big_text, watch)
     s.first_hover_pos = first_pos
     try:

@@ -160,6 +160,25 @@ def test_an_agent_touching_the_new_file_gets_the_notes_that_moved_there(repo: Pa
     assert titles(17) == ["append-only"]
 
 
+def test_a_file_renamed_between_two_commands_is_followed_by_the_second(repo: Path):
+    """Each command finds gone files by their folders' mtimes, as an earlier command
+    recorded them: folders as old as a real repository's, a rename between two commands."""
+    import os
+    for d in (repo, repo / "pkg"):
+        os.utime(d, ns=(1_600_000_000 * 10**9,) * 2)
+    def titles(rel: str, line: int) -> list[str]:
+        r = tether(repo, "context", f"{rel}:{line}", "--format", "json")
+        assert r.returncode == 0, r.stderr
+        return [n["title"] for n in json.loads(r.stdout)["notes"]]
+    assert titles("pkg/other.py", 2) == [] and titles("pkg/models.py", 6) == ["integers"]  # recorded: nothing gone
+    (repo / "pkg" / "models.py").rename(repo / "pkg" / "money.py")
+    assert titles("pkg/money.py", 6) == ["integers"]
+    (repo / "pkg" / "money.py").rename(repo / "pkg" / "models.py")  # and back, within the same second
+    assert titles("pkg/models.py", 6) == ["integers"] and titles("pkg/other.py", 2) == []
+    (repo / "pkg" / "models.py").unlink()
+    assert {a["state"] for a in anchors(repo).values()} == {"orphaned"}
+
+
 @pytest.mark.parametrize("how", ["committed", "plain mv"])
 def test_file_and_line_anchors_follow_a_renamed_file(repo: Path, how: str):
     (repo / "docs").mkdir()

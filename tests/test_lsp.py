@@ -5,6 +5,7 @@ what running them does to the note files, code lenses, and the custom requests."
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
@@ -379,6 +380,40 @@ async def test_broken_note_file_written_before_start(client: LanguageClient, tmp
     uri = open_doc(client, root / "app.py")
     h = await hover(client, uri, line_of(APP_PY, "def load_config"), 6)
     assert h is not None and "Config is read whole" in h.contents.value
+
+
+async def test_a_fresh_clone_of_many_notes_answers_the_open_file_whole(client: LanguageClient, tmp_path: Path):
+    """No index yet (a fresh clone) and more notes than are indexed before the first answer:
+    the opened file's notes — on its code, and by a path pattern — are all in the first
+    answer; the rest (other files' notes, a broken note file) follow without a restart."""
+    root = tmp_path / "repo"
+    dec, inv = app_ws(root)
+    notes = root / ".tether" / "notes"
+    for i in range(1500):
+        nid = f"01kz{i:022d}"
+        (root / "lib").mkdir(exist_ok=True)
+        (root / "lib" / f"m{i}.py").write_text(f"X = {i}\n")
+        (notes / f"{nid}-m{i}.md").write_text(
+            f'+++\nid = "{nid}"\nkind = "intent"\ntitle = "lib module {i}"\nstatus = "active"\n\n'
+            f'[[anchors]]\ntype = "file"\npath = "lib/m{i}.py"\n+++\n\nWhy lib/m{i}.py exists.\n')
+    (notes / "01kzpattern000000000000000-py.md").write_text(
+        '+++\nid = "01kzpattern000000000000000"\nkind = "boundary"\ntitle = "No I/O at import time"\n'
+        'status = "active"\n\n[[anchors]]\ntype = "glob"\npattern = "**/*.py"\n+++\n\nImports stay pure.\n')
+    bad = notes / "01kzbroken0000000000000000-x.md"
+    bad.write_text('+++\nid = "01kzbroken0000000000000000"\ntitle = "unterminated\n+++\n')
+    shutil.rmtree(root / ".tether" / "cache")
+    await start(client, root)
+    uri = open_doc(client, root / "app.py")
+    h = await hover(client, uri, line_of(APP_PY, "def load_config"), 6)
+    assert h is not None and "Config is read whole" in h.contents.value
+    ctx = await request(client, "tether/context", {"uri": uri})
+    assert {n["title"] for n in ctx["notes"]} == {"Config is read whole", "start is idempotent", "No I/O at import time"}
+    diags = await wait_diags(client, bad.as_uri(), lambda d: bool(d), "an error on the broken note")
+    assert diags[0].code == "broken-note"
+    other = await request(client, "tether/context", {"uri": (root / "lib" / "m1234.py").as_uri()})
+    assert [n["title"] for n in other["notes"]] == ["lib module 1234", "No I/O at import time"]
+    res = await request(client, "tether/notes", {})
+    assert len(res["notes"]) == 1503
 
 
 async def test_conflict_markers_written_while_running(client: LanguageClient, tmp_path: Path):

@@ -41,12 +41,10 @@ request is the Stop's.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import os
 import re
 import time
-import tomllib
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,11 +52,11 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import orjson
+import tomli as tomllib
 
-from ..capture import candidates as capture
 from ..capture import observations as K
-from ..checks.findings import check
 from ..context.ranking import DEFAULT_BUDGET, Context, Item, context_for, estimate_tokens, note_markdown, repo_context
+from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
 
 AGENTS = ("claude-code", "copilot")
@@ -226,7 +224,7 @@ def _key(sid: str, *parts: str) -> str:
 
 def fingerprint(item: Item) -> str:
     """Changes when the note does (text, status, rejected options …), not with the line asked."""
-    return hashlib.sha1("\n".join(note_markdown(item.note)).encode()).hexdigest()[:16]
+    return digest("\n".join(note_markdown(item.note)))
 
 
 def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[Item], budget: int) -> str:
@@ -383,6 +381,7 @@ def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:
     rels = list(dict.fromkeys(r for r in (_rel(ws, t.path, cwd) for t in found if t.edit) if r))
     if not rels:
         return ""
+    from ..checks.findings import check  # here, as capture's modules below: a read imports neither
     findings = [f for f in check(ws, rels) if f.path in rels]
     if not findings:
         return ""
@@ -561,6 +560,7 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
     asked is remembered (one write transaction), so each candidate is asked about once."""
     if not sid or not edited:
         return ""
+    from ..capture import candidates as capture
     pending = [c for c in capture.candidates(ws) if sid in c.sessions]
     s, key = ws.store, _key(sid, "asked")
 
@@ -592,6 +592,7 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
 
 def _code_of(ws: Workspace, c) -> str:
     """Where a candidate's code is now: "`name` (path:line)", a file, or the repository."""
+    from ..capture import candidates as capture
     out = []
     for a in c.anchors:
         if a.pattern:

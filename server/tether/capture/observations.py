@@ -8,7 +8,6 @@ hooks write it (``observe``); distillation and ``tether log`` read it.
 from __future__ import annotations
 
 import os
-import secrets
 import time
 
 import orjson
@@ -43,7 +42,7 @@ def observe(ws: Workspace, session: str, kind: str, *, transcript: str = "", cap
         return
     s = ws.store
     at = time.time_ns()
-    key = f"{at:020d}-{secrets.token_hex(3)}"
+    key = f"{at:020d}-{os.urandom(3).hex()}"
     entry = {"session": session, "at": _iso(at), "kind": kind, **{k: _clip(v) for k, v in fields.items()}}
     size = len(orjson.dumps(entry))
     limit = cap or log_cap()

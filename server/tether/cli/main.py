@@ -5,6 +5,7 @@ prints the result for people (text) or programs (``--json``). Positions in text 
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 from pathlib import Path
@@ -14,22 +15,19 @@ from ..context.ranking import DEFAULT_BUDGET
 from ..core.notes import KINDS, NoteError
 from ..core.workspace import WorkspaceError
 from .common import EXIT_OK, EXIT_USAGE, UsageError
-from .faces import cmd_context, cmd_export, cmd_hook, cmd_lsp, cmd_mcp, cmd_site
-from .findings import cmd_check, cmd_doctor
-from .notes import (cmd_confirm, cmd_edit, cmd_init, cmd_list, cmd_reanchor, cmd_record, cmd_reindex, cmd_retire,
-                    cmd_show, cmd_supersede, cmd_sync)
-from .review import cmd_accept, cmd_dismiss, cmd_distill, cmd_log, cmd_review, cmd_search
 
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="tether: %(message)s")  # what the core says once
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    module, name = args.func.split(":")  # imported here: a hook call needs none of the other commands' modules
+    func = globals()[name] if module == "main" else getattr(importlib.import_module(f".{module}", __package__), name)
     try:
-        return args.func(args) or EXIT_OK
+        return func(args) or EXIT_OK
     except (WorkspaceError, UsageError, NoteError) as e:
         print(f"tether: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -47,24 +45,31 @@ def cmd_serve(args) -> int:
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with ``only`` a command's name, just that command's parser (building
+    all 26 costs a hook call more than answering it); any other word: all of them."""
     p = argparse.ArgumentParser(prog="tether", description="Keep the why of the code attached to the code.")
     p.add_argument("--version", action="version", version=f"tether {__version__}")
     sub = p.add_subparsers(title="commands", metavar="COMMAND")
+    names: list[str] = []
 
     def cmd(name, func, help_):
+        """``func``: MODULE:FUNCTION of this package, imported when the command runs."""
+        names.append(name)
+        if only is not None and name != only:
+            return _Unbuilt()
         c = sub.add_parser(name, help=help_, description=help_)
         c.set_defaults(func=func)
         return c
 
-    c = cmd("init", cmd_init, "create .tether/ at the top of this git repository (or in this folder)")
+    c = cmd("init", "notes:cmd_init", "create .tether/ at the top of this git repository (or in this folder)")
     c.add_argument("path", nargs="?", help="create it exactly here instead")
     c.add_argument("--agents", nargs="?", const="", metavar="NAMES",
                    help="also set agents up (MCP server, hooks, rule files): comma-separated names of claude, "
                         "codex, cursor, gemini, vscode, or all; alone: claude,cursor,vscode")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("record", cmd_record, "record a note anchored to code")
+    c = cmd("record", "notes:cmd_record", "record a note anchored to code")
     c.add_argument("kind", choices=KINDS)
     c.add_argument("position", nargs="?", help="PATH:LINE[:COL] (1-based), PATH:LINE-LINE with --span, or PATH with --file")
     c.add_argument("--title", required=True)
@@ -91,80 +96,80 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument("--glob", metavar="PATTERN", help="anchor a path pattern such as 'src/auth/**'")
     c.add_argument("--json", action="store_true", help="print the whole note as JSON")
 
-    c = cmd("list", cmd_list, "list notes, each anchor with its state and current place")
+    c = cmd("list", "notes:cmd_list", "list notes, each anchor with its state and current place")
     c.add_argument("path", nargs="?", help="only notes that apply to this file or folder")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("show", cmd_show, "show one note")
+    c = cmd("show", "notes:cmd_show", "show one note")
     c.add_argument("id")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("edit", cmd_edit, "open a note file in $VISUAL / $EDITOR")
+    c = cmd("edit", "notes:cmd_edit", "open a note file in $VISUAL / $EDITOR")
     c.add_argument("id")
 
-    c = cmd("retire", cmd_retire, "mark a note retired (kept in history, no longer shown as current)")
+    c = cmd("retire", "notes:cmd_retire", "mark a note retired (kept in history, no longer shown as current)")
     c.add_argument("id")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("supersede", cmd_supersede, "mark a note superseded by a newer one")
+    c = cmd("supersede", "notes:cmd_supersede", "mark a note superseded by a newer one")
     c.add_argument("id")
     c.add_argument("--by", required=True, metavar="NEW_ID")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("confirm", cmd_confirm, "an invariant still holds: record its code's current fingerprint")
+    c = cmd("confirm", "notes:cmd_confirm", "an invariant still holds: record its code's current fingerprint")
     c.add_argument("id")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("reanchor", cmd_reanchor, "tie a note (an orphaned or ambiguous anchor) to the code at PATH:LINE")
+    c = cmd("reanchor", "notes:cmd_reanchor", "tie a note (an orphaned or ambiguous anchor) to the code at PATH:LINE")
     c.add_argument("id")
     c.add_argument("position", help="PATH:LINE[:COL] (1-based)")
     c.add_argument("--anchor", type=int, default=1, metavar="N", help="which anchor of the note (default 1)")
     c.add_argument("--span", action="store_true", help="the statement there, not the definition")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("sync", cmd_sync, "write anchors that moved, changed or were renamed back into their note files")
+    c = cmd("sync", "notes:cmd_sync", "write anchors that moved, changed or were renamed back into their note files")
     c.add_argument("paths", nargs="*", metavar="PATH", help="only notes anchored in these files")
     c.add_argument("--check", action="store_true", help="change nothing; exit 1 when a note file would change")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("context", cmd_context, "the notes that apply at PATH[:LINE], for an agent or a person")
+    c = cmd("context", "faces:cmd_context", "the notes that apply at PATH[:LINE], for an agent or a person")
     c.add_argument("position", help="PATH or PATH:LINE")
     c.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="TOKENS",
                    help=f"fit the answer in this many tokens (default {DEFAULT_BUDGET})")
     c.add_argument("--format", choices=("md", "json"), default="md")
 
-    c = cmd("mcp", cmd_mcp, "run the MCP server (tools and note resources for agents) on standard input/output")
+    c = cmd("mcp", "faces:cmd_mcp", "run the MCP server (tools and note resources for agents) on standard input/output")
 
-    c = cmd("hook", cmd_hook, "answer an agent's hook event (JSON on standard input); never fails the agent")
+    c = cmd("hook", "faces:cmd_hook", "answer an agent's hook event (JSON on standard input); never fails the agent")
     c.add_argument("agent", choices=("claude-code", "copilot", "cursor", "gemini"))
     c.add_argument("--serve", action="store_true",
                    help="ask the workspace's resident server first, and start one when none answers")
 
-    c = cmd("serve", cmd_serve, "answer agents' hook events from a resident process (started by `hook --serve`)")
+    c = cmd("serve", "main:cmd_serve", "answer agents' hook events from a resident process (started by `hook --serve`)")
     c.add_argument("path", nargs="?", default=".", help="the workspace (default: the one holding this folder)")
     c.add_argument("--idle", type=float, default=1800, metavar="SECONDS", help="exit after this long unasked")
 
-    c = cmd("export", cmd_export, "write the notes as rule files for agents that only read files")
+    c = cmd("export", "faces:cmd_export", "write the notes as rule files for agents that only read files")
     c.add_argument("target", nargs="?", choices=("agents", "claude", "cursor", "copilot", "all"), default="all")
     how = c.add_mutually_exclusive_group()
     how.add_argument("--write", action="store_true", help="write the files (the default)")
     how.add_argument("--check", action="store_true", help="change nothing; exit 1 when a file is stale")
 
-    c = cmd("check", cmd_check, "run invariant checks and drift guards; report lost anchors and broken notes")
+    c = cmd("check", "findings:cmd_check", "run invariant checks and drift guards; report lost anchors and broken notes")
     c.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every file a note applies to)")
     c.add_argument("--format", choices=("text", "json", "sarif", "github", "markdown"), default="text",
                    help="markdown: a pull request comment (with --changed-since, also the notes on the changed code)")
     c.add_argument("--changed-since", metavar="REV", help="only files changed since this git revision")
     c.add_argument("--jobs", type=int, metavar="N", help="processes to share a large check (default: one a core)")
 
-    c = cmd("site", cmd_site, "write a static site of the notes for people: files, notes, decisions, what needs attention")
+    c = cmd("site", "faces:cmd_site", "write a static site of the notes for people: files, notes, decisions, what needs attention")
     c.add_argument("--out", metavar="DIR", help="the folder to write (default .tether/cache/site)")
 
-    c = cmd("log", cmd_log, "the agents' observation log: prompts, files read and edited, commands, failures")
+    c = cmd("log", "review:cmd_log", "the agents' observation log: prompts, files read and edited, commands, failures")
     c.add_argument("--session", metavar="ID", help="only this session (an id or a unique prefix of it)")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("search", cmd_search, "search the notes, the candidate notes and the agents' observation log, best first")
+    c = cmd("search", "review:cmd_search", "search the notes, the candidate notes and the agents' observation log, best first")
     c.add_argument("query")
     c.add_argument("--since", metavar="WHEN", help="only what changed or happened since: 2026-11-20, "
                                                    "2026-11-20T09:00, or an age such as 6h, 2d, 1w")
@@ -172,31 +177,38 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--limit", type=int, default=20, metavar="N", help="at most N results (default 20)")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("distill", cmd_distill, "propose candidate notes from an agent session (transcript and observation log)")
+    c = cmd("distill", "review:cmd_distill", "propose candidate notes from an agent session (transcript and observation log)")
     c.add_argument("--session", metavar="ID", help="a session of the observation log (default: the latest)")
     c.add_argument("--transcript", metavar="PATH", help="a Claude Code transcript (.jsonl) or a VS Code chat session (chatSessions/*.json)")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("review", cmd_review, "list the candidate notes waiting for review")
+    c = cmd("review", "review:cmd_review", "list the candidate notes waiting for review")
     c.add_argument("--all", action="store_true", help="also the accepted, merged and dismissed ones")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("accept", cmd_accept, "turn a candidate into a note file, its evidence in the body")
+    c = cmd("accept", "review:cmd_accept", "turn a candidate into a note file, its evidence in the body")
     c.add_argument("id")
     c.add_argument("--merge", metavar="NOTE_ID", help="add its evidence to this existing note instead")
     c.add_argument("--edit", action="store_true", help="then open the note in $VISUAL / $EDITOR")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("dismiss", cmd_dismiss, "drop a candidate note (restating it later does not bring it back)")
+    c = cmd("dismiss", "review:cmd_dismiss", "drop a candidate note (restating it later does not bring it back)")
     c.add_argument("id")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("lsp", cmd_lsp, "run the language server on standard input/output")
+    c = cmd("lsp", "faces:cmd_lsp", "run the language server on standard input/output")
     c.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead (for debugging)")
 
-    c = cmd("reindex", cmd_reindex, "rebuild the index in .tether/cache from the note files")
+    c = cmd("reindex", "notes:cmd_reindex", "rebuild the index in .tether/cache from the note files")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("doctor", cmd_doctor, "report broken note files, orphaned or ambiguous anchors, index problems")
+    c = cmd("doctor", "findings:cmd_doctor", "report broken note files, orphaned or ambiguous anchors, index problems")
     c.add_argument("--json", action="store_true")
-    return p
+    return p if only is None or only in names else build_parser()
+
+
+class _Unbuilt:
+    """The parser of a command this run does not need: every call is taken and ignored."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: self

@@ -11,7 +11,6 @@ silently attached to other code (misattachment is the worst failure tether can h
 from __future__ import annotations
 
 import bisect
-import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -454,6 +453,7 @@ class Resolver:
     def _alignment(self, old_owner: Definition, owner: Definition):
         old_toks = _located_tokens(self.old, old_owner)
         new_toks = _located_tokens(self.new, owner)
+        import difflib  # here: most resolutions find their code unchanged, and it costs each process 1 ms
         sm = difflib.SequenceMatcher(None, [t for _, t in old_toks], [t for _, t in new_toks], autojunk=False)
         mapping = {}
         for i, j, n in sm.get_matching_blocks():
@@ -685,6 +685,7 @@ def _resolve_lines(a: Anchor, new: SourceFile, old: SourceFile | None) -> Resolu
     if old is None:
         return Resolution(ORPHANED)
     # map the old lines through a line diff; accept when most of their tokens survived
+    import difflib
     sm = difflib.SequenceMatcher(None, old.pos.lines, lines, autojunk=False)
     sl = el = None
     for tag, i1, i2, j1, j2 in sm.get_opcodes():

@@ -11,11 +11,13 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
-import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import subprocess
 
 TETHER_DIR = ".tether"
 MAX_SOURCE_BYTES = 32 * 1024 * 1024  # larger files are not read at all (file/glob anchors only)
@@ -164,6 +166,7 @@ def decode_source(data: bytes, rel: str) -> str:
 def atomic_write(target: Path, text: str, newline: str = "\n") -> None:
     """Write ``text`` to ``target`` all or nothing (temp file, fsync, rename), keeping the
     replaced file's permissions. ``newline=""`` writes line endings as they are in ``text``."""
+    import tempfile  # here: a hook call that writes nothing does not pay for it
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         try:  # mkstemp makes the file 0600; a note file is shared like any file of the repository
@@ -204,6 +207,7 @@ def inside(p: Path | str, root: Path) -> bool:
 def git(root: Path, *args: str) -> subprocess.CompletedProcess:
     """Run git in ``root`` (revisions a user gave come after ``--end-of-options`` in ``args``,
     so one that starts with ``-`` is never read as an option)."""
+    import subprocess  # here: most commands never run git, and its import costs each 2 ms
     try:
         return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError) as e:  # no git here, or it hung

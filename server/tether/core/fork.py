@@ -10,10 +10,8 @@ from __future__ import annotations
 import fcntl
 import mmap
 import os
-import pickle
 import signal
 import struct
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -55,6 +53,7 @@ def fork_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
     n = min(jobs, len(items))
     if n < 2 or not can_fork():
         return [fn(x) for x in items]
+    import pickle  # here: most calls run in this process alone
     with _Runs(len(items), n) as runs:
         children = []
         try:
@@ -95,6 +94,7 @@ class _Runs:
 
     def __init__(self, count: int, n: int):
         self.n = n
+        import tempfile
         self.file = tempfile.TemporaryFile()
         self.file.truncate(8 * n)
         self.map = mmap.mmap(self.file.fileno(), 8 * n)

@@ -9,6 +9,7 @@ stores what is kept afterwards, in one transaction for a whole check (:meth:`bat
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -69,9 +70,9 @@ class Resolutions:
     each file's result until its text or the notes (``generation()``) change."""
 
     def __init__(self, store: Store, tree: SourceTree, notes_on: Callable[[str], list[Note]],
-                 generation: Callable[[], int], anchored_paths: Callable[[], set[str]]):
+                 generation: Callable[[], int], anchored_paths: Callable[[], set[str]], notes_seal: Callable[[], str]):
         self.store, self.tree, self.notes_on, self.generation = store, tree, notes_on, generation
-        self.anchored_paths = anchored_paths
+        self.anchored_paths, self.notes_seal = anchored_paths, notes_seal
         self._batch: list | None = None  # resolutions to keep, while a check runs (batched)
         self._located: dict[str, tuple[str, int, list[Located]]] = {}  # rel -> (text digest, generation, result)
         self._listed: tuple[float, list] | None = None  # (when, the workspace's files and their times)
@@ -130,10 +131,7 @@ class Resolutions:
         if self._missing is None or self._missing[1] != gen or not self.tree.unchanged_since(self._missing[0]):
             self._missing = (now, gen, {})  # set first: locating a gone file asks for arrivals too
             arrived: dict[str, list[Located]] = {}
-            root = self.tree.root
-            for p in self.anchored_paths():
-                if os.path.exists(os.path.join(root, p)):  # a stat, no realpath: most files are there
-                    continue
+            for p in self._gone():
                 try:
                     self.tree.real(p)
                 except WorkspaceError:
@@ -143,6 +141,33 @@ class Resolutions:
                         arrived.setdefault(loc.resolution.path, []).append(loc)
             self._missing = (now, gen, arrived)
         return self._missing[2]
+
+    def _gone(self) -> list[str]:
+        """The files anchors name that are not there. A file leaves (deleted, renamed, moved)
+        only by changing its folder's mtime, so what an earlier process found is kept for the
+        folders whose mtime it recorded: a new process stats each folder, not each file. A
+        folder changed within the last two seconds is looked into again (a change in the
+        same tick of the file system's clock leaves its mtime as it was)."""
+        seal, root = self.notes_seal(), self.tree.root
+        with self.store.read() as txn:
+            known = self.store.get(txn, "meta", "gone") or {}
+        dirs = known.get("dirs", {}) if known.get("seal") == seal else {}
+        if dirs and all(_mtime(os.path.join(root, d)) == t for d, t in dirs.items()):
+            return known["gone"]
+        by_dir: dict[str, list[str]] = {}
+        for p in self.anchored_paths():
+            by_dir.setdefault(os.path.dirname(p), []).append(p)
+        recent = time.time_ns() - 2_000_000_000
+        gone, dirs = [], {}
+        for d, paths in sorted(by_dir.items()):
+            t = _mtime(os.path.join(root, d))
+            if t is not None and t < recent:
+                dirs[d] = t  # looked into before its files: a change after this moves the mtime
+            gone += [p for p in paths if not os.path.exists(os.path.join(root, p))]  # a stat, no realpath
+        if len(dirs) == len(by_dir) and (dirs != known.get("dirs") or seal != known.get("seal")):
+            with contextlib.suppress(lmdb.Error):  # a read-only or full store: looked into again next time
+                self.store.write(lambda txn: self.store.put(txn, "meta", "gone", {"seal": seal, "dirs": dirs, "gone": gone}))
+        return gone
 
     # -- code that left its file ------------------------------------------------------------
     def created(self, rel: str) -> None:
@@ -632,3 +657,10 @@ def note_json(note: Note, located: list[Located] = ()) -> dict:
         "works_around": note.works_around or None, "remove_when": note.remove_when or None,
         "body": note.body, "file": note.path, "anchors": anchors,
     }
+
+
+def _mtime(path: str) -> int | None:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None

@@ -5,12 +5,16 @@ tree-sitter works in bytes, so every conversion lives here, once."""
 from __future__ import annotations
 
 import bisect
-import hashlib
 import re
 import zlib
 from collections import Counter
 from itertools import accumulate
 from typing import NamedTuple
+
+try:  # hashlib's own BLAKE2; importing hashlib also loads OpenSSL, 3-4 ms of every hook call
+    from _blake2 import blake2b
+except ImportError:  # a Python built without it
+    from hashlib import blake2b
 
 _WS = re.compile(r"\s+")
 _NWS = re.compile(r" (?=\W)|(?<=\W) ")
@@ -41,7 +45,7 @@ def tokens(s: str) -> list[str]:
 
 
 def digest(s: str) -> str:
-    return hashlib.blake2b(s.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+    return blake2b(s.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def line_counts(lines) -> Counter:

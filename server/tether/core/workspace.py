@@ -45,7 +45,7 @@ class Workspace:
         self.tree = SourceTree(self.root)
         self.repo = NoteRepository(self.root, self.store, self.cores, auto_refresh)
         self.resolutions = Resolutions(self.store, self.tree, self.repo.notes_on, lambda: self.repo.generation,
-                                       self.repo.anchored_paths)
+                                       self.repo.anchored_paths, lambda: self.repo.seal)
 
     # -- finding and creating ------------------------------------------------------------
     @classmethod

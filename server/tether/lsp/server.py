@@ -190,6 +190,16 @@ class TetherServer(LanguageServer):
             if lf is not None and lf.ws is ws:
                 lf.reload()
 
+    async def index_rest(self, ws: Workspace) -> None:
+        """Index what the first refresh left (a fresh clone: every note file) a batch at a
+        time, between the editor's requests: a document opened meanwhile gets its own notes
+        first. Then what depends on every note is shown anew."""
+        if ws.repo.background and await self.run(ws.repo.index_pending):
+            while await self.run(ws.repo.index_pending):
+                pass
+            await self.notes_changed(ws)
+        ws.repo.background = False  # from now on a change is indexed when it is seen
+
     async def notes_changed(self, ws: Workspace, reloaded: bool = False) -> None:
         if not reloaded:
             await self.run(self.reload, ws)
@@ -229,17 +239,13 @@ def initialize(ls: TetherServer, params: T.InitializeParams):
             ws = Workspace.find(folder)
         except WorkspaceError:
             continue
+        ws.repo.background = True  # a fresh clone's notes are indexed after the first hover (initialized)
         ls.workspaces.setdefault(ws.root, ws)
 
 
 @server.feature(T.INITIALIZED)
 async def initialized(ls: TetherServer, params: T.InitializedParams):
     await ls.run(lambda: [ws.refresh() for ws in ls.workspaces.values()])
-    await ls.publish_note_errors()
-    # the loaded notes live as long as the server: keep the collector from re-walking them
-    # on every collection (full collections of ~200k objects cost 100+ ms mid-typing)
-    gc.collect()
-    gc.freeze()
     if ls._client_can("workspace", "did_change_watched_files", "dynamic_registration"):
         watchers = [T.FileSystemWatcher(glob_pattern=f"**/{TETHER_DIR}/notes/*.md"),
                     T.FileSystemWatcher(glob_pattern="**/*",
@@ -250,6 +256,13 @@ async def initialized(ls: TetherServer, params: T.InitializedParams):
         ls.watching = True  # from now on the notes folder is rescanned only when it changes
         for ws in ls.workspaces.values():
             ws.repo.auto_refresh = False
+    for ws in list(ls.workspaces.values()):
+        await ls.index_rest(ws)
+    await ls.publish_note_errors()
+    # the loaded notes live as long as the server: keep the collector from re-walking them
+    # on every collection (full collections of ~200k objects cost 100+ ms mid-typing)
+    gc.collect()
+    gc.freeze()
 
 
 @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
