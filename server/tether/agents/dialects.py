@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -163,7 +162,7 @@ def run(agent: str, stdin, stdout, stderr) -> int:
         if stray.getvalue():
             hooks._log(ws, agent, event, stray.getvalue())
     except Exception as e:  # noqa: BLE001 — a hook never breaks the agent's session
-        hooks._log(ws, agent, event, traceback.format_exc() + stray.getvalue())
+        hooks._log(ws, agent, event, hooks._traceback() + stray.getvalue())
         why = " ".join(str(e).split())
         stderr.write(f"tether hook {agent}: {type(e).__name__}: {why} (answered as if tether had nothing to say; "
                      f"details in .tether/cache/hooks.log)\n")

@@ -45,14 +45,12 @@ import io
 import os
 import re
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import orjson
-import tomli as tomllib
 
 from ..capture import observations as K
 from ..context.ranking import DEFAULT_BUDGET, Context, Item, context_for, estimate_tokens, note_markdown, repo_context
@@ -441,7 +439,7 @@ def _safely(ws: Workspace, event: dict, fn, *args, **kw):
     try:
         return fn(*args, **kw)
     except Exception:  # noqa: BLE001 — the log and the queue are extras, never the agent's problem
-        _log(ws, "capture", event, traceback.format_exc())
+        _log(ws, "capture", event, _traceback())
         return None
 
 
@@ -538,11 +536,12 @@ def session_end(ws: Workspace, sid: str, event: dict, budget: float = DISTILL_BU
 def ask_at_stop(ws: Workspace, event: dict) -> bool:
     """``ask_at_stop = true`` in ``.tether/agents.toml`` (no file: false). A file that cannot
     be read is logged and taken as false."""
+    import tomli
     try:
-        data = tomllib.loads((ws.dir / SETTINGS).read_text(encoding="utf-8"))
+        data = tomli.loads((ws.dir / SETTINGS).read_text(encoding="utf-8"))
     except FileNotFoundError:
         return False
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError) as e:
         _log(ws, "settings", event, f"{ws.dir / SETTINGS}: {e}; not asking at Stop")
         return False
     return data.get("ask_at_stop") is True
@@ -656,12 +655,17 @@ def run(agent: str, stdin, stdout) -> int:
         if stray.getvalue():
             _log(ws, agent, event, stray.getvalue())
     except Exception:  # noqa: BLE001 — a hook never breaks the agent's session
-        _log(ws, agent, event, traceback.format_exc() + stray.getvalue())
+        _log(ws, agent, event, _traceback() + stray.getvalue())
     finally:
         if ws is not None:
             with contextlib.suppress(Exception):
                 ws.close()
     return 0
+
+
+def _traceback() -> str:
+    import traceback  # here: only a failure pays for it
+    return traceback.format_exc()
 
 
 def _log(ws: Workspace | None, agent: str, event: dict, message: str) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import sys
 from pathlib import Path
 
@@ -18,7 +17,6 @@ from .common import EXIT_OK, EXIT_USAGE, UsageError
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="tether: %(message)s")  # what the core says once
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-import tomli as tomllib  # as core.notes: the standard library's costs every process 3 ms more to import
 import tree_sitter as ts
 
 
@@ -73,8 +72,9 @@ def query_source(lang: str, name: str) -> str:
 
 @cache
 def registry() -> dict[str, Language]:
+    import tomli  # as core.notes
     path = grammars_dir() / "languages.toml"
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data = tomli.loads(path.read_text(encoding="utf-8"))
     langs = {}
     for name, entry in data.items():
         try:

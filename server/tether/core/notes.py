@@ -14,7 +14,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import tomli as tomllib  # the compiled upstream of the standard library's tomllib: 3x faster
 import tree_sitter as ts
 
 from .anchors import ANCHOR_TYPES, Anchor
@@ -133,9 +132,10 @@ def parse_note(text: str, path: str) -> Note:
     if deep:
         raise NoteError(path, deep + 1, f"arrays or tables nested more than {MAX_NESTING} deep: a note holds flat "
                                         f"values, lists of strings and tables of them")
-    try:
-        data = tomllib.loads(front)
-    except tomllib.TOMLDecodeError as e:
+    import tomli  # the compiled upstream of the standard library's tomllib: 3x faster; here: most
+    try:  # processes read the notes from the index, and the import costs each 3 ms
+        data = tomli.loads(front)
+    except tomli.TOMLDecodeError as e:
         m = re.search(r"line (\d+)", str(e))
         line = int(m.group(1)) + 1 if m else 2
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))

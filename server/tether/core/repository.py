@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import fcntl
 import functools
-import logging
 import os
 import re
 import threading
@@ -26,7 +25,7 @@ from . import anchors as A
 from .files import TETHER_DIR, WorkspaceError, atomic_write, glob_match
 from .fork import fork_map
 from .notes import Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note
-from .store import DAMAGE, Store
+from .store import DAMAGE, Store, say
 from .text import digest
 
 FORK_NOTES = 200  # note files to read before the reading is shared over processes
@@ -35,8 +34,6 @@ BACKGROUND_NOTES = 500  # more changed note files than this are indexed in the b
 BACKGROUND_BATCH = 250  # ... this many at a time (~30 ms: what a hover waits for at most)
 _PATHS = re.compile(rb"""\b(path|pattern)\s*=\s*(["'])([^"'\n]*)\2""")  # an anchor's path, as tether writes it
 _KEYS = re.compile(rb"\b(?:path|pattern)\s*=")
-
-log = logging.getLogger("tether")
 
 
 def _recovering(read):
@@ -468,7 +465,7 @@ def watch_notes(repo: NoteRepository) -> Callable[[], None] | None:
                 if changes:
                     repo.changed()
         except Exception:  # noqa: BLE001 — losing the watcher must not lose notes: scan again
-            log.exception("watching %s failed; reading it on every call instead", repo.notes_dir)
+            say(f"watching {repo.notes_dir} failed; reading it on every call instead", exc_info=True)
             repo.auto_refresh = True
         finally:
             started.set()

@@ -12,8 +12,9 @@ once.
 
 from __future__ import annotations
 
-import logging
 import os
+import shutil
+import sys
 import time
 import zlib
 from collections.abc import Iterator
@@ -33,7 +34,6 @@ _INITIAL_MAP = 1 << 30  # address space, not disk: the file grows as the index d
 DAMAGE = (lmdb.CorruptedError, lmdb.PageNotFoundError, lmdb.InvalidError, lmdb.VersionMismatchError,
           lmdb.BadValsizeError, orjson.JSONDecodeError, zlib.error, UnicodeDecodeError)
 
-log = logging.getLogger("tether")
 
 
 class Store:
@@ -65,9 +65,9 @@ class Store:
             os.replace(path, aside)
         except FileNotFoundError:
             aside = None
-        log.warning("the index in %s was damaged (%s)%s; rebuilding it from the note files", path,
-                    str(error).splitlines()[0][:120] if str(error) else type(error).__name__,
-                    f", moved aside to {aside.name}" if aside else "")
+        say(f"the index in {path} was damaged "
+            f"({str(error).splitlines()[0][:120] if str(error) else type(error).__name__})"
+            f"{f', moved aside to {aside.name}' if aside else ''}; rebuilding it from the note files")
         self._open(path)
 
     def _open(self, path: Path) -> None:
@@ -105,8 +105,25 @@ class Store:
         return self.env.begin(buffers=False)
 
     def reset(self) -> None:
-        """Empty everything the note files rebuild (``tether reindex``)."""
-        self.write(self._reset)
+        """Empty everything the note files rebuild (``tether reindex``): a new index holding
+        only what they cannot rebuild (``LOCAL``), copied over. Not emptied in place: a drop
+        walks every old page, and LMDB aborts the process on a damaged one (an assertion, not
+        an error); a damaged record read here raises, and the caller starts from empty."""
+        with self.read() as txn:
+            keep = {name: list(txn.cursor(db=self.db[name])) for name in LOCAL}
+        path, fresh = self.cache_dir / "index", self.cache_dir / f"index.new-{os.getpid()}"
+        self.close()
+        shutil.rmtree(fresh, ignore_errors=True)
+        self._open(fresh)
+        with self._env.begin(write=True) as txn:
+            for name, records in keep.items():
+                for k, v in records:
+                    txn.put(k, v, db=self.db[name])
+        self.close()
+        old = self.cache_dir / f"index.old-{time.time_ns()}"
+        os.replace(path, old)  # a crash before the next line: no index, so the next read builds one
+        os.replace(fresh, path)
+        shutil.rmtree(old, ignore_errors=True)
 
     # -- records ----------------------------------------------------------------------------
     def put(self, txn, db: str, key: str, value) -> None:
@@ -156,3 +173,15 @@ class Store:
         for k in list(cur.iternext(keys=True, values=False)):
             if k not in keep:
                 txn.delete(k, db=self.db["texts"])
+
+
+def say(message: str, exc_info: bool = False) -> None:
+    """Tell the user something once: through logging where a face set it up (the language
+    server sends it to its client), else as a line on standard error. Imported here: a
+    command that has nothing to say does not import logging (4 ms of every hook call)."""
+    import logging
+    if logging.getLogger().handlers:
+        logging.getLogger("tether").warning(message, exc_info=exc_info)
+    else:
+        import traceback
+        print(f"tether: {message}" + (f"\n{traceback.format_exc()}" if exc_info else ""), file=sys.stderr)
