@@ -133,6 +133,13 @@ class Store:
         v = txn.get(key.encode(), db=self.db[db])
         return orjson.loads(v) if v is not None else None
 
+    def put_raw(self, txn, db: str, key: str, data: bytes) -> None:
+        """``put`` of a value already in JSON."""
+        txn.put(key.encode(), data, db=self.db[db])
+
+    def count(self, txn, db: str) -> int:
+        return txn.stat(self.db[db])["entries"]
+
     def delete(self, txn, db: str, key: str) -> None:
         txn.delete(key.encode(), db=self.db[db])
 
