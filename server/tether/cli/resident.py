@@ -136,8 +136,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
         return 1
     sock, ino = listening
     Workspace.resident[ws.root] = ws  # every command run here finds it open and warm
-    changes = FolderChanges.open(ws.repo.notes_dir)
-    ws.repo.auto_refresh = changes is None  # no exact watch: scan the notes folder on every read
+    ws.repo.watch()  # where it cannot, every read scans the notes folder
     ws.tree.changes = FolderChanges.open(ws.root, tree=True)  # what is known of the sources stays known till they change
     last = time.monotonic()
     try:
@@ -157,8 +156,6 @@ def serve(root, run, idle: float = IDLE_S) -> int:
                 if request.get("v") != __version__:
                     conn.sendall(b'{"stale": true}\n')
                     return 0
-                if changes is not None and changes.pending():
-                    ws.repo.changed()
                 try:
                     conn.sendall(json.dumps(_run(run, ws.root, request) or {"elsewhere": True}).encode() + b"\n")
                 except OSError:
@@ -166,9 +163,8 @@ def serve(root, run, idle: float = IDLE_S) -> int:
     finally:
         Workspace.resident.pop(ws.root, None)
         sock.close()
-        for watch in (changes, ws.tree.changes):
-            if watch is not None:
-                watch.close()
+        if ws.tree.changes is not None:
+            ws.tree.changes.close()
         try:
             if os.stat(path).st_ino == ino:  # ours, not a successor's
                 os.unlink(path)

@@ -74,6 +74,7 @@ class Workspace:
 
     def close(self) -> None:
         if Workspace.resident.get(self.root) is not self:
+            self.repo.close()
             self.store.close()
 
     def cores(self) -> int:

@@ -122,6 +122,7 @@ class TetherServer(LanguageServer):
             ws, _ = Workspace.init(folder, exact=True)
         ws = self.workspaces.setdefault(ws.root, ws)
         ws.repo.auto_refresh = not self.watching
+        ws.repo.watch()  # exact, and no scan of the notes folder on every read where the client does not watch
         try:
             rel = ws.rel(p)
         except WorkspaceError:
@@ -240,6 +241,7 @@ def initialize(ls: TetherServer, params: T.InitializeParams):
         except WorkspaceError:
             continue
         ws.repo.background = True  # a fresh clone's notes are indexed after the first hover (initialized)
+        ws.repo.watch()
         ls.workspaces.setdefault(ws.root, ws)
 
 

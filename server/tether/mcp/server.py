@@ -33,7 +33,6 @@ from ..core import anchors as A
 from ..core.files import is_under
 from ..core.languages import GrammarError
 from ..core.notes import CHECK_KINDS, KINDS, SEVERITIES, CheckError, NoteError
-from ..core.repository import watch_notes
 from ..core.resolution import note_json
 from ..core.text import split_lines
 from ..core.workspace import Workspace, WorkspaceError
@@ -55,7 +54,6 @@ class Served:
 
     def __init__(self):
         self.ws: Workspace | None = None
-        self.unwatch = None
         self.lock = threading.Lock()
 
     def open(self, root: Path) -> None:
@@ -63,11 +61,9 @@ class Served:
             self.ws = Workspace.find(root)
         except WorkspaceError:
             self.ws = Workspace(Path(root))
-        self.unwatch = watch_notes(self.ws.repo)  # else every call scans the notes folder
+        self.ws.repo.watch()  # else every call scans the notes folder
 
     def close(self) -> None:
-        if self.unwatch is not None:
-            self.unwatch()
         self.ws.close()
 
     @property
@@ -77,7 +73,7 @@ class Served:
     def for_writing(self) -> Workspace:
         if not self.ready:
             Workspace.init(self.ws.root, exact=True)
-            self.unwatch = watch_notes(self.ws.repo)
+            self.ws.repo.watch()
         return self.ws
 
 
