@@ -514,7 +514,7 @@ def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(rep
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert tomllib.loads((root / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["tether"] == \
-        {"command": sys.executable, "args": ["-m", "tether", "mcp"]}
+        {"command": sys.executable, "args": ["-P", "-m", "tether", "mcp"]}
 
 
 CODEX = """\

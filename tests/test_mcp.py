@@ -289,6 +289,23 @@ def test_check_reports_a_forbidden_call_and_confirm_clears_drift(shared):
     assert [f["code"] for f in after] == ["invariant-violation"]
 
 
+async def test_a_tether_folder_in_the_repository_is_never_imported(repo):
+    """The server and the checks' worker it starts run in the repository's folder, where
+    ``python -m`` would import the repository's own ``tether`` package: never to be run."""
+    (repo / "tether").mkdir()
+    marker = repo / "ran-the-repository's-code"
+    (repo / "tether" / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    (repo / "tether" / "checks").mkdir()
+    (repo / "tether" / "checks" / "__init__.py").write_text("")
+    (repo / "tether" / "checks" / "worker.py").write_text("")
+    async with connect(repo, [sys.executable, "-P", "-m", "tether", "mcp"]) as s:
+        await call(s, "record_note", kind="invariant", path="src/loop.py", line=4, title="tick never sleeps",
+                   checks=[{"kind": "forbid", "lang": "python", "query": "(call function: (attribute) @c)"}])
+        findings = (await call(s, "check", paths=["src/loop.py"]))["findings"]
+    assert [f["code"] for f in findings] == ["invariant-violation"]
+    assert not marker.exists()
+
+
 async def test_record_note_makes_a_note_file_that_tether_lists(repo, tmp_path):
     (tmp_path / "outside.py").write_text("def secret():\n    return 1\n", encoding="utf-8")
     async with connect(repo) as s:

@@ -96,6 +96,25 @@ def test_with_no_server_the_hook_works_alone_and_serve_starts_one(root: Path):
         _stop(root)
 
 
+def test_a_tether_folder_in_the_repository_is_never_imported_by_the_server_a_hook_starts(root: Path):
+    """The server starts in the repository's folder, where ``python -m tether`` would import
+    the repository's own ``tether`` package: code from the repository, never to be run."""
+    (root / "tether").mkdir()
+    marker = root / "ran-the-repository's-code"
+    (root / "tether" / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    (root / "tether" / "__main__.py").write_text("")
+    event = {"session_id": "p", "transcript_path": "", "cwd": str(root), "hook_event_name": "PreToolUse",
+             "tool_name": "Read", "tool_input": {"file_path": str(root / "pay.py")}}
+    r = subprocess.run([sys.executable, "-P", "-m", "tether", "hook", "claude-code", "--serve"], cwd=root,
+                       input=json.dumps(event), capture_output=True, text=True, timeout=120)
+    assert "Amounts are integer cents" in r.stdout
+    try:
+        wait_for(lambda: answering(root), "the server started by the hook")
+        assert not marker.exists()
+    finally:
+        _stop(root)
+
+
 def test_a_second_server_for_the_same_workspace_steps_aside(root: Path, server):
     r = tether(root, "serve")
     assert r.returncode == 2 and "already answers" in r.stderr

@@ -107,13 +107,14 @@ def set_up_agents(ws: Workspace, agents: tuple[str, ...] = DEFAULT_AGENTS, comma
 
 def tether_command() -> list[str]:
     """How an agent should start tether: ``tether`` when PATH finds one, else the absolute
-    path of the running command (``python -m tether`` when it was started that way)."""
+    path of the running command (``python -P -m tether`` when it was started that way: ``-P``,
+    or a ``tether`` folder in the repository an agent runs it in would be imported instead)."""
     if shutil.which("tether"):
         return ["tether"]
     argv0 = sys.argv[0] if sys.argv else ""
     if Path(argv0).stem == "tether" and os.sep in argv0:
         return [str(Path(argv0).absolute())]
-    return [sys.executable, "-m", "tether"]
+    return [sys.executable, "-P", "-m", "tether"]
 
 
 # -- one JSON file, merged ------------------------------------------------------------------

@@ -107,7 +107,8 @@ class _Worker:
 
     def _start(self) -> None:
         if not can_fork():
-            self.popen = subprocess.Popen([sys.executable, "-m", "tether.checks.worker"], stdin=subprocess.PIPE,
+            # -P: a `tether` folder in the repository being served (the current folder) is never imported
+            self.popen = subprocess.Popen([sys.executable, "-P", "-m", "tether.checks.worker"], stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             self.pid, self.requests, self.answers = self.popen.pid, self.popen.stdin, self.popen.stdout
             return

@@ -85,7 +85,7 @@ def ask(root: str, request: dict, timeout: float = ANSWER_S) -> dict | None:
 def start(root: str) -> None:
     """Start ``tether serve`` for ``root`` in the background, detached from the command."""
     import subprocess
-    subprocess.Popen([sys.executable, "-m", "tether", "serve", root], cwd=root, start_new_session=True,
+    subprocess.Popen([sys.executable, "-P", "-m", "tether", "serve", root], cwd=root, start_new_session=True,
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
