@@ -55,6 +55,7 @@ class TetherServer(LanguageServer):
         self.broken_uris: set[str] = set()  # note files with published errors
         self.watching = False  # the client tells us when note files change
         self.core = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tether-core")
+        self.tasks: set[asyncio.Task] = set()  # what the document notifications started (later)
 
     def run(self, fn, *args) -> asyncio.Future:
         """Queue core work on the core thread. Handlers queue their work before their first
@@ -63,6 +64,62 @@ class TetherServer(LanguageServer):
         with self.pending_lock:
             self.pending.clear()
         return asyncio.wrap_future(self.core.submit(fn, *args))
+
+    # -- documents: called by the protocol as each notification arrives (no task each) --------
+    def did_open(self, params: T.DidOpenTextDocumentParams) -> None:
+        found = self.workspace_of(params.text_document.uri)
+        if found is None or is_note_file(found[1]):
+            return
+        ws, rel = found
+        uri, text = params.text_document.uri, params.text_document.text
+        self.files[uri] = self.core.submit(LiveFile, ws, rel, text)
+
+        async def publish():
+            self.publish(uri, await self.run(self.diagnostics_for, uri))
+        self.later(publish())
+
+    def did_close(self, params: T.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        opened = self.files.pop(uri, None)
+        if opened is None:
+            return
+
+        def close():
+            try:
+                opened.result().save()
+            except Exception:  # noqa: BLE001 — the open failed and was logged
+                pass
+
+        async def clear():
+            await self.run(close)
+            self.publish(uri, [])
+        self.later(clear())
+
+    def did_change(self, params: T.DidChangeTextDocumentParams) -> None:
+        """Edits of an open document. A source document's go to the core thread in batches
+        (``changed``); pygls' copy of it is not kept in step (nothing reads it, and it rebuilt
+        the whole text on every change). A note file's buffer is pygls' copy: its errors show
+        as the user types. Edits of a document never opened are logged and dropped."""
+        uri = params.text_document.uri
+        if uri in self.files:
+            queued = self.changed(uri, params.content_changes)
+            if queued is not None:
+                self.later(queued)
+            return
+        found = self.workspace_of(uri)
+        if uri not in self.workspace.text_documents or not (found and is_note_file(found[1])):
+            if found or uri not in self.workspace.text_documents:
+                log.warning("didChange for %s, which was never opened: ignored", uri)
+            return
+        for change in params.content_changes:
+            self.workspace.update_text_document(params.text_document, change)
+        note_buffer_changed(self, uri, found)
+
+    def later(self, work) -> None:
+        """Run the coroutine ``work`` as a task (held: the loop keeps only a weak reference)."""
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def changed(self, uri: str, changes: list):
         """Queue a document's changes: joined to its queued batch, if one has not started
@@ -280,33 +337,6 @@ async def did_change_configuration(ls: TetherServer, params: T.DidChangeConfigur
 
 # -- documents: live anchors --------------------------------------------------------------
 
-@server.feature(T.TEXT_DOCUMENT_DID_OPEN)
-async def did_open(ls: TetherServer, params: T.DidOpenTextDocumentParams):
-    found = ls.workspace_of(params.text_document.uri)
-    if found is None or is_note_file(found[1]):
-        return
-    ws, rel = found
-    uri, text = params.text_document.uri, params.text_document.text
-    ls.files[uri] = ls.core.submit(LiveFile, ws, rel, text)
-    ls.publish(uri, await ls.run(ls.diagnostics_for, uri))
-
-
-@server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-async def did_change(ls: TetherServer, params: T.DidChangeTextDocumentParams):
-    uri = params.text_document.uri
-    if uri not in ls.files:
-        found = ls.workspace_of(uri)
-        if found and is_note_file(found[1]):
-            note_buffer_changed(ls, uri, found)
-        elif found:
-            log.warning("didChange for %s, which was never opened: ignored", uri)
-        return
-
-    queued = ls.changed(uri, params.content_changes)
-    if queued is not None:
-        await queued
-
-
 def note_buffer_changed(ls: TetherServer, uri: str, found) -> None:
     """A note file being edited: its parse errors show as the user types."""
     ws, rel = found
@@ -337,21 +367,6 @@ async def did_save(ls: TetherServer, params: T.DidSaveTextDocumentParams):
     found = ls.workspace_of(uri)
     if found and is_note_file(found[1]):
         await ls.notes_changed(found[0])
-
-
-@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
-async def did_close(ls: TetherServer, params: T.DidCloseTextDocumentParams):
-    uri = params.text_document.uri
-    if uri not in ls.files:
-        return
-
-    def close():
-        lf = ls.live(uri)
-        ls.files.pop(uri, None)
-        if lf is not None:
-            lf.save()
-    await ls.run(close)
-    ls.publish(uri, [])
 
 
 @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
