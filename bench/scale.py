@@ -14,7 +14,10 @@ user pays it — a new process, end to end:
    session each call so every answer is a full one) and ``tether context FILE:LINE``,
    p50 / p99 over ``--calls`` calls: alone (no server), then with ``tether serve`` running;
 4. the language server: spawn -> first hover with notes, with no cache (cold) and warm;
-5. the floor in the same run: ``python -c pass`` of the same interpreter, p50 / p99.
+5. the floors in the same run: ``python -c pass`` of the same interpreter, p50 / p99; the same
+   without ``site`` (``python -S``: how much of that start is this machine's site-packages);
+   and one stat of every note file (what a command alone pays, at least, to see a note file
+   edited in place; in this process, best of five).
 
 It prints one table per size (each figure beside its target and the floor), then the
 growth factor of each figure between consecutive sizes beside the growth of the notes.
@@ -60,6 +63,15 @@ def run(cmd: list[str], cwd: Path, stdin: bytes = b"", env: dict | None = None) 
         wall = time.perf_counter() - t0
         out.seek(0)
         return wall, ru.ru_maxrss / 1024, out.read()
+
+
+def stat_notes(root: Path) -> float:
+    """Milliseconds to stat every note file, as a command alone must to see one edited in place."""
+    t = time.perf_counter()
+    with os.scandir(root / ".tether" / "notes") as it:
+        for e in it:
+            e.stat(follow_symlinks=False)
+    return (time.perf_counter() - t) * 1000
 
 
 def calls(root: Path, gen: dict, n: int, seed: int) -> list[tuple[list[str], bytes, str]]:
@@ -115,6 +127,9 @@ def measure(root: Path, notes: int, files: int, args) -> dict:
 
     floor = [run([sys.executable, "-c", "pass"], root)[0] * 1000 for _ in range(args.calls)]
     res["floor_p50_ms"], res["floor_p99_ms"] = L.pct(floor, 50), L.pct(floor, 99)
+    bare = [run([sys.executable, "-S", "-c", "pass"], root)[0] * 1000 for _ in range(args.calls)]
+    res["floor_nosite_p50_ms"] = L.pct(bare, 50)
+    res["stat_notes_ms"] = min(stat_notes(root) for _ in range(5))
 
     alone = timed_calls(root, gen, args.calls, 1, env)
     server = subprocess.Popen(tether_cmd() + ["serve", str(root)], cwd=root, env=env,
@@ -152,6 +167,8 @@ ROWS = [  # key, label, target (None: none), unit
     ("context_served_p99_ms", "context p99, with tether serve", "<= 30 ms", "ms"),
     ("floor_p50_ms", "floor: python -c pass, p50", None, "ms"),
     ("floor_p99_ms", "floor: python -c pass, p99", None, "ms"),
+    ("floor_nosite_p50_ms", "  of which not site: python -S, p50", None, "ms"),
+    ("stat_notes_ms", "floor alone: a stat of every note file", None, "ms"),
     ("lsp_cold_ms", "LSP ready (first hover), cold, worst", "<= 1000 ms", "ms"),
     ("lsp_warm_ms", "LSP ready, warm cache, worst", None, "ms"),
     ("lsp_rss_mb", "LSP peak RSS", "<= 400 MB", "MB"),

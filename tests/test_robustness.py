@@ -452,6 +452,38 @@ def test_reindex_rebuilds_from_the_files(repo):
     assert [e["file"] for e in d["broken"]] == [".tether/notes/bad.md"]
 
 
+def test_a_fresh_clone_of_more_notes_than_one_transaction_holds_is_indexed_whole(repo, monkeypatch):
+    """Indexed in batches, the next read by forked children while the last is written (the
+    batches made small here: real ones are thousands of notes): every note, the broken files
+    named, a duplicate id across batches caught."""
+    from tether.core import repository
+    from tether.core.workspace import Workspace
+    monkeypatch.setattr(repository, "WRITE_NOTES", 200)
+    monkeypatch.setattr(repository, "FORK_NOTES", 50)
+    n = 700
+    (repo / "lib").mkdir()
+    for i in range(n):
+        nid = f"01hb{i:022d}"
+        (repo / "lib" / f"m{i}.py").write_text(f"X = {i}\n", encoding="utf-8")
+        (notes_dir(repo) / f"{nid}.md").write_text(
+            f'+++\nid = "{nid}"\nkind = "intent"\ntitle = "note {i}"\n\n[[anchors]]\ntype = "file"\n'
+            f'path = "lib/m{i}.py"\n+++\n', encoding="utf-8")
+    (notes_dir(repo) / "zz-bad.md").write_text("+++\nnot toml at all\n+++\n", encoding="utf-8")
+    (notes_dir(repo) / "zz-twin.md").write_text(
+        (notes_dir(repo) / "01hb0000000000000000000007.md").read_text(encoding="utf-8"), encoding="utf-8")
+    ws = Workspace.find(repo)
+    try:
+        assert ws.repo.reindex() == (n, 2)
+        assert [x.title for x in ws.notes_on("lib/m699.py")] == ["note 699"]
+        broken = {e.path: e.reason for e in ws.broken()}
+    finally:
+        ws.close()
+    twins = {".tether/notes/zz-twin.md", ".tether/notes/01hb0000000000000000000007.md"}
+    assert ".tether/notes/zz-bad.md" in broken and len(set(broken) & twins) == 1
+    assert "duplicate id" in broken[(set(broken) & twins).pop()]
+    assert ok_json(repo, "reindex", "--json") == {"notes": n, "broken": 2}  # the command, its batches as they are
+
+
 def test_work_shared_over_forked_processes_survives_a_child_that_dies():
     """fork_map: every answer, in order, whichever process gave it; what a child that died
     did not hand back is done again by the parent."""

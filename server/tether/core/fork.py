@@ -50,12 +50,23 @@ def fork_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
     then loads what they need once) and, when done, takes half of the run with most left.
     ``fn``'s answers must pickle. Whatever a child does not answer (it died, or failed) is
     done here, so the result never depends on the children."""
-    n = min(jobs, len(items))
-    if n < 2 or not can_fork():
-        return [fn(x) for x in items]
-    import pickle  # here: most calls run in this process alone
-    with _Runs(len(items), n) as runs:
-        children = []
+    return Forked(fn, items, jobs).result()
+
+
+class Forked:
+    """:func:`fork_map` begun: the children start at once, and this process joins them in
+    :meth:`result` (taking over what they have not taken), free to do other work meanwhile
+    (write the answers to the last batch while the children read the next one)."""
+
+    def __init__(self, fn: Callable[[T], R], items: Sequence[T], jobs: int):
+        self.fn, self.items = fn, items
+        self.runs: _Runs | None = None
+        self.children: list[tuple[int, int]] = []
+        n = min(jobs, len(items))
+        if n < 2 or not can_fork():
+            return
+        import pickle  # here: most calls run in this process alone
+        self.runs = _Runs(len(items), n)
         try:
             for k in range(1, n):
                 r, w = os.pipe()
@@ -64,28 +75,44 @@ def fork_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
                     os.close(r)
                     code = 1
                     try:
-                        data = pickle.dumps(runs.work(k, fn, items), protocol=pickle.HIGHEST_PROTOCOL)
+                        data = pickle.dumps(self.runs.work(k, fn, items), protocol=pickle.HIGHEST_PROTOCOL)
                         with os.fdopen(w, "wb") as out:
                             out.write(data)
                         code = 0
                     finally:
                         os._exit(code)
                 os.close(w)
-                children.append((pid, r))
-            done = runs.work(0, fn, items)
+                self.children.append((pid, r))
         except BaseException:
-            for pid, r in children:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                os.close(r)
+            self._stop()
             raise
-        for pid, r in children:
-            with os.fdopen(r, "rb") as inp:
-                data = inp.read()  # read before waiting: a child blocks until its answer is read
-            _, status = os.waitpid(pid, 0)
-            if os.waitstatus_to_exitcode(status) == 0 and data:
-                done.update(pickle.loads(data))
-    return [done[i] if i in done else fn(x) for i, x in enumerate(items)]
+
+    def result(self) -> list[R]:
+        fn, items = self.fn, self.items
+        if self.runs is None:
+            return [fn(x) for x in items]
+        import pickle
+        with self.runs as runs:
+            try:
+                done = runs.work(0, fn, items)
+            except BaseException:
+                self._stop()
+                raise
+            for pid, r in self.children:
+                with os.fdopen(r, "rb") as inp:
+                    data = inp.read()  # read before waiting: a child blocks until its answer is read
+                _, status = os.waitpid(pid, 0)
+                if os.waitstatus_to_exitcode(status) == 0 and data:
+                    done.update(pickle.loads(data))
+        return [done[i] if i in done else fn(x) for i, x in enumerate(items)]
+
+    def _stop(self) -> None:
+        for pid, r in self.children:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(r)
+        self.children = []
+        self.runs.__exit__()
 
 
 class _Runs:

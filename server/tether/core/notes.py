@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import struct
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,7 @@ ANCHOR_KEYS = ("type", "path", "pattern", "lang", "node", "name", "params", "has
 
 FENCE = "+++"
 _CONFLICT = re.compile(r"^<{7}( |$)", re.M)  # a conflict starts with <<<<<<< (a lone ======= is a heading)
+_DRIVE, _SEPARATORS = re.compile(r"[A-Za-z]:"), re.compile(r"[/\\]")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
 
 
@@ -257,7 +259,7 @@ def _anchor_from(a: dict, path: str, front: str, i: int, table: str = "anchors")
     elif not a.get("path"):
         raise NoteError(path, where(), f"a {t} anchor needs a 'path' relative to the workspace")
     p = str(a.get("path") or a.get("pattern") or "")
-    if "\0" in p or p.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", p) or ".." in re.split(r"[/\\]", p):
+    if "\0" in p or p.startswith(("/", "\\")) or _DRIVE.match(p) or ".." in _SEPARATORS.split(p):
         raise NoteError(path, where(), f"anchor path {p!r} leads outside the workspace (or holds a NUL byte): "
                                        f"give a path relative to the workspace, inside it")
     rng = a.get("range")
@@ -267,8 +269,9 @@ def _anchor_from(a: dict, path: str, front: str, i: int, table: str = "anchors")
         rng = Range(*rng)
     sk = a.get("sketch", "")
     try:
-        sketch = [int(sk[k:k + 8], 16) for k in range(0, len(sk), 8)] if sk else []
-    except ValueError:
+        sketch = list(struct.unpack(f">{len(sk) // 8}I", bytes.fromhex(sk))) if len(sk) % 8 == 0 else \
+            [int(sk[k:k + 8], 16) for k in range(0, len(sk), 8)]  # 8 hex digits a number, as tether writes them
+    except (ValueError, TypeError):
         raise NoteError(path, where(), "an anchor 'sketch' is a hex string (tether writes it)") from None
     return Anchor(type=t, path=str(a.get("path", "")), pattern=str(a.get("pattern", "")),
                   lang=str(a.get("lang", "")), node=str(a.get("node", "")), name=str(a.get("name", "")),

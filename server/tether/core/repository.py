@@ -16,16 +16,16 @@ import functools
 import os
 import re
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import orjson
 
 from . import anchors as A
 from .files import TETHER_DIR, FolderChanges, WorkspaceError, atomic_write, glob_match
-from .fork import fork_map
+from .fork import Forked
 from .notes import Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note
-from .store import DAMAGE, Store, say
+from .store import DAMAGE, Store
 from .text import digest
 
 FORK_NOTES = 200  # note files to read before the reading is shared over processes
@@ -130,10 +130,18 @@ class NoteRepository:
         self._sealed(bool(todo or removed or files != self._stamp))
 
     def _index(self, todo: list[tuple]) -> None:
-        for at in range(0, len(todo), WRITE_NOTES):  # memory stays bounded; a full map retries one batch
-            batch = todo[at:at + WRITE_NOTES]
-            changed = fork_map(lambda t: _read_note(self.root, *t), batch, self.jobs() if len(batch) >= FORK_NOTES else 1)
-            self.store.write(self._apply, changed, [])
+        """Read and index the note files of ``todo`` a batch at a time (memory stays bounded;
+        a full map retries one batch), the next batch read by forked children while this
+        process writes the last one."""
+        def read(batch):  # jobs children (jobs + 1 processes): this one writes meanwhile, then joins them
+            return Forked(lambda t: _read_note(self.root, *t), batch, self.jobs() + 1 if len(batch) >= FORK_NOTES else 1)
+        batches = [todo[at:at + WRITE_NOTES] for at in range(0, len(todo), WRITE_NOTES)]
+        with self.store.unsynced() if len(batches) > 1 else nullcontext():
+            reading = read(batches[0]) if batches else None
+            for k in range(len(batches)):
+                changed = reading.result()
+                reading = read(batches[k + 1]) if k + 1 < len(batches) else None
+                self.store.write(self._apply, changed, [])
 
     def _sealed(self, changed: bool) -> None:
         """The index holds exactly the files of ``_target``: the next process trusts it after one scan."""

@@ -18,6 +18,7 @@ import sys
 import time
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import lmdb
@@ -70,14 +71,29 @@ class Store:
             f"{f', moved aside to {aside.name}' if aside else ''}; rebuilding it from the note files")
         self._open(path)
 
-    def _open(self, path: Path) -> None:
+    def _open(self, path: Path, sync: bool = True) -> None:
         self._env = lmdb.open(str(path), map_size=self.map_size, max_dbs=len(_DBS) + 1,
-                              subdir=True, lock=True, metasync=True, sync=True)
+                              subdir=True, lock=True, metasync=sync, sync=sync)
         self.db = {name.decode(): self._env.open_db(name) for name in _DBS}
         with self._env.begin() as txn:
             v = txn.get(b"schema", db=self.db["meta"])
         if v is None or int(v) != SCHEMA:
             self.write(self._reset)
+
+    @contextmanager
+    def unsynced(self):
+        """Write transactions that do not wait for the disk, then one wait: for a bulk build
+        (a fresh clone's notes; at 100,000 notes each transaction's fsync cost ~1 s in all).
+        A process that dies meanwhile leaves a consistent index; a machine that does may
+        leave a damaged one, which is then rebuilt from the note files like any other."""
+        self.env  # opened (and recovered) as usual first
+        self.close()
+        self._open(self.cache_dir / "index", sync=False)
+        try:
+            yield
+        finally:
+            self._env.sync(True)
+            self.close()  # opened again, synced, on next use
 
     def close(self) -> None:
         if self._env is not None:
