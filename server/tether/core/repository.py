@@ -32,8 +32,7 @@ FORK_NOTES = 200  # note files to read before the reading is shared over process
 WRITE_NOTES = 5000  # note files read and indexed in one transaction (a fresh clone of 100,000: 50)
 BACKGROUND_NOTES = 500  # more changed note files than this are indexed in the background, when asked to
 BACKGROUND_BATCH = 250  # ... this many at a time (~30 ms: what a hover waits for at most)
-_PATHS = re.compile(rb"""\b(path|pattern)\s*=\s*(["'])([^"'\n]*)\2""")  # an anchor's path, as tether writes it
-_KEYS = re.compile(rb"\b(?:path|pattern)\s*=")
+_PATHS = re.compile(rb"""\b(path|pattern)\s*=\s*(?:"([^"'\n]+)"|'([^"'\n]+)')?""")  # an anchor's path as tether writes it
 
 
 def _recovering(read):
@@ -178,7 +177,7 @@ class NoteRepository:
         for v in self._pending.values():
             if v[3] is False:  # their paths, read once, when a file is first asked about
                 for note_file, v in self._pending.items():
-                    v[3] = _named_paths(self.root / note_file)
+                    v[3] = _named_paths(os.path.join(self.root, note_file))
                 break
         first = [f for f, v in self._pending.items() if v[3] is None or rel in v[3]]
         if first:
@@ -484,19 +483,22 @@ def _rows(note: Note, rel: str) -> list[tuple[str, str, bytes]]:
     return rows
 
 
-def _named_paths(note_file: Path) -> set[str] | None:
+def _named_paths(note_file: str) -> set[str] | None:
     """The paths a note file's anchors name, read from its bytes without parsing it; None
-    when it may apply to any file (a path pattern, an escaped or unreadable string)."""
+    when it may apply to any file (a path pattern, a path written other than as a plain
+    string, an unreadable file)."""
     try:
-        data = note_file.read_bytes()
+        fd = os.open(note_file, os.O_RDONLY | os.O_NOFOLLOW)
+        try:
+            data = os.read(fd, 1 << 20)
+        finally:
+            os.close(fd)
     except OSError:
         return None
-    found = _PATHS.findall(data)
-    if len(found) != len(_KEYS.findall(data)):  # a path written some other way
-        return None
     paths = set()
-    for key, _, value in found:
-        if key == b"pattern" or b"\\" in value:
+    for key, quoted, single in _PATHS.findall(data):
+        value = quoted or single
+        if key == b"pattern" or not value or b"\\" in value:
             return None
         try:
             paths.add(value.decode())
