@@ -84,7 +84,7 @@ class Forked:
                 os.close(w)
                 self.children.append((pid, r))
         except BaseException:
-            self._stop()
+            self.stop()
             raise
 
     def result(self) -> list[R]:
@@ -96,7 +96,7 @@ class Forked:
             try:
                 done = runs.work(0, fn, items)
             except BaseException:
-                self._stop()
+                self.stop()
                 raise
             for pid, r in self.children:
                 with os.fdopen(r, "rb") as inp:
@@ -106,7 +106,8 @@ class Forked:
                     done.update(pickle.loads(data))
         return [done[i] if i in done else fn(x) for i, x in enumerate(items)]
 
-    def _stop(self) -> None:
+    def stop(self) -> None:
+        """Kill the children (the answers are not wanted)."""
         for pid, r in self.children:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)

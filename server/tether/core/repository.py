@@ -3,9 +3,9 @@ in step.
 
 Note files are the truth. Every read first reconciles the index with them (mtime + size,
 then content hash), so a note edited by hand or arriving with ``git pull`` is seen at once;
-a long-running process watches the folder instead (:meth:`NoteRepository.watch`). Writes go to the
-file first (temp file, fsync, rename), then to the index, under one lock; a crash between
-the two is repaired by the next reconciliation.
+a long-running process watches the folder instead (:meth:`NoteRepository.watch`). Writes
+go to the file first (temp file, fsync, rename), then to the index, under one lock; a crash
+between the two is repaired by the next reconciliation.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .store import DAMAGE, Store
 from .text import digest
 
 FORK_NOTES = 200  # note files to read before the reading is shared over processes
-WRITE_NOTES = 5000  # note files read and indexed in one transaction (a fresh clone of 100,000: 50)
+WRITE_NOTES = 5000  # note files read and indexed in one transaction (a fresh clone of 100,000: 20)
 BACKGROUND_NOTES = 500  # more changed note files than this are indexed in the background, when asked to
 BACKGROUND_BATCH = 250  # ... this many at a time (~30 ms: what a hover waits for at most)
 _PATHS = re.compile(rb"""\b(path|pattern)\s*=\s*(?:"([^"'\n]+)"|'([^"'\n]+)')?""")  # an anchor's path as tether writes it
@@ -137,10 +137,15 @@ class NoteRepository:
         batches = [todo[at:at + WRITE_NOTES] for at in range(0, len(todo), WRITE_NOTES)]
         with self.store.unsynced() if len(batches) > 1 else nullcontext():
             reading = read(batches[0]) if batches else None
-            for k in range(len(batches)):
-                changed = reading.result()
-                reading = read(batches[k + 1]) if k + 1 < len(batches) else None
-                self.store.write(self._apply, changed, [])
+            try:
+                for k in range(len(batches)):
+                    changed = reading.result()
+                    reading = read(batches[k + 1]) if k + 1 < len(batches) else None
+                    self.store.write(self._apply, changed, [])
+            except BaseException:
+                if reading is not None:
+                    reading.stop()
+                raise
 
     def _sealed(self, changed: bool) -> None:
         """The index holds exactly the files of ``_target``: the next process trusts it after one scan."""
@@ -174,11 +179,9 @@ class NoteRepository:
         """Index the pending note files that may apply to ``rel`` before the others: those
         naming it, those with a path pattern, and those whose paths are not plain strings.
         (What this misses is indexed with the rest: late, never wrong.)"""
-        for v in self._pending.values():
+        for note_file, v in self._pending.items():
             if v[3] is False:  # their paths, read once, when a file is first asked about
-                for note_file, v in self._pending.items():
-                    v[3] = _named_paths(os.path.join(self.root, note_file))
-                break
+                v[3] = _named_paths(os.path.join(self.root, note_file))
         first = [f for f, v in self._pending.items() if v[3] is None or rel in v[3]]
         if first:
             self._index_pending(first)

@@ -198,13 +198,12 @@ class Store:
                 txn.delete(k, db=self.db["texts"])
 
 
-def say(message: str, exc_info: bool = False) -> None:
+def say(message: str) -> None:
     """Tell the user something once: through logging where a face set it up (the language
     server sends it to its client), else as a line on standard error. Imported here: a
     command that has nothing to say does not import logging (4 ms of every hook call)."""
     import logging
     if logging.getLogger().handlers:
-        logging.getLogger("tether").warning(message, exc_info=exc_info)
+        logging.getLogger("tether").warning(message)
     else:
-        import traceback
-        print(f"tether: {message}" + (f"\n{traceback.format_exc()}" if exc_info else ""), file=sys.stderr)
+        print(f"tether: {message}", file=sys.stderr)
