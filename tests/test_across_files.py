@@ -179,6 +179,22 @@ def test_a_file_renamed_between_two_commands_is_followed_by_the_second(repo: Pat
     assert {a["state"] for a in anchors(repo).values()} == {"orphaned"}
 
 
+def test_following_gone_files_that_takes_longer_than_a_second_ends(repo: Path, monkeypatch):
+    """Where anchored files went is worked out once per process however long it takes
+    (locating a gone file asks for the arrivals again: when the work outlived the second a
+    process without a watch trusts it, that recursed until Python's stack ran out)."""
+    from tether.core.files import SourceTree
+    from tether.core.workspace import Workspace
+    (repo / "pkg" / "models.py").unlink()
+    monkeypatch.setattr(SourceTree, "unchanged_since", lambda self, t, assume=1.0: False)  # every look: too late
+    ws = Workspace.find(repo)
+    try:
+        assert [loc.state for loc in ws.locate("pkg/other.py")] == []
+        assert {loc.state for loc in ws.locate("pkg/models.py")} == {"orphaned"}
+    finally:
+        ws.close()
+
+
 @pytest.mark.parametrize("how", ["committed", "plain mv"])
 def test_file_and_line_anchors_follow_a_renamed_file(repo: Path, how: str):
     (repo / "docs").mkdir()

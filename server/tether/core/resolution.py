@@ -82,6 +82,7 @@ class Resolutions:
         self._sightings: list[tuple[str, dict]] = []  # see() records not written yet
         self._head: tuple[int, set[str]] | None = None  # git's HEAD: its time, the files it holds
         self._missing: tuple[float, int, dict] | None = None  # (when, generation, where gone files' anchors went)
+        self._arriving = False  # working that out (it locates the gone files, which asks again)
         self._renames: tuple[float, list] | None = None  # (when, the file renames git knows)
 
     def locate(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
@@ -127,19 +128,26 @@ class Resolutions:
         """Where the anchors of the files that anchors name but that are no longer there went:
         new path -> their resolutions (worked out at most once a second, and again when the
         notes change)."""
-        now, gen = time.monotonic(), self.generation()
+        gen = self.generation()
+        if self._arriving:  # locating a gone file asks for arrivals too: none yet
+            return {}
         if self._missing is None or self._missing[1] != gen or not self.tree.unchanged_since(self._missing[0]):
-            self._missing = (now, gen, {})  # set first: locating a gone file asks for arrivals too
-            arrived: dict[str, list[Located]] = {}
-            for p in self._gone():
-                try:
-                    self.tree.real(p)
-                except WorkspaceError:
-                    continue  # a path outside the workspace is reported with its note, not followed
-                for loc in self.locate(p):
-                    if loc.resolution.path:
-                        arrived.setdefault(loc.resolution.path, []).append(loc)
-            self._missing = (now, gen, arrived)
+            self._arriving = True  # not the time: locating many gone files takes longer than a second
+            try:
+                arrived: dict[str, list[Located]] = {}
+                for p in self._gone():
+                    try:
+                        self.tree.real(p)
+                    except WorkspaceError:
+                        continue  # a path outside the workspace is reported with its note, not followed
+                    for loc in self.locate(p):
+                        if loc.resolution.path:
+                            arrived.setdefault(loc.resolution.path, []).append(loc)
+            finally:
+                self._arriving = False
+            # kept from when it was done, not begun: locating many gone files can take longer
+            # than the second a process without a watch trusts it (a watch sees any change since)
+            self._missing = (time.monotonic(), gen, arrived)
         return self._missing[2]
 
     def _gone(self) -> list[str]:
