@@ -12,6 +12,7 @@ import os
 import re
 import stat
 import time
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 TETHER_DIR = ".tether"
 MAX_SOURCE_BYTES = 32 * 1024 * 1024  # larger files are not read at all (file/glob anchors only)
+READ_ONCE_BYTES = 64 * 1024 * 1024  # what one search over many files keeps of them
 
 
 class WorkspaceError(Exception):
@@ -34,6 +36,8 @@ class SourceTree:
         self.root = root
         self.changes: FolderChanges | None = None  # a watch of the whole tree (a resident process's)
         self._last_change = 0.0
+        self.read_once: dict | None = None  # while set: (rel, stamp) -> bytes mentions() read (reading())
+        self._kept = 0  # ... their size
 
     def unchanged_since(self, t: float, assume: float = 1.0) -> bool:
         """No file changed since ``t`` (``time.monotonic``): known exactly under a watch of the
@@ -109,14 +113,30 @@ class SourceTree:
             return 0
         return max(st.st_mtime_ns, st.st_ctime_ns)
 
-    def mentions(self, rel: str, words: set[str]) -> bool:
-        """The file's bytes hold one of ``words`` (a cheap filter before a parse)."""
-        try:  # a path from files(): inside the workspace already
-            with open(os.path.join(self.root, rel), "rb") as f:
-                data = f.read(MAX_SOURCE_BYTES)
-        except OSError:
-            return False
+    def mentions(self, rel: str, words: set[str], stamp: int = 0) -> bool:
+        """The file's bytes hold one of ``words`` (a cheap filter before a parse); within
+        :meth:`reading`, each file at ``stamp`` is read once."""
+        data = self.read_once.get((rel, stamp)) if self.read_once is not None else None
+        if data is None:
+            try:  # a path from files(): inside the workspace already
+                with open(os.path.join(self.root, rel), "rb") as f:
+                    data = f.read(MAX_SOURCE_BYTES)
+            except OSError:
+                return False
+            if self.read_once is not None and self._kept + len(data) <= READ_ONCE_BYTES:
+                self._kept += len(data)
+                self.read_once[(rel, stamp)] = data
         return any(w.encode() in data for w in words if w)
+
+    @contextmanager
+    def reading(self):
+        """Many searches of the same files, each file read once (up to READ_ONCE_BYTES in all):
+        300 deleted files searched for in 10,000 others read 3 million files."""
+        self.read_once, self._kept = {}, 0
+        try:
+            yield
+        finally:
+            self.read_once, self._kept = None, 0
 
     def files(self) -> list[str]:
         """Workspace files (hidden folders, .tether and dependency folders skipped)."""

@@ -133,16 +133,17 @@ class Resolutions:
             return {}
         if self._missing is None or self._missing[1] != gen or not self.tree.unchanged_since(self._missing[0]):
             self._arriving = True  # not the time: locating many gone files takes longer than a second
+            arrived: dict[str, list[Located]] = {}
             try:
-                arrived: dict[str, list[Located]] = {}
-                for p in self._gone():
-                    try:
-                        self.tree.real(p)
-                    except WorkspaceError:
-                        continue  # a path outside the workspace is reported with its note, not followed
-                    for loc in self.locate(p):
-                        if loc.resolution.path:
-                            arrived.setdefault(loc.resolution.path, []).append(loc)
+                with self.tree.reading():  # each gone file's code is searched for in the same files
+                    for p in self._gone():
+                        try:
+                            self.tree.real(p)
+                        except WorkspaceError:
+                            continue  # a path outside the workspace is reported with its note, not followed
+                        for loc in self.locate(p):
+                            if loc.resolution.path:
+                                arrived.setdefault(loc.resolution.path, []).append(loc)
             finally:
                 self._arriving = False
             # kept from when it was done, not begun: locating many gone files can take longer
@@ -327,7 +328,7 @@ class Resolutions:
         since = since - SLACK_NS if since is not None else None
         paths = [(p, t) for p, t, fam in self._stamps() if fam == family and (since is None or t >= since) and p != rel]
         if len(paths) > FOLLOW_FILES:
-            paths = [(p, t) for p, t in paths if self.tree.mentions(p, names)][:FOLLOW_FILES]
+            paths = [(p, t) for p, t in paths if self.tree.mentions(p, names, t)][:FOLLOW_FILES]
         out, unseen = [], []
         for p, t in paths:
             src = self._parse(p, t)
