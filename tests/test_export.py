@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -470,11 +472,12 @@ def test_init_agents_refuses_an_unknown_agent_before_writing_anything(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == [".git"]  # not even .tether/
 
 
-def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(repo):
+def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(repo, monkeypatch):
     root, _ = repo
     script = Path(sys.executable).parent / "tether"  # the console script pip installed beside this Python
     bare = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
-    bare.update(PATH="/usr/bin:/bin", PYTHONIOENCODING="utf-8", GIT_CONFIG_NOSYSTEM="1")
+    bare.update(PATH="/usr/bin:/bin", PYTHONIOENCODING="utf-8", GIT_CONFIG_NOSYSTEM="1",
+                XDG_RUNTIME_DIR=str(root.parent / "run"))  # where the server the --serve hook starts listens
     assert shutil.which("tether", path=bare["PATH"]) is None
     (root / ".cursor").mkdir()
     (root / ".cursor/hooks.json").write_text(json.dumps({"version": 1, "hooks": {
@@ -499,6 +502,8 @@ def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(rep
     r = subprocess.run(cursor["sessionStart"][0]["command"], shell=True, cwd=root, env=bare, capture_output=True,
                        text=True, input=json.dumps(start), timeout=60)
     assert r.returncode == 0 and "Nothing logs secrets" in json.loads(r.stdout)["additional_context"]
+    monkeypatch.setenv("XDG_RUNTIME_DIR", bare["XDG_RUNTIME_DIR"])
+    stop_server(root)  # started by that hook; it would wait 30 minutes for the next
 
     # run again where PATH finds tether: tether's entries name it plainly, nothing is added twice
     ok(root, "init", "--agents", "all")
@@ -515,6 +520,20 @@ def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(rep
     assert r.returncode == 0, r.stderr
     assert tomllib.loads((root / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["tether"] == \
         {"command": sys.executable, "args": ["-P", "-m", "tether", "mcp"]}
+
+
+def stop_server(root: Path) -> None:
+    """Stop the ``tether serve`` a ``--serve`` hook started for ``root`` (a request from
+    another version of tether makes it exit)."""
+    from tether.cli.resident import listening, socket_path
+    end = time.monotonic() + 60
+    while not listening(socket_path(root)):
+        assert time.monotonic() < end, "no server started by the hook"
+        time.sleep(0.05)
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(socket_path(root))
+        s.sendall(b'{"v": "stop"}\n')
+        s.makefile().readline()
 
 
 CODEX = """\

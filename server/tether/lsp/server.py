@@ -152,9 +152,11 @@ class TetherServer(LanguageServer):
         return publish()
 
     def live(self, uri: str) -> LiveFile | None:
-        """The open document (on the core thread, after its open has run)."""
+        """The open document, on the core thread. A document whose open is queued behind the
+        caller (opened while a core job ran) is not open yet for it: waiting for its open on
+        the one core thread would wait forever; its open publishes what it shows itself."""
         fut = self.files.get(uri)
-        if fut is None:
+        if fut is None or not fut.done():
             return None
         try:
             return fut.result()
