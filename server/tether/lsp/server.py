@@ -179,9 +179,10 @@ class TetherServer(LanguageServer):
             if folder is None:  # outside every workspace root the client opened: never create one there
                 return None
             ws, _ = Workspace.init(folder, exact=True)
+        if ws.root not in self.workspaces:  # once, not on every document event (where there is no inotify
+            ws.repo.watch()  # it would try again each time): exact, and no scan of the notes folder per read
         ws = self.workspaces.setdefault(ws.root, ws)
         ws.repo.auto_refresh = not self.watching
-        ws.repo.watch()  # exact, and no scan of the notes folder on every read where the client does not watch
         try:
             rel = ws.rel(p)
         except WorkspaceError:
