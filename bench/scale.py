@@ -46,7 +46,7 @@ import lsp_latency as L  # noqa: E402
 from check import compile_bytecode, tether_cmd  # noqa: E402
 from lsprotocol import types as T  # noqa: E402
 
-from tether.cli.resident import listening, socket_path  # noqa: E402
+from tether.cli.client import listening, socket_path  # noqa: E402
 
 TARGETS = {"hook_alone_p99_ms": 100, "hook_served_p99_ms": 30, "hook_alone_p99_ms@100000": 150,
            "ready_cold_ms": 1000, "index_build_s": 10, "lsp_rss_mb": 400}

@@ -525,7 +525,7 @@ def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(rep
 def stop_server(root: Path) -> None:
     """Stop the ``tether serve`` a ``--serve`` hook started for ``root`` (a request from
     another version of tether makes it exit)."""
-    from tether.cli.resident import listening, socket_path
+    from tether.cli.client import listening, socket_path
     end = time.monotonic() + 60
     while not listening(socket_path(root)):
         assert time.monotonic() < end, "no server started by the hook"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from samples import git_init
 
-from tether.cli.resident import listening, socket_path
+from tether.cli.client import ask, listening, socket_path
 
 CODE = "def pay(amount):\n    return amount\n\n\ndef refund(amount):\n    return -amount\n"
 
@@ -121,10 +121,7 @@ def test_a_second_server_for_the_same_workspace_steps_aside(root: Path, server):
 
 
 def test_a_stale_server_is_not_trusted_and_exits(root: Path, server):
-    with socket.socket(socket.AF_UNIX) as s:
-        s.connect(socket_path(root))
-        s.sendall(json.dumps({"v": "0.0.0-old", "agent": "claude-code", "event": {}}).encode() + b"\n")
-        assert json.loads(s.makefile().readline()) == {"stale": True}
+    assert ask(str(root), ["context", "pay.py:1"], str(root), b"", version="0.0.0-old") == (b"stale", b"", b"")
     assert server.wait(timeout=60) == 0
     assert "Amounts are integer cents" in hook(root, "pay.py", "i")  # the hook works alone
     assert not os.path.exists(socket_path(root))
@@ -152,10 +149,7 @@ def test_the_server_exits_when_its_workspace_goes(root: Path, server):
 
 
 def _stop(root: Path) -> None:
-    with socket.socket(socket.AF_UNIX) as s:  # a request from "another version" stops it
-        s.connect(socket_path(root))
-        s.sendall(b'{"v": "stop", "agent": "claude-code", "event": {}}\n')
-        s.makefile().readline()
+    ask(str(root), ["context", "pay.py:1"], str(root), b"", version="stop")  # "another version" stops it
 
 
 def test_context_answers_the_same_through_the_server_and_says_the_same_errors(root: Path, server):
@@ -171,11 +165,10 @@ def test_context_answers_the_same_through_the_server_and_says_the_same_errors(ro
 
 def test_a_server_runs_nothing_for_a_folder_outside_its_workspace(root: Path, server, tmp_path_factory):
     other = tmp_path_factory.mktemp("other")
-    with socket.socket(socket.AF_UNIX) as s:
-        s.connect(socket_path(root))
-        s.sendall(json.dumps({"v": tether(root, "--version").stdout.split()[-1], "argv": ["context", "x.py"],
-                              "stdin": "", "cwd": str(other)}).encode() + b"\n")
-        assert json.loads(s.makefile().readline()) == {"elsewhere": True}
+    assert ask(str(root), ["context", "x.py"], str(other), b"") == (b"elsewhere", b"", b"")
+    event = {"session_id": "e", "cwd": str(other), "hook_event_name": "PreToolUse", "tool_name": "Read",
+             "tool_input": {"file_path": str(other / "x.py")}}  # a hook run here for a session over there
+    assert ask(str(root), ["hook", "claude-code"], str(root), json.dumps(event).encode()) == (b"elsewhere", b"", b"")
     assert server.poll() is None
 
 

@@ -11,9 +11,9 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] in (["hook"], ["context"]) and "--help" not in argv and "-h" not in argv:
-        from .resident import through_server  # the standard library only
+        from .client import through_server  # built-in modules only
         stdin = sys.stdin.buffer.read() if argv[0] == "hook" else b""
-        code = through_server(argv, stdin, sys.stdout, sys.stderr)
+        code = through_server(argv, stdin)
         if code is not None:
             return code
         if argv[0] == "hook":

@@ -1,0 +1,161 @@
+"""The client of the resident server (``tether serve``): what ``tether hook`` and ``tether
+context`` run before anything else, in a process an agent starts on every tool call.
+
+It imports only modules built into the interpreter (``_socket``, ``zlib``): ``socket.py``,
+``json`` and the ``re`` they pull in cost a new process more (~9 ms here) than the server
+takes to answer. So the request and the answer are NUL-separated fields, not JSON:
+
+    request  VERSION \\0 CWD \\0 N \\0 ARG_1 \\0 … ARG_N \\0 STDIN      (then the client shuts its side)
+    answer   EXIT \\0 LEN(OUT) \\0 OUT ERR
+
+A path or an argument cannot hold a NUL, so the split is exact; EXIT is the command's exit
+code, or ``stale`` (a server of another tether version, which then exits) or ``elsewhere``
+(the folder is not this server's workspace): then the command works alone."""
+
+from __future__ import annotations
+
+import os
+import sys
+import zlib
+
+import _socket
+
+from .. import __version__
+
+ANSWER_S = 2.0  # a server slower than this (busy distilling, stuck) is not waited for: work alone
+STALE, ELSEWHERE = b"stale", b"elsewhere"
+
+
+def socket_path(root) -> str:
+    """Where the server of ``root`` listens: a short per-user path (a Unix socket's path
+    is limited to about 100 bytes; a workspace's may be longer)."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
+    raw = os.fsencode(root)  # crc32, not hashlib (3 ms to import): the server checks the root anyway
+    key = f"{zlib.crc32(raw):08x}{zlib.crc32(raw[::-1]):08x}"
+    return os.path.join(base, f"tether-{os.getuid()}", f"{key}.sock")
+
+
+def workspace_root(start: str) -> str | None:
+    """The folder holding ``.tether/`` at or above ``start`` (as ``Workspace.find``; no
+    pathlib: its import alone costs a hook more than the server's answer)."""
+    here = os.path.realpath(start)
+    while True:
+        if os.path.isdir(os.path.join(here, ".tether")):
+            return here
+        up = os.path.dirname(here)
+        if up == here:
+            return None
+        here = up
+
+
+def connect(path: str, timeout: float = ANSWER_S):
+    """A socket connected to the server listening at ``path``; OSError when none is."""
+    s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        s.settimeout(timeout)
+        s.connect(path)
+    except BaseException:
+        s.close()
+        raise
+    return s
+
+
+def listening(path: str) -> bool:
+    """Something accepts connections at the socket ``path`` (a server, alive)."""
+    try:
+        connect(path).close()
+        return True
+    except OSError:
+        return False
+
+
+def request(argv: list[str], cwd: str, stdin: bytes, version: str = __version__) -> bytes:
+    fields = [version, cwd, str(len(argv)), *argv]
+    return b"\0".join(os.fsencode(f) for f in fields) + b"\0" + stdin
+
+
+def parse_request(data: bytes) -> tuple[str, str, list[str], bytes]:
+    """(version, cwd, argv, stdin) of a request; ValueError when it is not one."""
+    version, cwd, n, rest = data.split(b"\0", 3)
+    parts = rest.split(b"\0", int(n))
+    if len(parts) != int(n) + 1:
+        raise ValueError("a request cut short")
+    return os.fsdecode(version), os.fsdecode(cwd), [os.fsdecode(a) for a in parts[:-1]], parts[-1]
+
+
+def answer(exit: int | bytes, out: bytes = b"", err: bytes = b"") -> bytes:
+    code = exit if isinstance(exit, bytes) else str(exit).encode()
+    return code + b"\0" + str(len(out)).encode() + b"\0" + out + err
+
+
+def ask(root: str, argv: list[str], cwd: str, stdin: bytes, timeout: float = ANSWER_S,
+        version: str = __version__) -> tuple[bytes, bytes, bytes] | None:
+    """(exit, out, err) as the server answers, or None: no server, no answer in time, or
+    an answer cut short."""
+    try:
+        s = connect(socket_path(root), timeout)
+        try:
+            s.sendall(request(argv, cwd, stdin, version))
+            s.shutdown(_socket.SHUT_WR)
+            chunks = []
+            while chunk := s.recv(1 << 16):
+                chunks.append(chunk)
+        finally:
+            s.close()
+        code, n, body = b"".join(chunks).split(b"\0", 2)
+        n = int(n)
+    except (OSError, ValueError):
+        return None
+    return (code, body[:n], body[n:]) if len(body) >= n else None
+
+
+def start(root: str) -> None:
+    """Start ``tether serve`` for ``root`` in the background, detached from the command."""
+    import subprocess
+    subprocess.Popen([sys.executable, "-P", "-m", "tether", "serve", root], cwd=root, start_new_session=True,
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def through_server(argv: list[str], stdin: bytes) -> int | None:
+    """Run ``tether ARGV`` in the workspace's server: its exit code once its output is
+    written, or None to run it here (after starting a server, for ``hook … --serve``).
+
+    The workspace is the one of this process's folder (where agents run hooks); the server
+    runs a hook event in the event's own ``cwd`` and answers ``elsewhere`` when that is not
+    its workspace. Only when this folder is in no workspace is the event read here (its
+    JSON parser costs a few ms)."""
+    cwd = os.getcwd()
+    try:
+        root = workspace_root(cwd)
+        if root is None and argv[0] == "hook":
+            cwd = event_cwd(stdin) or cwd
+            root = workspace_root(cwd)
+    except OSError:
+        return None
+    if root is None:
+        return None
+    got = ask(root, argv, cwd, stdin)
+    if got is None or not got[0].isdigit():
+        if (got is None or got[0] == STALE) and argv[0] == "hook" and "--serve" in argv:
+            try:
+                start(root)
+            except OSError:
+                pass
+        return None
+    code, out, err = got
+    sys.stdout.buffer.write(out)
+    sys.stdout.flush()
+    sys.stderr.buffer.write(err)
+    sys.stderr.flush()
+    return int(code)
+
+
+def event_cwd(stdin: bytes) -> str | None:
+    """The folder a hook event says its session is in (None: none said, or not an event)."""
+    import json
+    try:
+        event = json.loads(stdin)
+    except ValueError:
+        return None
+    cwd = event.get("cwd") if isinstance(event, dict) else None
+    return cwd if isinstance(cwd, str) and cwd else None
