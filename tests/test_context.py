@@ -265,3 +265,31 @@ def test_an_invariants_checks_are_part_of_its_context(ws):
         assert "Checked automatically:\n- forbid-call time.sleep: charge runs on the request path" in md
     finally:
         ws.retire(inv.id)
+
+
+def test_a_fresh_clone_answers_at_once_and_finds_callees_by_name_once_every_file_is_known(tmp_path, monkeypatch):
+    from tether.context import calls
+    monkeypatch.setattr(calls, "PARSE_PER_CALL", 3)  # files a call parses for the symbol table
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg/__init__.py").write_text("")
+    (root / "pkg/a.py").write_text("from .b import fee\n\n\ndef pay(x):\n    fee(x)\n    return tally(x)\n")
+    (root / "pkg/b.py").write_text("def fee(x):\n    return x\n")
+    for k in range(8):
+        (root / f"pkg/filler{k}.py").write_text(f"def f{k}():\n    return {k}\n")
+    (root / "pkg/zz.py").write_text("def tally(x):\n    return x\n")  # the one `tally`: last in the walk
+    first, _ = Workspace.init(root, exact=True)
+    fee = first.record("decision", "pkg/b.py", 0, title="fees are flat")
+    tally = first.record("decision", "pkg/zz.py", 0, title="tally counts once")
+    first.close()
+
+    ws = Workspace.find(root)  # a new process: nothing parsed yet
+    try:
+        got = {i.note.id for i in context_for(ws, "pkg/a.py", 4).items}
+        assert fee.id in got  # through the import: the file it names is parsed at once
+        assert tally.id not in got  # a unique name in the workspace: not known to be unique yet
+        for _ in range(4):  # each call parses a few more files
+            got = {i.note.id for i in context_for(ws, "pkg/a.py", 4).items}
+        assert {fee.id, tally.id} <= got
+    finally:
+        ws.close()

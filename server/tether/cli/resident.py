@@ -34,6 +34,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
     """Run commands for the workspace at ``root`` with ``run(argv) -> exit code`` (the CLI's
     main) until idle for ``idle`` seconds, its ``.tether/`` goes away, or a client of another
     version asks. 0; 1 when another server already answers there."""
+    from ..context.calls import warm
     from ..core.files import FolderChanges
     from ..core.workspace import Workspace
 
@@ -47,10 +48,14 @@ def serve(root, run, idle: float = IDLE_S) -> int:
     ws.repo.watch()  # where it cannot, every read scans the notes folder
     ws.tree.changes = FolderChanges.open(ws.root, tree=True)  # what is known of the sources stays known till they change
     last = time.monotonic()
+    warming = True  # the call graph's symbol table, a batch at a time while nobody asks
     try:
         while True:
-            ready, _, _ = select.select([sock], [], [], _CHECK_S)
+            ready, _, _ = select.select([sock], [], [], 0 if warming else _CHECK_S)
             if not ready:
+                if warming:
+                    warming = warm(ws)
+                    continue
                 if time.monotonic() - last > idle or not ws.repo.notes_dir.is_dir():
                     return 0
                 continue

@@ -36,6 +36,7 @@ from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
 
 _RECHECK_S = 1.0
+PARSE_PER_CALL = 100  # source files a call parses for the table at most (~55 ms here; all 10,000 of a fresh clone: 5.5 s)
 _SELF = {"self", "cls", "this"}
 _ECMA_EXTS = (".ts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".mts", ".cts", ".d.ts")
 _MEMBER_FIELDS = (("object", "attribute"), ("object", "property"), ("operand", "field"), ("value", "field"),
@@ -333,15 +334,26 @@ def file_symbols(rel: str, src: SourceFile) -> FileSymbols:
 
 
 class SymbolIndex:
-    """Every source file's symbols, and the workspace-wide name table built from them."""
+    """Every source file's symbols, and the workspace-wide name table built from them.
+
+    A file's symbols come from the store while its stamp holds; files never parsed (a fresh
+    clone) are parsed at most ``PARSE_PER_CALL`` a call (a file an import leads to, at once).
+    Until every file is known the name table is empty: a call that only a unique name in
+    the whole workspace would resolve resolves to nothing — late, never wrong."""
 
     def __init__(self, ws: Workspace):
         self.ws = ws
-        self.files: dict[str, tuple[list, FileSymbols]] = {}  # rel -> (stamp, symbols)
-        self.by_name: dict[str, list[Target]] = {}
+        self.stamps: dict[str, list] = {}  # every source file -> [mtime_ns, size]
+        self.files: dict[str, tuple[list, FileSymbols]] = {}  # rel -> (stamp, symbols), known so far
+        self.by_name: dict[str, list[Target]] = {}  # empty until every file is known
         self.py_modules: dict[str, str] = {}  # dotted name -> rel
         self.checked = 0.0
+        self.warming = False  # a long-lived process parses what is unknown between requests (warm())
         self._touched: dict[str, tuple[str, SourceFile, FileSymbols]] = {}  # recently touched files
+
+    @property
+    def complete(self) -> bool:
+        return len(self.files) == len(self.stamps)
 
     def touched(self, rel: str, text: str | None) -> tuple[SourceFile, FileSymbols]:
         """The touched file parsed as it is now (maybe unsaved), kept while its text is the same."""
@@ -358,51 +370,87 @@ class SymbolIndex:
 
     def symbols(self, rel: str) -> FileSymbols:
         hit = self.files.get(rel)
+        if hit is None and rel in self.stamps:  # not parsed yet: this one is needed now
+            self._parse([rel])
+            hit = self.files.get(rel)
         return hit[1] if hit is not None else FileSymbols([], {}, [], {})
 
-    def refresh(self) -> None:
-        now = time.monotonic()
-        if self.files and self.ws.tree.unchanged_since(self.checked, _RECHECK_S):
+    def refresh(self, budget: int | None = None) -> None:
+        """Bring the table up to date with the source files, parsing at most ``budget``
+        (``PARSE_PER_CALL``) of the files the store does not know."""
+        budget = PARSE_PER_CALL if budget is None else budget
+        if self.stamps and self.ws.tree.unchanged_since(self.checked, _RECHECK_S):
+            if not (self.complete or self.warming):  # nobody parses the rest between calls
+                self._parse_unknown(budget)
             return
-        self.checked = now
-        store = self.ws.store
+        self.checked = time.monotonic()
         stamps = {rel: [st.st_mtime_ns, st.st_size] for rel, st in self.ws.walk() if for_path(rel) is not None}
         stale = [rel for rel, st in stamps.items() if rel not in self.files or self.files[rel][0] != st]
         gone = [rel for rel in self.files if rel not in stamps]
-        if not stale and not gone:
-            return
+        changed = stamps.keys() != self.stamps.keys()
+        self.stamps = stamps
         for rel in gone:
             del self.files[rel]
+        if gone:
+            self.ws.store.write(lambda txn: [self.ws.store.delete(txn, "symbols", rel) for rel in gone])
         if stale:
-            with store.read() as txn:
-                cached = {rel: store.get(txn, "symbols", rel) for rel in stale}
-            fresh = {}
+            with self.ws.store.read() as txn:
+                cached = {rel: self.ws.store.get(txn, "symbols", rel) for rel in stale}
+            unknown = []
             for rel in stale:
                 rec = cached.get(rel)
                 if rec is not None and rec.get("stamp") == stamps[rel]:
                     self.files[rel] = (stamps[rel], FileSymbols.from_json(rel, rec["symbols"]))
-                    continue
-                try:
-                    syms = file_symbols(rel, SourceFile(self.ws.read_source(rel), for_path(rel)))
-                except WorkspaceError:  # unreadable (binary, huge): defines nothing we can see
-                    syms = FileSymbols([], {}, [], {})
-                self.files[rel] = (stamps[rel], syms)
-                fresh[rel] = {"stamp": stamps[rel], "symbols": syms.to_json()}
-            if fresh:
-                def put(txn):
-                    for rel, rec in fresh.items():
-                        store.put(txn, "symbols", rel, rec)
-                store.write(put)
-        if gone:
-            store.write(lambda txn: [store.delete(txn, "symbols", rel) for rel in gone])
+                else:
+                    self.files.pop(rel, None)
+                    unknown.append(rel)
+            self._parse(unknown[:budget])
+        if changed:
+            self.py_modules = {}
+            for rel in stamps:
+                if rel.endswith(".py"):
+                    mod = rel[:-3].replace("/", ".")
+                    self.py_modules[mod[:-len(".__init__")] if mod.endswith(".__init__") else mod] = rel
+        if stale or gone:
+            self._name_table()
+
+    def _name_table(self) -> None:
         self.by_name = {}
-        self.py_modules = {}
-        for rel, (_, syms) in sorted(self.files.items()):
-            for t in syms.defs:
-                self.by_name.setdefault(t.name, []).append(t)
-            if rel.endswith(".py"):
-                mod = rel[:-3].replace("/", ".")
-                self.py_modules[mod[:-len(".__init__")] if mod.endswith(".__init__") else mod] = rel
+        if self.complete:
+            for rel, (_, syms) in sorted(self.files.items()):
+                for t in syms.defs:
+                    self.by_name.setdefault(t.name, []).append(t)
+
+    def _parse(self, rels: list[str]) -> None:
+        """Parse ``rels`` and keep their symbols, here and in the store."""
+        fresh = {}
+        for rel in rels:
+            try:
+                syms = file_symbols(rel, SourceFile(self.ws.read_source(rel), for_path(rel)))
+            except WorkspaceError:  # unreadable (binary, huge): defines nothing we can see
+                syms = FileSymbols([], {}, [], {})
+            self.files[rel] = (self.stamps[rel], syms)
+            fresh[rel] = {"stamp": self.stamps[rel], "symbols": syms.to_json()}
+        if fresh:
+            store = self.ws.store
+            store.write(lambda txn: [store.put(txn, "symbols", rel, rec) for rel, rec in fresh.items()])
+
+    def warm(self, batch: int) -> bool:
+        """Parse the next ``batch`` of files not known yet (a long-lived process, between
+        requests, which then parse none); False once every file is known."""
+        self.warming = True
+        if not self.stamps:
+            self.refresh(0)
+        self._parse_unknown(batch)
+        return not self.complete
+
+    def _parse_unknown(self, batch: int) -> None:
+        """The next ``batch`` of files not known yet (the folders are not walked again)."""
+        unknown = [rel for rel in self.stamps if rel not in self.files][:batch]
+        if unknown:
+            self._parse(unknown)
+            if self.complete:
+                self._name_table()
 
     def bound(self, rel: str, binding: tuple) -> tuple | None:
         """What an import binding in ``rel`` names: ("mod", file), ("sym", file, name), or
@@ -425,7 +473,7 @@ class SymbolIndex:
             return None  # a package from node_modules
         base = normpath(join(dirname(rel), spec))
         for cand in [base] + [base + e for e in _ECMA_EXTS] + [f"{base}/index{e}" for e in _ECMA_EXTS]:
-            if cand in self.files:
+            if cand in self.stamps:
                 return cand
         if base.endswith(".js"):  # TypeScript imports name the compiled file
             return self.module(rel, spec[:-3])
@@ -447,6 +495,13 @@ class SymbolIndex:
 
 
 _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def warm(ws: Workspace, batch: int = 25) -> bool:
+    """Parse the next ``batch`` of the workspace's unknown source files into the symbol
+    table (~15 ms: what a request arriving meanwhile waits for at most); False once every
+    file is known."""
+    return _index_of(ws).warm(batch)
 
 
 def _index_of(ws: Workspace) -> SymbolIndex:
