@@ -24,7 +24,6 @@ import orjson
 
 from . import anchors as A
 from .files import TETHER_DIR, FolderChanges, WorkspaceError, atomic_write, glob_match
-from .fork import Forked
 from .notes import Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note
 from .store import DAMAGE, Store
 from .text import digest
@@ -133,6 +132,8 @@ class NoteRepository:
         """Read and index the note files of ``todo`` a batch at a time (memory stays bounded;
         a full map retries one batch), the next batch read by forked children while this
         process writes the last one."""
+        from .fork import Forked  # here: a command that indexes nothing does not pay for it
+
         def read(batch):  # jobs children (jobs + 1 processes): this one writes meanwhile, then joins them
             return Forked(lambda t: _read_note(self.root, *t), batch, self.jobs() + 1 if len(batch) >= FORK_NOTES else 1)
         batches = [todo[at:at + WRITE_NOTES] for at in range(0, len(todo), WRITE_NOTES)]

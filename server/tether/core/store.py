@@ -13,7 +13,6 @@ once.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import time
 import zlib
@@ -129,6 +128,7 @@ class Store:
             keep = {name: list(txn.cursor(db=self.db[name])) for name in LOCAL}
         path, fresh = self.cache_dir / "index", self.cache_dir / f"index.new-{os.getpid()}"
         self.close()
+        import shutil  # here: only a reset needs it (with bz2 and lzma, 2 ms of every hook)
         shutil.rmtree(fresh, ignore_errors=True)
         self._open(fresh)
         with self._env.begin(write=True) as txn:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from . import anchors as A
 from .files import TETHER_DIR, SourceTree, WorkspaceError, git_toplevel, inside, normalize_glob
-from .fork import cores
 from .languages import GrammarError, for_path
 from .notes import (KINDS, Alternative, CheckError, Note, NoteError, Waiver, author_name, check_from_dict, new_id,
                     now, validate)
@@ -79,6 +78,7 @@ class Workspace:
 
     def cores(self) -> int:
         """Processes a large read or check may share."""
+        from .fork import cores  # here: signal and threading cost a hook that forks nothing 1.5 ms
         return self.jobs or cores()
 
     # -- the parts, as the faces use them ----------------------------------------------------
