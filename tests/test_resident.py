@@ -117,7 +117,7 @@ def test_a_tether_folder_in_the_repository_is_never_imported_by_the_server_a_hoo
 
 def test_a_second_server_for_the_same_workspace_steps_aside(root: Path, server):
     r = tether(root, "serve")
-    assert r.returncode == 2 and "already answers" in r.stderr
+    assert r.returncode == 2 and "already serves" in r.stderr
 
 
 def test_a_stale_server_is_not_trusted_and_exits(root: Path, server):

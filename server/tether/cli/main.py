@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
 def cmd_serve(args) -> int:
     from .resident import serve
     if serve(Path(args.path).resolve(), idle=args.idle, run=main):
-        print("tether: a server already answers for this workspace", file=sys.stderr)
+        print("tether: a server already serves this workspace", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_OK
 
