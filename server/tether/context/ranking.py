@@ -93,7 +93,8 @@ class Context:
                 self.left_out.append(item)
         while self.items and self.tokens > self.budget:  # the estimate is not additive: make sure
             self.left_out.insert(0, self.items.pop())
-        self.left_out.sort(key=ranked.index)
+        rank = {id(item): k for k, item in enumerate(ranked)}  # (ranked.index compared items field by field: 25 ms at 200 notes)
+        self.left_out.sort(key=lambda item: rank[id(item)])
 
 
 def context_for(ws: Workspace, rel: str, line: int | None = None, budget: int = DEFAULT_BUDGET,
