@@ -179,3 +179,20 @@ def test_code_added_elsewhere_is_seen_by_the_very_next_call(root: Path, server):
     assert tether(root, "record", "decision", "charges.py:1", "--title", "Charges never round").returncode == 0
     assert "Charges never round" in tether(root, "context", "pay.py:5").stdout  # a callee, through the server
     assert server.poll() is None
+
+
+def test_a_callee_known_by_its_unique_name_follows_edits_elsewhere(root: Path, server):
+    (root / "pay.py").write_text("def pay(amount):\n    return settle(amount)\n")  # `settle`: defined once, nowhere imported
+    (root / "books.py").write_text("def settle(amount):\n    return amount\n")
+    assert tether(root, "record", "decision", "books.py:1", "--title", "Settling is final").returncode == 0
+    assert "Settling is final" in tether(root, "context", "pay.py:2").stdout
+    (root / "other.py").write_text("def settle(x):\n    return x\n")  # now two: which one is meant is not known
+    assert "Settling is final" not in tether(root, "context", "pay.py:2").stdout
+    (root / "other.py").write_text("def close(x):\n    return x\n")  # renamed: one again
+    assert "Settling is final" in tether(root, "context", "pay.py:2").stdout
+    (root / "sub").mkdir()
+    (root / "sub" / "more.py").write_text("def settle(x):\n    return x\n")  # a new folder with a second one
+    assert "Settling is final" not in tether(root, "context", "pay.py:2").stdout
+    os.remove(root / "sub" / "more.py")
+    assert "Settling is final" in tether(root, "context", "pay.py:2").stdout
+    assert server.poll() is None

@@ -56,3 +56,31 @@ def test_an_anchor_edited_by_hand_in_the_note_file_wins_over_the_cache(tmp_path:
     path.write_text(path.read_text().replace('name = "f"', 'name = "g"'))
     (loc,) = Workspace(tmp_path).locate("a.py")
     assert loc.resolution.name == "g" and loc.range.sl == 4
+
+
+def test_a_watched_tree_names_the_files_that_changed(tmp_path: Path):
+    import os
+    import time
+
+    from tether.core.files import FolderChanges, SourceTree
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("a = 1\n")
+    tree = SourceTree(tmp_path)
+    tree.changes = FolderChanges.open(tmp_path, tree=True)
+    if tree.changes is None:
+        import pytest
+        pytest.skip("no inotify here")
+    t0 = time.monotonic()
+    assert tree.changed_since(t0) == set()
+    (tmp_path / "src" / "a.py").write_text("a = 2\n")
+    (tmp_path / "b.py").write_text("b = 1\n")
+    assert tree.changed_since(t0) == {"src/a.py", "b.py"}
+    t1 = time.monotonic()
+    os.rename(tmp_path / "b.py", tmp_path / "src" / "c.py")
+    assert tree.changed_since(t1) == {"b.py", "src/c.py"}
+    assert tree.stamp("b.py") is None and tree.stamp("src/c.py") is not None
+    t2 = time.monotonic()
+    (tmp_path / "new").mkdir()  # a folder: its files are not known one by one
+    assert tree.changed_since(t2) is None
+    assert tree.changed_since(time.monotonic()) == set()
+    tree.changes.close()

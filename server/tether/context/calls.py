@@ -346,6 +346,7 @@ class SymbolIndex:
         self.stamps: dict[str, list] = {}  # every source file -> [mtime_ns, size]
         self.files: dict[str, tuple[list, FileSymbols]] = {}  # rel -> (stamp, symbols), known so far
         self.by_name: dict[str, list[Target]] = {}  # empty until every file is known
+        self._named = False  # by_name holds every file's definitions
         self.py_modules: dict[str, str] = {}  # dotted name -> rel
         self.checked = 0.0
         self.warming = False  # a long-lived process parses what is unknown between requests (warm())
@@ -377,17 +378,31 @@ class SymbolIndex:
 
     def refresh(self, budget: int | None = None) -> None:
         """Bring the table up to date with the source files, parsing at most ``budget``
-        (``PARSE_PER_CALL``) of the files the store does not know."""
+        (``PARSE_PER_CALL``) of the files the store does not know. Under a watch of the tree
+        only the files it saw change are looked at; else every file is."""
         budget = PARSE_PER_CALL if budget is None else budget
-        if self.stamps and self.ws.tree.unchanged_since(self.checked, _RECHECK_S):
-            if not (self.complete or self.warming):  # nobody parses the rest between calls
-                self._parse_unknown(budget)
+        tree = self.ws.tree
+        if self.stamps and tree.unchanged_since(self.checked, _RECHECK_S):
+            if not self._named:  # files left to parse (unless warm() does it between calls), or the table to build
+                self._parse_unknown(0 if self.warming else budget)
             return
+        changed = tree.changed_since(self.checked) if self.stamps else None
         self.checked = time.monotonic()
-        stamps = {rel: [st.st_mtime_ns, st.st_size] for rel, st in self.ws.walk() if for_path(rel) is not None}
-        stale = [rel for rel, st in stamps.items() if rel not in self.files or self.files[rel][0] != st]
-        gone = [rel for rel in self.files if rel not in stamps]
-        changed = stamps.keys() != self.stamps.keys()
+        if changed is None:
+            stamps = {rel: [st.st_mtime_ns, st.st_size] for rel, st in self.ws.walk() if for_path(rel) is not None}
+            looked = list(stamps) + [rel for rel in self.files if rel not in stamps]  # the walk's order, then the gone
+        else:
+            stamps, looked = dict(self.stamps), sorted(changed)
+            for rel in changed:
+                st = tree.stamp(rel) if for_path(rel) is not None else None
+                if st is None:
+                    stamps.pop(rel, None)
+                else:
+                    stamps[rel] = [st.st_mtime_ns, st.st_size]
+        stale = [rel for rel in looked if rel in stamps and (rel not in self.files or self.files[rel][0] != stamps[rel])]
+        gone = [rel for rel in looked if rel in self.files and rel not in stamps]
+        was = {rel: self.files[rel][1] for rel in stale + gone if rel in self.files}  # what the name table had
+        added = stamps.keys() != self.stamps.keys()
         self.stamps = stamps
         for rel in gone:
             del self.files[rel]
@@ -405,21 +420,39 @@ class SymbolIndex:
                     self.files.pop(rel, None)
                     unknown.append(rel)
             self._parse(unknown[:budget])
-        if changed:
+        if added:
             self.py_modules = {}
             for rel in stamps:
                 if rel.endswith(".py"):
                     mod = rel[:-3].replace("/", ".")
                     self.py_modules[mod[:-len(".__init__")] if mod.endswith(".__init__") else mod] = rel
         if stale or gone:
-            self._name_table()
+            self._name_table(was, stale)
 
-    def _name_table(self) -> None:
-        self.by_name = {}
-        if self.complete:
+    def _name_table(self, was: dict[str, FileSymbols] | None = None, stale: list[str] = ()) -> None:
+        """The workspace-wide name table, once every file is known: built whole, or, when it
+        was whole before, changed for the files in ``was`` (their symbols as the table has
+        them) and ``stale`` (their symbols now)."""
+        if not self.complete:
+            self.by_name, self._named = {}, False
+            return
+        if not self._named or was is None or len(was) + len(stale) > 256:
+            self.by_name = {}
             for rel, (_, syms) in sorted(self.files.items()):
                 for t in syms.defs:
                     self.by_name.setdefault(t.name, []).append(t)
+            self._named = True
+            return
+        for syms in was.values():  # (only a unique name counts: the order within a name does not)
+            for t in syms.defs:
+                same = self.by_name.get(t.name, [])
+                if t in same:
+                    same.remove(t)
+                    if not same:
+                        del self.by_name[t.name]
+        for rel in stale:
+            for t in self.files[rel][1].defs if rel in self.files else ():
+                self.by_name.setdefault(t.name, []).append(t)
 
     def _parse(self, rels: list[str]) -> None:
         """Parse ``rels`` and keep their symbols, here and in the store."""
@@ -449,8 +482,8 @@ class SymbolIndex:
         unknown = [rel for rel in self.stamps if rel not in self.files][:batch]
         if unknown:
             self._parse(unknown)
-            if self.complete:
-                self._name_table()
+        if self.complete and not self._named:
+            self._name_table()
 
     def bound(self, rel: str, binding: tuple) -> tuple | None:
         """What an import binding in ``rel`` names: ("mod", file), ("sym", file, name), or

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 TETHER_DIR = ".tether"
 MAX_SOURCE_BYTES = 32 * 1024 * 1024  # larger files are not read at all (file/glob anchors only)
 READ_ONCE_BYTES = 64 * 1024 * 1024  # what one search over many files keeps of them
+CHANGES_KEPT = 4096  # changed files a watched tree remembers, one by one
 
 
 class WorkspaceError(Exception):
@@ -34,8 +35,11 @@ class SourceTree:
 
     def __init__(self, root: Path):
         self.root = root
+        self.root_str = str(root)
         self.changes: FolderChanges | None = None  # a watch of the whole tree (a resident process's)
         self._last_change = 0.0
+        self._log: list[tuple[float, str | None]] = []  # (when, file) it saw change; None: anything may have
+        self._log_floor = 0.0  # what changed before this is no longer known file by file
         self.read_once: dict | None = None  # while set: (rel, stamp) -> bytes mentions() read (reading())
         self._kept = 0  # ... their size
 
@@ -44,9 +48,48 @@ class SourceTree:
         whole tree; without one assumed for ``assume`` seconds (then the caller looks again)."""
         if self.changes is None:
             return time.monotonic() - t <= assume
-        if self.changes.pending():
-            self._last_change = time.monotonic()
+        self._drain()
         return self.changes.watching and self._last_change < t
+
+    def changed_since(self, t: float) -> set[str] | None:
+        """The files that changed since ``t`` (added, written, removed, moved), known exactly
+        under a watch of the whole tree; None when not known: no watch, a folder came or
+        went, or more changes than are kept (then look at every file)."""
+        if self.changes is None or not self.changes.watching:
+            return None
+        self._drain()
+        if t < self._log_floor:
+            return None
+        out: set[str] = set()
+        for when, rel in reversed(self._log):
+            if when < t:
+                break
+            if rel is None:
+                return None
+            out.add(rel)
+        return out
+
+    def _drain(self) -> None:
+        if not self.changes.pending():
+            return
+        now = self._last_change = time.monotonic()
+        paths, at = self.changes.take_paths(), len(self.root_str) + 1
+        self._log += [(now, None)] if paths is None else [(now, p[at:]) for p in paths]
+        if len(self._log) > CHANGES_KEPT:
+            self._log_floor = self._log[-CHANGES_KEPT // 2][0]
+            del self._log[:-CHANGES_KEPT // 2]
+
+    def stamp(self, rel: str) -> os.stat_result | None:
+        """A workspace file's ``stat`` as :meth:`walk` lists it; None when it is not listed
+        (gone, not a file, a link out of the workspace)."""
+        path = os.path.join(self.root_str, rel)
+        try:
+            st = os.lstat(path)
+            if stat.S_ISLNK(st.st_mode):
+                return os.stat(path) if inside(Path(path).resolve(), self.root) and os.path.isfile(path) else None
+        except OSError:
+            return None
+        return st if stat.S_ISREG(st.st_mode) else None
 
     def rel(self, path: str | Path, base: Path | None = None) -> str:
         """Workspace-relative POSIX path of ``path`` (relative to ``base``, by default the
@@ -339,6 +382,7 @@ class FolderChanges:
         self.folder, self.libc, self.fd, self.tree = str(folder), libc, fd, tree
         self.folders: dict[int, str] = {}  # watch descriptor -> folder
         self.watching = False  # the folder (and every folder below it) is watched
+        self._paths: set[str] | None = set()  # the files changed since take_paths(); None: not known one by one
 
     @classmethod
     def open(cls, folder: Path, tree: bool = False) -> FolderChanges | None:
@@ -389,16 +433,27 @@ class FolderChanges:
                 elif mask & self._SELF_GONE:
                     if self.folders.pop(wd, None) == self.folder:
                         self.watching = False
-                elif self.tree and mask & self._DIR and mask & self._NEW and wd in self.folders \
-                        and not _skipped(name):
-                    self.watching = self._watch(os.path.join(self.folders[wd], name)) and self.watching
+                    self._paths = None
+                elif mask & self._DIR:  # a folder came, went or moved: its files are not known one by one
+                    self._paths = None
+                    if self.tree and mask & self._NEW and wd in self.folders and not _skipped(name):
+                        self.watching = self._watch(os.path.join(self.folders[wd], name)) and self.watching
+                elif self._paths is not None and wd in self.folders:
+                    self._paths.add(os.path.join(self.folders[wd], name))
                 i += 16 + size
         if not self.watching:
+            self._paths = None
             for wd in list(self.folders):
                 self.libc.inotify_rm_watch(self.fd, wd)
             self.folders.clear()
             self.watching = self._watch(self.folder)
         return changed
+
+    def take_paths(self) -> set[str] | None:
+        """The files (full paths) the changes since the last call were to, and forget them;
+        None when that is not known file by file (a folder came or went, events were lost)."""
+        paths, self._paths = self._paths, set()
+        return paths
 
     def close(self) -> None:
         os.close(self.fd)
