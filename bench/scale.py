@@ -13,6 +13,7 @@ user pays it — a new process, end to end:
 3. hook calls (``tether hook claude-code``, a PreToolUse Read of a file with notes, a new
    session each call so every answer is a full one) and ``tether context FILE:LINE``,
    p50 / p99 over ``--calls`` calls: alone (no server), then with ``tether serve`` running;
+   and, served, a hook on an Edit right after another file was edited (an agent's session);
 4. the language server: spawn -> first hover with notes, with no cache (cold) and warm;
 5. the floors in the same run: ``python -c pass`` of the same interpreter, p50 / p99; the same
    without ``site`` (``python -S``: how much of that start is this machine's site-packages);
@@ -106,6 +107,28 @@ def timed_calls(root: Path, gen: dict, n: int, seed: int, env: dict) -> dict[str
     return times
 
 
+def edit_calls(root: Path, n: int, seed: int, env: dict) -> list[float]:
+    """Milliseconds of ``n`` hooks on an Edit, each right after the agent's previous edit
+    changed another file (what a served call pays to catch up with the sources)."""
+    rng = random.Random(seed)
+    small = sorted((root / "src").rglob("helpers_*.py"))
+    times = []
+    for k in range(n):
+        before, target = rng.sample(small, 2)
+        kept = before.read_bytes()
+        before.write_bytes(kept + f"# edit {k}\n".encode())
+        old = target.read_text().split("\n")[5]
+        event = {"session_id": f"bench-edit-{seed}-{k}", "transcript_path": "", "cwd": str(root),
+                 "hook_event_name": "PreToolUse", "tool_name": "Edit",
+                 "tool_input": {"file_path": str(target), "old_string": old, "new_string": old + " "}}
+        wall, _, out = run(tether_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)
+        before.write_bytes(kept)
+        if not out.strip():
+            raise RuntimeError(f"an edit hook on {target} answered nothing")
+        times.append(wall * 1000)
+    return times
+
+
 async def lsp_ready(root: Path, gen: dict, starts: int) -> dict:
     funcs = gen["symbol_funcs"]
     pos = T.Position(funcs[len(funcs) // 2]["start"] + 3, 8)
@@ -146,6 +169,7 @@ def measure(root: Path, notes: int, files: int, args) -> dict:
         warm = gen["symbol_funcs"][0]["start"] + 2  # in a function: the call graph is read too
         run(tether_cmd() + ["context", f"{L.BIG}:{warm}"], root, env=env)  # the server's first answer warms it
         served = timed_calls(root, gen, args.calls, 2, env)
+        served["edit"] = edit_calls(root, args.calls, 3, env)
     finally:
         server.kill()
         server.wait()
@@ -170,6 +194,8 @@ ROWS = [  # key, label, target (None: none), unit
     ("context_alone_p99_ms", "context p99, alone", "<= 100 ms", "ms"),
     ("context_served_p50_ms", "context p50, with tether serve", None, "ms"),
     ("context_served_p99_ms", "context p99, with tether serve", "<= 30 ms", "ms"),
+    ("edit_served_p50_ms", "hook on an edit after an edit, served, p50", None, "ms"),
+    ("edit_served_p99_ms", "hook on an edit after an edit, served, p99", None, "ms"),
     ("floor_p50_ms", "floor: python -c pass, p50", None, "ms"),
     ("floor_p99_ms", "floor: python -c pass, p99", None, "ms"),
     ("floor_nosite_p50_ms", "  of which not site: python -S, p50", None, "ms"),
