@@ -211,7 +211,7 @@ class Resolver:
         return self._unique(name, method=True)
 
     def _unique(self, name: str, method: bool) -> Target | None:
-        cands = self.index.by_name.get(name, ())
+        cands = self.index.named(name)
         if len(cands) != 1:
             return None
         t = cands[0]
@@ -280,7 +280,7 @@ class Resolver:
         here = [t for t in syms.defs if t.parent is None and t.name == spelled and t.kind == "class"]
         if len(here) == 1:
             return here[0]
-        cands = [t for t in self.index.by_name.get(spelled, ()) if t.kind == "class"]
+        cands = [t for t in self.index.named(spelled) if t.kind == "class"]
         return cands[0] if len(cands) == 1 else None
 
     def _derives(self, t: Target, cls: Target) -> bool:
@@ -338,15 +338,15 @@ class SymbolIndex:
 
     A file's symbols come from the store while its stamp holds; files never parsed (a fresh
     clone) are parsed at most ``PARSE_PER_CALL`` a call (a file an import leads to, at once).
-    Until every file is known the name table is empty: a call that only a unique name in
-    the whole workspace would resolve resolves to nothing — late, never wrong."""
+    The name table follows every file kept or dropped, but is read only once every file is
+    known: before that, a call that only a unique name in the whole workspace would resolve
+    resolves to nothing — late, never wrong."""
 
     def __init__(self, ws: Workspace):
         self.ws = ws
         self.stamps: dict[str, list] = {}  # every source file -> [mtime_ns, size]
         self.files: dict[str, tuple[list, FileSymbols]] = {}  # rel -> (stamp, symbols), known so far
-        self.by_name: dict[str, list[Target]] = {}  # empty until every file is known
-        self._named = False  # by_name holds every file's definitions
+        self._names: dict[str, list[Target]] = {}  # simple name -> the definitions in self.files
         self.py_modules: dict[str, str] = {}  # dotted name -> rel
         self.checked = 0.0
         self.warming = False  # a long-lived process parses what is unknown between requests (warm())
@@ -355,6 +355,10 @@ class SymbolIndex:
     @property
     def complete(self) -> bool:
         return len(self.files) == len(self.stamps)
+
+    def named(self, name: str) -> list[Target]:
+        """Every definition of ``name`` in the workspace; none until every file is known."""
+        return self._names.get(name, []) if self.complete else []
 
     def touched(self, rel: str, text: str | None) -> tuple[SourceFile, FileSymbols]:
         """The touched file parsed as it is now (maybe unsaved), kept while its text is the same."""
@@ -383,8 +387,8 @@ class SymbolIndex:
         budget = PARSE_PER_CALL if budget is None else budget
         tree = self.ws.tree
         if self.stamps and tree.unchanged_since(self.checked, _RECHECK_S):
-            if not self._named:  # files left to parse (unless warm() does it between calls), or the table to build
-                self._parse_unknown(0 if self.warming else budget)
+            if not (self.complete or self.warming):  # nobody parses the rest between calls
+                self._parse_unknown(budget)
             return
         changed = tree.changed_since(self.checked) if self.stamps else None
         self.checked = time.monotonic()
@@ -401,11 +405,15 @@ class SymbolIndex:
                     stamps[rel] = [st.st_mtime_ns, st.st_size]
         stale = [rel for rel in looked if rel in stamps and (rel not in self.files or self.files[rel][0] != stamps[rel])]
         gone = [rel for rel in looked if rel in self.files and rel not in stamps]
-        was = {rel: self.files[rel][1] for rel in stale + gone if rel in self.files}  # what the name table had
-        added = stamps.keys() != self.stamps.keys()
+        if stamps.keys() != self.stamps.keys():
+            self.py_modules = {}
+            for rel in stamps:
+                if rel.endswith(".py"):
+                    mod = rel[:-3].replace("/", ".")
+                    self.py_modules[mod[:-len(".__init__")] if mod.endswith(".__init__") else mod] = rel
         self.stamps = stamps
-        for rel in gone:
-            del self.files[rel]
+        for rel in gone + stale:
+            self._drop(rel)
         if gone:
             self.ws.store.write(lambda txn: [self.ws.store.delete(txn, "symbols", rel) for rel in gone])
         if stale:
@@ -415,44 +423,24 @@ class SymbolIndex:
             for rel in stale:
                 rec = cached.get(rel)
                 if rec is not None and rec.get("stamp") == stamps[rel]:
-                    self.files[rel] = (stamps[rel], FileSymbols.from_json(rel, rec["symbols"]))
+                    self._keep(rel, FileSymbols.from_json(rel, rec["symbols"]))
                 else:
-                    self.files.pop(rel, None)
                     unknown.append(rel)
             self._parse(unknown[:budget])
-        if added:
-            self.py_modules = {}
-            for rel in stamps:
-                if rel.endswith(".py"):
-                    mod = rel[:-3].replace("/", ".")
-                    self.py_modules[mod[:-len(".__init__")] if mod.endswith(".__init__") else mod] = rel
-        if stale or gone:
-            self._name_table(was, stale)
 
-    def _name_table(self, was: dict[str, FileSymbols] | None = None, stale: list[str] = ()) -> None:
-        """The workspace-wide name table, once every file is known: built whole, or, when it
-        was whole before, changed for the files in ``was`` (their symbols as the table has
-        them) and ``stale`` (their symbols now)."""
-        if not self.complete:
-            self.by_name, self._named = {}, False
-            return
-        if not self._named or was is None or len(was) + len(stale) > 256:
-            self.by_name = {}
-            for rel, (_, syms) in sorted(self.files.items()):
-                for t in syms.defs:
-                    self.by_name.setdefault(t.name, []).append(t)
-            self._named = True
-            return
-        for syms in was.values():  # (only a unique name counts: the order within a name does not)
-            for t in syms.defs:
-                same = self.by_name.get(t.name, [])
-                if t in same:
-                    same.remove(t)
-                    if not same:
-                        del self.by_name[t.name]
-        for rel in stale:
-            for t in self.files[rel][1].defs if rel in self.files else ():
-                self.by_name.setdefault(t.name, []).append(t)
+    def _keep(self, rel: str, syms: FileSymbols) -> None:
+        self._drop(rel)
+        self.files[rel] = (self.stamps[rel], syms)
+        for t in syms.defs:
+            self._names.setdefault(t.name, []).append(t)
+
+    def _drop(self, rel: str) -> None:
+        hit = self.files.pop(rel, None)
+        for t in hit[1].defs if hit is not None else ():  # (only a unique name counts: order within one does not)
+            same = self._names[t.name]
+            same.remove(t)
+            if not same:
+                del self._names[t.name]
 
     def _parse(self, rels: list[str]) -> None:
         """Parse ``rels`` and keep their symbols, here and in the store."""
@@ -462,7 +450,7 @@ class SymbolIndex:
                 syms = file_symbols(rel, SourceFile(self.ws.read_source(rel), for_path(rel)))
             except WorkspaceError:  # unreadable (binary, huge): defines nothing we can see
                 syms = FileSymbols([], {}, [], {})
-            self.files[rel] = (self.stamps[rel], syms)
+            self._keep(rel, syms)
             fresh[rel] = {"stamp": self.stamps[rel], "symbols": syms.to_json()}
         if fresh:
             store = self.ws.store
@@ -479,11 +467,7 @@ class SymbolIndex:
 
     def _parse_unknown(self, batch: int) -> None:
         """The next ``batch`` of files not known yet (the folders are not walked again)."""
-        unknown = [rel for rel in self.stamps if rel not in self.files][:batch]
-        if unknown:
-            self._parse(unknown)
-        if self.complete and not self._named:
-            self._name_table()
+        self._parse([rel for rel in self.stamps if rel not in self.files][:batch])
 
     def bound(self, rel: str, binding: tuple) -> tuple | None:
         """What an import binding in ``rel`` names: ("mod", file), ("sym", file, name), or
