@@ -350,7 +350,7 @@ class SymbolIndex:
         self.py_modules: dict[str, str] = {}  # dotted name -> rel
         self.checked = 0.0
         self.warming = False  # a long-lived process parses what is unknown between requests (warm())
-        self._touched: dict[str, tuple[str, SourceFile, FileSymbols]] = {}  # recently touched files
+        self._touched: dict[str, tuple[str, SourceFile, FileSymbols]] = {}  # the 32 files touched last
 
     @property
     def complete(self) -> bool:
@@ -365,12 +365,13 @@ class SymbolIndex:
         if text is None:
             text = self.ws.read_source(rel)
         h = digest(text)
-        hit = self._touched.get(rel)
+        hit = self._touched.pop(rel, None)  # and put back last: the least recently touched goes first
         if hit is None or hit[0] != h:
             src = SourceFile(text, for_path(rel))
             if len(self._touched) >= 32:
                 self._touched.pop(next(iter(self._touched)))
-            hit = self._touched[rel] = (h, src, file_symbols(rel, src))
+            hit = (h, src, file_symbols(rel, src))
+        self._touched[rel] = hit
         return hit[1], hit[2]
 
     def symbols(self, rel: str) -> FileSymbols:
