@@ -80,6 +80,8 @@ def test_a_watched_tree_names_the_files_that_changed(tmp_path: Path):
     assert tree.changed_since(t1) == {"b.py", "src/c.py"}
     assert tree.stamp("b.py") is None and tree.stamp("src/c.py") is not None
     t2 = time.monotonic()
+    (tmp_path / "src" / "__pycache__").mkdir()  # a folder whose files are never listed: nothing to look at
+    assert tree.changed_since(t2) == set()
     (tmp_path / "new").mkdir()  # a folder: its files are not known one by one
     assert tree.changed_since(t2) is None
     assert tree.changed_since(time.monotonic()) == set()

@@ -28,8 +28,6 @@ IDLE_S = 30 * 60  # a server nobody asked for this long exits
 _CHECK_S = 5.0  # how often an idle server looks whether its workspace is still there
 
 
-# -- the server --------------------------------------------------------------------------------
-
 def serve(root, run, idle: float = IDLE_S) -> int:
     """Run commands for the workspace at ``root`` with ``run(argv) -> exit code`` (the CLI's
     main) until idle for ``idle`` seconds, its ``.tether/`` goes away, or a client of another

@@ -435,9 +435,10 @@ class FolderChanges:
                         self.watching = False
                     self._paths = None
                 elif mask & self._DIR:  # a folder came, went or moved: its files are not known one by one
-                    self._paths = None
-                    if self.tree and mask & self._NEW and wd in self.folders and not _skipped(name):
-                        self.watching = self._watch(os.path.join(self.folders[wd], name)) and self.watching
+                    if not _skipped(name):  # (one never looked into, like __pycache__, changes nothing)
+                        self._paths = None
+                        if self.tree and mask & self._NEW and wd in self.folders:
+                            self.watching = self._watch(os.path.join(self.folders[wd], name)) and self.watching
                 elif self._paths is not None and wd in self.folders:
                     self._paths.add(os.path.join(self.folders[wd], name))
                 i += 16 + size
