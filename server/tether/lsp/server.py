@@ -22,6 +22,7 @@ from .. import __version__
 from ..capture import candidates as capture
 from ..checks.findings import check_findings, file_findings, note_file_findings
 from ..checks.worker import compiles
+from ..context.calls import warm
 from ..context.ranking import context_for
 from ..core import anchors as A
 from ..core.files import TETHER_DIR, glob_match, is_under
@@ -321,6 +322,9 @@ async def initialized(ls: TetherServer, params: T.InitializedParams):
     for ws in list(ls.workspaces.values()):
         await ls.index_rest(ws)
     await ls.publish_note_errors()
+    for ws in list(ls.workspaces.values()):  # the call graph of a fresh clone, a batch at a time between requests
+        while await ls.run(warm, ws):
+            pass
     # the loaded notes live as long as the server: keep the collector from re-walking them
     # on every collection (full collections of ~200k objects cost 100+ ms mid-typing)
     gc.collect()

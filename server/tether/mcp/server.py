@@ -27,6 +27,7 @@ from ..capture import candidates as capture
 from ..capture import observations
 from ..checks import findings
 from ..checks.worker import compiles
+from ..context.calls import warm
 from ..context.ranking import DEFAULT_BUDGET, Context, context_for, note_markdown
 from ..context.search import search, since_iso
 from ..core import anchors as A
@@ -336,6 +337,13 @@ def note_resource(id: str) -> str:
 
 # -- helpers ------------------------------------------------------------------------------
 
+def _warm() -> None:
+    """The call graph of a fresh clone, a batch at a time between tool calls."""
+    more = True
+    while more:
+        with STATE.lock:
+            more = STATE.ready and warm(STATE.ws)
+
 def existing_file(ws: Workspace, path: str) -> str:
     rel = ws.rel(path)
     target = ws.abs(rel)
@@ -365,6 +373,7 @@ def line_in(ws: Workspace, rel: str, line: int) -> int:
 
 def main(root: Path) -> None:
     STATE.open(root)
+    threading.Thread(target=_warm, daemon=True).start()
     try:
         server.run()
     finally:
