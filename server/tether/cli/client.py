@@ -124,8 +124,8 @@ def through_server(argv: list[str], stdin: bytes) -> int | None:
     runs a hook event in the event's own ``cwd`` and answers ``elsewhere`` when that is not
     its workspace. Only when this folder is in no workspace is the event read here (its
     JSON parser costs a few ms)."""
-    cwd = os.getcwd()
     try:
+        cwd = os.getcwd()  # (gone, when the folder was deleted: then alone says so)
         root = workspace_root(cwd)
         if root is None and argv[0] == "hook":
             cwd = event_cwd(stdin) or cwd
