@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 CPU_MAX = "/sys/fs/cgroup/cpu.max"  # a container's CPU quota (cgroup v2)
+TAKEN = 16  # items a process takes at a time, at most
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -138,14 +139,17 @@ class _Runs:
 
     def work(self, k: int, fn: Callable, items: Sequence) -> dict:
         done = {}
-        while (i := self._take(k)) is not None:
-            done[i] = fn(items[i])
+        while (taken := self._take(k)) is not None:
+            for i in taken:
+                done[i] = fn(items[i])
         return done
 
-    def _take(self, k: int) -> int | None:
-        """The next item for process ``k``: even ones walk their run forward, odd ones
-        backward, so two neighbours meet in the middle; a thief takes the half of a run
-        its owner is not on, next to where the thief was if they are neighbours."""
+    def _take(self, k: int) -> range | None:
+        """The next items for process ``k``, a few at a time (a lock and an unlock per item
+        cost 100,000 notes a second of CPU here), fewer as its run ends: even processes
+        walk their run forward, odd ones backward, so two neighbours meet in the middle; a
+        thief takes the half of a run its owner is not on, next to where the thief was if
+        they are neighbours."""
         fcntl.lockf(self.file, fcntl.LOCK_EX)
         try:
             runs = [struct.unpack_from("ii", self.map, 8 * j) for j in range(self.n)]
@@ -162,10 +166,11 @@ class _Runs:
                 else:
                     struct.pack_into("ii", self.map, 8 * j, mid, vhi)
                     lo, hi = vlo, mid
+            c = max(1, min(TAKEN, (hi - lo) // 8))
             if k % 2 == 0:
-                struct.pack_into("ii", self.map, 8 * k, lo + 1, hi)
-                return lo
-            struct.pack_into("ii", self.map, 8 * k, lo, hi - 1)
-            return hi - 1
+                struct.pack_into("ii", self.map, 8 * k, lo + c, hi)
+                return range(lo, lo + c)
+            struct.pack_into("ii", self.map, 8 * k, lo, hi - c)
+            return range(hi - 1, hi - c - 1, -1)
         finally:
             fcntl.lockf(self.file, fcntl.LOCK_UN)
