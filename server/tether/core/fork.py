@@ -114,7 +114,8 @@ class Forked:
             os.waitpid(pid, 0)
             os.close(r)
         self.children = []
-        self.runs.__exit__()
+        if self.runs is not None:  # (none when it all runs here)
+            self.runs.__exit__()
 
 
 class _Runs:
