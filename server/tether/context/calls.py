@@ -350,6 +350,7 @@ class SymbolIndex:
         self.py_modules: dict[str, str] = {}  # dotted name -> rel
         self.checked = 0.0
         self.warming = False  # a long-lived process parses what is unknown between requests (warm())
+        self._unknown: list[str] | None = None  # the files left to parse, last first (_parse_unknown)
         self._touched: dict[str, tuple[str, SourceFile, FileSymbols]] = {}  # the 32 files touched last
 
     @property
@@ -412,7 +413,7 @@ class SymbolIndex:
                 if rel.endswith(".py"):
                     mod = rel[:-3].replace("/", ".")
                     self.py_modules[mod[:-len(".__init__")] if mod.endswith(".__init__") else mod] = rel
-        self.stamps = stamps
+        self.stamps, self._unknown = stamps, None
         for rel in gone + stale:
             self._drop(rel)
         if gone:
@@ -467,8 +468,16 @@ class SymbolIndex:
         return not self.complete
 
     def _parse_unknown(self, batch: int) -> None:
-        """The next ``batch`` of files not known yet (the folders are not walked again)."""
-        self._parse([rel for rel in self.stamps if rel not in self.files][:batch])
+        """The next ``batch`` of files not known yet, in the walk's order (the folders are
+        not walked again; the files left are listed once a walk, not on every batch)."""
+        if self._unknown is None:
+            self._unknown = [rel for rel in reversed(self.stamps) if rel not in self.files]
+        todo = []
+        while self._unknown and len(todo) < batch:
+            rel = self._unknown.pop()
+            if rel in self.stamps and rel not in self.files:  # (not parsed meanwhile, nor gone)
+                todo.append(rel)
+        self._parse(todo)
 
     def bound(self, rel: str, binding: tuple) -> tuple | None:
         """What an import binding in ``rel`` names: ("mod", file), ("sym", file, name), or
