@@ -143,7 +143,7 @@ class Store:
 
     # -- records ----------------------------------------------------------------------------
     def put(self, txn, db: str, key: str, value) -> None:
-        txn.put(key.encode(), orjson.dumps(value), db=self.db[db])
+        self.put_raw(txn, db, key, orjson.dumps(value))
 
     def get(self, txn, db: str, key: str):
         v = txn.get(key.encode(), db=self.db[db])

@@ -107,10 +107,11 @@ class TetherServer(LanguageServer):
             if queued is not None:
                 self.later(queued)
             return
+        if uri not in self.workspace.text_documents:  # (before workspace_of: it may create a workspace)
+            log.warning("didChange for %s, which was never opened: ignored", uri)
+            return
         found = self.workspace_of(uri)
-        if uri not in self.workspace.text_documents or not (found and is_note_file(found[1])):
-            if found or uri not in self.workspace.text_documents:
-                log.warning("didChange for %s, which was never opened: ignored", uri)
+        if not (found and is_note_file(found[1])):  # outside every workspace: nothing of tether's
             return
         for change in params.content_changes:
             self.workspace.update_text_document(params.text_document, change)

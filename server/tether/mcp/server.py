@@ -344,6 +344,7 @@ def _warm() -> None:
         with STATE.lock:
             more = STATE.ready and warm(STATE.ws)
 
+
 def existing_file(ws: Workspace, path: str) -> str:
     rel = ws.rel(path)
     target = ws.abs(rel)
