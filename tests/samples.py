@@ -1,6 +1,7 @@
 """Sample sources and the installed `tether` command, shared by the CLI-level tests."""
 
 import shutil
+import time
 
 import pytest
 
@@ -43,3 +44,14 @@ def git_init(root) -> None:
     root.mkdir(parents=True, exist_ok=True)
     for args in (["init", "-q"], ["config", "user.name", "Ada Lovelace"], ["config", "user.email", "ada@example.com"]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+def stop_server(root) -> None:
+    """Stop the ``tether serve`` of ``root`` (one a ``--serve`` hook started, maybe not
+    listening yet): a request from another version of tether makes it exit."""
+    from tether.cli.client import ask, listening, socket_path
+    end = time.monotonic() + 60
+    while not listening(socket_path(root)):
+        assert time.monotonic() < end, "no server listening"
+        time.sleep(0.05)
+    assert ask(str(root), ["context", "x"], str(root), b"", version="stop") == (b"stale", b"", b"")

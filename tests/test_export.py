@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import tomllib
 from pathlib import Path
 
@@ -17,7 +15,7 @@ import pytest
 
 from tether.agents.export import Scope
 
-from samples import APP_PY, WEB_TS, git_init
+from samples import APP_PY, WEB_TS, git_init, stop_server
 
 RULE_DIRS = (".claude/rules", ".cursor/rules", ".github/instructions")
 BEGIN, END = "<!-- tether:begin -->", "<!-- tether:end -->"
@@ -520,20 +518,6 @@ def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(rep
     assert r.returncode == 0, r.stderr
     assert tomllib.loads((root / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["tether"] == \
         {"command": sys.executable, "args": ["-P", "-m", "tether", "mcp"]}
-
-
-def stop_server(root: Path) -> None:
-    """Stop the ``tether serve`` a ``--serve`` hook started for ``root`` (a request from
-    another version of tether makes it exit)."""
-    from tether.cli.client import listening, socket_path
-    end = time.monotonic() + 60
-    while not listening(socket_path(root)):
-        assert time.monotonic() < end, "no server started by the hook"
-        time.sleep(0.05)
-    with socket.socket(socket.AF_UNIX) as s:
-        s.connect(socket_path(root))
-        s.sendall(b'{"v": "stop"}\n')
-        s.makefile().readline()
 
 
 CODEX = """\

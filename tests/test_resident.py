@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from samples import git_init
+from samples import git_init, stop_server
 
 from tether.cli.client import ask, listening, socket_path
 
@@ -93,7 +93,7 @@ def test_with_no_server_the_hook_works_alone_and_serve_starts_one(root: Path):
     try:
         assert "Amounts are integer cents" in hook(root, "pay.py", "h", "--serve")
     finally:
-        _stop(root)
+        stop_server(root)
 
 
 def test_a_tether_folder_in_the_repository_is_never_imported_by_the_server_a_hook_starts(root: Path):
@@ -112,7 +112,7 @@ def test_a_tether_folder_in_the_repository_is_never_imported_by_the_server_a_hoo
         wait_for(lambda: answering(root), "the server started by the hook")
         assert not marker.exists()
     finally:
-        _stop(root)
+        stop_server(root)
 
 
 def test_a_second_server_for_the_same_workspace_steps_aside(root: Path, server):
@@ -146,10 +146,6 @@ def test_the_server_exits_when_its_workspace_goes(root: Path, server):
     import shutil
     shutil.rmtree(root / ".tether")
     assert server.wait(timeout=60) == 0
-
-
-def _stop(root: Path) -> None:
-    ask(str(root), ["context", "pay.py:1"], str(root), b"", version="stop")  # "another version" stops it
 
 
 def test_context_answers_the_same_through_the_server_and_says_the_same_errors(root: Path, server):
