@@ -72,11 +72,16 @@ def run(cmd: list[str], cwd: Path, stdin: bytes = b"", env: dict | None = None) 
 
 
 def stat_notes(root: Path) -> float:
-    """Milliseconds to stat every note file, as a command alone must to see one edited in place."""
+    """Milliseconds to stat every note file, as a command alone must to see one edited in
+    place (the cheapest way here: names, then a stat relative to the folder)."""
+    folder = root / ".tether" / "notes"
     t = time.perf_counter()
-    with os.scandir(root / ".tether" / "notes") as it:
-        for e in it:
-            e.stat(follow_symlinks=False)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for name in os.listdir(folder):
+            os.stat(name, dir_fd=fd, follow_symlinks=False)
+    finally:
+        os.close(fd)
     return (time.perf_counter() - t) * 1000
 
 
