@@ -237,7 +237,9 @@ def touched_definitions(src: SourceFile, ranges: list[tuple[int, int]]) -> list[
         around = [(r, d) for r, d in spans if r.sl <= sl and el <= r.el]
         enclosing = min(around, key=lambda t: t[1].end - t[1].start)[1] if around else None
         parent = enclosing.index if enclosing is not None else None
-        inside = [(r, d) for r, d in spans if d.parent == parent and sl <= r.sl and r.el <= el]
+        # the definitions at that level the edit wrote or changed part of (an edit from the imports
+        # into a function's first lines touched that function)
+        inside = [(r, d) for r, d in spans if d.parent == parent and r.sl <= el and sl <= r.el]
         covered = {ln for r, _ in inside for ln in range(r.sl, r.el + 1)}
         rest = any(lines[ln].strip() and ln not in covered for ln in range(sl, el + 1))
         picked = [d for _, d in inside]

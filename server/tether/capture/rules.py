@@ -654,6 +654,13 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     the repository when its turn edited nothing."""
     edits = session.edits(turns)
     in_turn = edits + [c for c in session.calls(turns) if not c.edit and c.path and c.symbols]
+    # the code of an edited file the person names as code ("load_config should …"): what they asked
+    # about is among the anchors whatever else the statement names (a helper the edit wrote serves it)
+    words = " ".join([people, *(u.text for u in session.said()  # the person's words of the last few turns
+                                 if u.who == USER and min(turns) - 3 <= u.turn <= max(turns))])
+    asked = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
+             if _mentions(words, d) and (_DISTINCT.search(d.rsplit(".", 1)[-1]) or _as_code(words, d))]
+    asked = [(path, d) for path, d in asked if not any(n.startswith(f"{d}.") for _, n in asked)]  # a method, not its class
     for pool in (in_turn, [] if edits else session.edits()):  # other turns' code: only when this one edited none
         for text in (sentence, message):
             named = []
@@ -667,15 +674,9 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
                     if hit and (c.path, hit) not in named:
                         named.append((c.path, hit))
             if named:
-                return _code_not_tests(session, named)[:MAX_SYMBOLS]
-    # the code of an edited file the person names as code ("load_config should …"): what they asked about
-    asked = " ".join([people, *(u.text for u in session.said()  # the person's words of the last few turns
-                                 if u.who == USER and min(turns) - 3 <= u.turn <= max(turns))])
-    named = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
-             if _mentions(asked, d) and (_DISTINCT.search(d.rsplit(".", 1)[-1]) or _as_code(asked, d))]
-    named = [(path, d) for path, d in named if not any(n.startswith(f"{d}.") for _, n in named)]  # a method, not its class
-    if named:
-        return named[:MAX_SYMBOLS]
+                return _with(_code_not_tests(session, named), asked)
+    if asked:
+        return asked[:MAX_SYMBOLS]
     if not edits:
         return [(GLOB_ALL, "")]
     pool = [c for c in edits if c.symbols] or edits
@@ -683,7 +684,18 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     words = _content(sentence)
     best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
                                     -abs(c.index - at), c.index > at))
-    return _refs_of(best)
+    ranked = [best, *sorted((c for c in pool if c is not best), key=lambda c: (abs(c.index - at), c.index < at))]
+    # the work a statement leads to is every definition its turn's edits touched, the likeliest first
+    return _with(_refs_of(ranked[0]), [r for c in ranked[1:] for r in _refs_of(c) if r[1]])
+
+
+def _with(refs: list[tuple[str, str]], more: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``refs``, then ``more`` that are not in it yet, up to :data:`MAX_SYMBOLS`."""
+    out = list(refs)
+    for r in more:
+        if r not in out and len(out) < MAX_SYMBOLS and r[0] != GLOB_ALL and all(n for _, n in out):
+            out.append(r)
+    return out[:MAX_SYMBOLS]
 
 
 def _as_code(text: str, qualname: str) -> bool:
