@@ -209,11 +209,15 @@ def restates(a, b, names: set[str] = frozenset()) -> bool:
     return bool((_code_words(text_a) - names) & _idents(text_b) or (_code_words(text_b) - names) & _idents(text_a))
 
 
+def _shared(a: str, b: str) -> int:
+    return len(set(text_tokens(a)) & set(text_tokens(b)))
+
+
 def _overlap(a: str, b: str) -> bool:
-    """Most content words of the shorter title are in the other (a recalled decision is
-    usually said shorter: "we store always UTC with Z")."""
-    ta, tb = set(text_tokens(a)), set(text_tokens(b))
-    return len(ta & tb) >= 2 and len(ta & tb) >= 0.5 * min(len(ta), len(tb))
+    """Two content words in common, for a statement that says it recalls an earlier one
+    ("ledger times are UTC instants, like we settled" after "we store everything as UTC
+    instants"): said again, a decision is rarely said in the same words."""
+    return _shared(a, b) >= 2
 
 
 def _names(anchors: list[A.Anchor]) -> set[str]:
@@ -243,6 +247,10 @@ def _same_code(a: list[A.Anchor], b: list[A.Anchor]) -> bool:
     paths_a = {k[1] for k in ka if k[0] != "glob"}
     paths_b = {k[1] for k in kb if k[0] != "glob"}
     return bool(files_a & paths_b or files_b & paths_a)
+
+
+def _same_file(a: list[A.Anchor], b: list[A.Anchor]) -> bool:
+    return bool({x.path for x in a if x.type != A.GLOB} & {x.path for x in b if x.type != A.GLOB})
 
 
 def _load(ws: Workspace, txn) -> list[Candidate]:
@@ -290,10 +298,14 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
         for p in proposals:
             same = next((c for c in known if c.kind == p.kind and _same_code(c.anchors, p.anchors)
                          and restates(c, p, _names(c.anchors + p.anchors))), None)
-            if same is None and p.recalls:  # "remember, we …" while working on other code: that decision
-                same = next((c for c in known if c.status == PENDING and c.sessions != p.sessions
-                             and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(c.title, p.title))),
+            if same is None:  # said again in another session, on other code of the same file
+                same = next((c for c in known if c.kind == p.kind and c.status == PENDING and c.sessions != p.sessions
+                             and _same_file(c.anchors, p.anchors) and restates(c, p, _names(c.anchors + p.anchors))),
                             None)
+            if same is None and p.recalls:  # "remember, we …" while working on other code: the decision it names best
+                earlier = [c for c in known if c.status == PENDING and c.sessions != p.sessions
+                           and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(c.title, p.title))]
+                same = max(earlier, key=lambda c: (c.kind == p.kind, _shared(c.title, p.title)), default=None)
             if same is None:
                 p.id = p.id or new_id()
                 p.created = p.updated = p.created or now()
