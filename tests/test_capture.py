@@ -482,9 +482,17 @@ def test_session_end_distils_the_session_and_never_fails(replayed, tmp_path):
 def exchange(tmp_path: Path, name: str, said: list[tuple[str, str]], edit: tuple[str, str, str]) -> dict:
     """A Claude Code session where the person and the agent say ``said`` and the agent then
     makes ``edit`` (path, old, new) — applied to a fresh sample repository — distilled."""
+    root, t = session_file(tmp_path, name, said, edit)
+    return ok_json(root, "distill", "--transcript", str(t))
+
+
+def session_file(tmp_path: Path, name: str, said: list[tuple[str, str]], edit: tuple[str, str, str],
+                 *init: str) -> tuple[Path, Path]:
+    """The sample repository after ``edit``, and the transcript of the session that said
+    ``said`` and made it (``tether init`` run with ``init``)."""
     root = tmp_path / name
     make_repo(root)
-    ok(root, "init")
+    ok(root, "init", *init)
     path, old, new = edit
     f = root / path
     f.write_text(f.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
@@ -501,7 +509,7 @@ def exchange(tmp_path: Path, name: str, said: list[tuple[str, str]], edit: tuple
     add("user", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "The file has been updated."}])
     t = tmp_path / f"{name}.jsonl"
     t.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
-    return ok_json(root, "distill", "--transcript", str(t))
+    return root, t
 
 
 TO_CENTS = ("src/shop/money.py", "    return round(amount * 100)\n",
@@ -628,6 +636,28 @@ def test_stop_is_silent_when_the_session_changed_no_code_or_the_setting_is_off(r
     settings.write_text(settings.read_text().replace("ask_at_stop = true", "ask_at_stop = false"))
     assert hook(r.root, stop_event(r, log(r)[0]["session"])) == ""
     assert len(r.review()) == 2  # distilled all the same
+
+
+def test_stop_asks_about_what_the_person_settled_that_tether_could_not_read(tmp_path):
+    said = [("user", "to_cents(0.125) gives 12. what can we do?"),
+            ("assistant", "Options:\n1. round half up with `Decimal` — 0.125 becomes 13\n"
+                          "2. raise `ValueError` on anything finer than a cent\n3. keep truncating, document it"),
+            ("user", "the middle one. sloppy feeds need to hear about it")]
+    root, t = session_file(tmp_path, "lead", said, TO_CENTS, "--agents")
+    stop = {"session_id": "lead", "transcript_path": str(t), "cwd": str(root), "hook_event_name": "Stop",
+            "stop_hook_active": False}
+    reply = json.loads(hook(root, stop))
+    assert reply["decision"] == "block"
+    reason = reply["reason"]
+    assert "While changing src/shop/money.py, this session may have settled something where the person said" in reason
+    assert ("- answered options: round half up with `Decimal` / raise `ValueError` on anything finer than a cent / "
+            "keep truncating, document it → \"the middle one. sloppy feeds need to hear about it\"") in reason
+    assert "record_note" in reason and "accept_candidate" not in reason  # no candidate to accept
+    assert hook(root, stop) == ""  # asked once
+    # the agent answers: a note on the code the session changed
+    note = ok_json(root, "record", "decision", "src/shop/money.py:6", "--title", "Refuse amounts finer than a cent",
+                   "--rationale", "sloppy feeds need to hear about it", "--rejected", "round half up: hides the bug")
+    assert [(a["path"], a["name"]) for a in note["anchors"]] == [("src/shop/money.py", "to_cents")]
 
 
 def test_before_a_compaction_the_session_is_distilled_and_the_request_comes_after_it(replayed, tmp_path):

@@ -523,6 +523,8 @@ def session_end(ws: Workspace, sid: str, event: dict, budget: float = DISTILL_BU
         done = distill(ws, sid, budget=budget)
     else:
         return None
+    if sid:  # what the rules could not read, for the request at Stop (replaced by each distillation)
+        ws.store.write(lambda txn: ws.store.put(txn, "state", _key(sid, "leads"), [x.to_json() for x in done.leads]))
     if done.skipped:  # read around: the rest of the session was distilled
         _log(ws, "capture", event, "\n".join(f"skipped {k}" for k in done.skipped))
     if done.queued.new or done.queued.updated or done.cut:
@@ -554,26 +556,31 @@ def _edited(ws: Workspace, sid: str) -> list[str]:
 
 def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
     """The request to the agent when its session changed code: the pending candidates
-    tether found in it that it was not asked about yet, each with its code, and what to do
-    with them. "" when the session edited nothing or there is nothing new to ask; what is
-    asked is remembered (one write transaction), so each candidate is asked about once."""
+    tether found in it and the places where the person may have settled something the rules
+    could not read (leads), each not asked about yet, and what to do with them. "" when the
+    session edited nothing or there is nothing new to ask; what is asked is remembered (one
+    write transaction), so each is asked about once."""
     if not sid or not edited:
         return ""
     from ..capture import candidates as capture
     pending = [c for c in capture.candidates(ws) if sid in c.sessions]
     s, key = ws.store, _key(sid, "asked")
 
-    def txn_fn(txn) -> list:
+    def txn_fn(txn) -> tuple[list, list]:
         asked = set(s.get(txn, "state", key) or [])
         fresh = [c for c in pending if c.id not in asked]
-        if fresh:
-            s.put(txn, "state", key, sorted(asked | {c.id for c in fresh}))
-        return fresh
-    fresh = s.write(txn_fn)
-    if not fresh:
+        leads = [x for x in s.get(txn, "state", _key(sid, "leads")) or [] if _lead_key(x) not in asked]
+        if fresh or leads:
+            s.put(txn, "state", key, sorted(asked | {c.id for c in fresh} | {_lead_key(x) for x in leads}))
+        return fresh, leads
+    fresh, leads = s.write(txn_fn)
+    if not fresh and not leads:
         return ""
-    lines = [f"tether found {len(fresh)} candidate note{'s' if len(fresh) > 1 else ''} in what this session "
-             f"decided while changing {', '.join(edited[:4])}{' …' if len(edited) > 4 else ''}:"]
+    changing = f"{', '.join(edited[:4])}{' …' if len(edited) > 4 else ''}"
+    lines = []
+    if fresh:
+        lines.append(f"tether found {len(fresh)} candidate note{'s' if len(fresh) > 1 else ''} in what this session "
+                     f"decided while changing {changing}:")
     for c in fresh[:MAX_ASKED]:
         lines.append(f"- {c.id} {c.kind} \"{c.title}\" on {_code_of(ws, c)}")
         lines += [f"  rejected: {a.option}" + (f" ({a.rejected_because})" if a.rejected_because else "")
@@ -581,12 +588,23 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
         lines.append(f"  said: \"{' '.join(c.evidence[0].quote.split())[:160]}\"")
     if len(fresh) > MAX_ASKED:
         lines.append(f"- … and {len(fresh) - MAX_ASKED} more (`tether review`)")
-    lines += ["Record each one that holds — with tether's MCP tool accept_candidate(id) (or `tether accept ID`); "
-              "correct the wording first with record_note if it is not quite right — and dismiss the rest with "
-              "dismiss_candidate(id) (`tether dismiss ID`). Record with record_note (kind, path, line, title, "
-              "rationale, alternatives) any decision, invariant, boundary or workaround this session settled "
-              "that the list misses. Then finish."]
+    if leads:
+        lines.append(("Also, where" if fresh else f"While changing {changing}, this session may have settled "
+                      "something where") + " the person said (tether could not tell what was settled):")
+        lines += [f"- {x['why']}: {x['quote']}" for x in leads]
+    if fresh:
+        lines.append("Record each candidate that holds — with tether's MCP tool accept_candidate(id) (or `tether "
+                     "accept ID`); correct the wording first with record_note if it is not quite right — and dismiss "
+                     "the rest with dismiss_candidate(id) (`tether dismiss ID`).")
+    lines.append(("Record" if fresh else "Record what was settled there") + " with record_note (kind, path, line, "
+                 "title, rationale, alternatives) any decision, invariant, boundary or workaround this session "
+                 "settled that " + ("the list misses" if fresh else "would help the next session (nothing if none)")
+                 + ", on the code it is about. Then finish.")
     return "\n".join(lines) + "\n"
+
+
+def _lead_key(lead: dict) -> str:
+    return f"lead:{lead['line']}@{lead['at']}"
 
 
 def _code_of(ws: Workspace, c) -> str:

@@ -28,8 +28,8 @@ from ..core.syntax import SourceFile
 from ..core.workspace import Workspace, WorkspaceError
 from . import candidates as K
 from . import observations as O
-from .rules import RuleExtractor
-from .session import GLOB_ALL, MAX_SYMBOLS, Call, Extractor, Session, Utterance
+from .rules import RuleExtractor, leads
+from .session import GLOB_ALL, MAX_SYMBOLS, Call, Extractor, Lead, Session, Utterance
 from .transcript import USER, Said, Skipped, Transcript, read_transcript
 
 # -- building a session --------------------------------------------------------------------------
@@ -127,6 +127,7 @@ class Distilled:
     cut: bool = False  # the time budget ran out before every proposal was queued
     skipped: list[Skipped] = field(default_factory=list)  # transcript lines left out, and why
     edited: list[str] = field(default_factory=list)  # the files the session edited
+    leads: list[Lead] = field(default_factory=list)  # what the person said that no candidate covers
 
     @property
     def candidates(self) -> list[K.Candidate]:
@@ -138,7 +139,8 @@ class Distilled:
                 "new": [c.to_json() for c in self.queued.new],
                 "updated": [c.to_json() for c in self.queued.updated],
                 "settled": [{"id": c.id, "status": c.status, "note": c.note or None} for c in self.queued.settled],
-                "skipped": [k.to_json() for k in self.skipped], "edited": self.edited}
+                "skipped": [k.to_json() for k in self.skipped], "edited": self.edited,
+                "leads": [x.to_json() for x in self.leads]}
 
 
 MIN_CONFIDENCE = 0.5  # proposals below this are not queued
@@ -178,7 +180,10 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
         if src is not None:
             sess.defined[path] = [d.qualname for d in src.defs]
     sess.deadline = start + budget if budget is not None else None
-    proposals = [p for p in extractor.propose(sess) if p.confidence >= MIN_CONFIDENCE]
+    proposed = extractor.propose(sess)
+    proposals = [p for p in proposed if p.confidence >= MIN_CONFIDENCE]
+    # what the person said that no proposal quotes (one too unsure to queue is a lead, not a candidate)
+    found = leads(sess, {e.line for p in proposals for e in p.evidence}) if not sess.cut else []
     for p in proposals:
         if p.kind not in K.CANDIDATE_KINDS:
             raise WorkspaceError(f"the {extractor.name} extractor proposed a {p.kind!r}: candidates are one of "
@@ -196,7 +201,7 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
                                  recalls=p.recalls))
     queued = K.queue(ws, cands)
     return Distilled(sid, tr.path if tr else "", tr.lines if tr else 0, time.monotonic() - start, queued, cut,
-                     tr.skipped if tr else [], edited)
+                     tr.skipped if tr else [], edited, found)
 
 
 def _source(ws: Workspace, path: str, files: dict[str, SourceFile | None]) -> SourceFile | None:

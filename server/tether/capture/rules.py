@@ -76,7 +76,7 @@ from dataclasses import dataclass
 
 from ..core.notes import Alternative
 from .candidates import Evidence
-from .session import GLOB_ALL, MAX_SYMBOLS, Call, Proposal, Session, Utterance
+from .session import GLOB_ALL, MAX_SYMBOLS, Call, Lead, Proposal, Session, Utterance
 from .transcript import ASSISTANT, TOOL, USER
 
 # -- sentences -----------------------------------------------------------------------------------
@@ -1421,4 +1421,42 @@ def _assented(session: Session, k: int) -> bool:
         not _ASSENT_NOT.search(reply.text[:80]) and bool(session.edits({reply.turn}))
 
 
-__all__ = ["RuleExtractor", "classify", "sentences", "gotchas", "anchor_refs", "USER", "ASSISTANT"]
+# -- leads: what the rules could not read ----------------------------------------------------------------
+
+MAX_LEADS = 5
+# words a rule or a choice is said with, whatever the phrasing around them
+_RULE_WORD = re.compile(r"\b(?:must|never|always|only|has to|have to|needs? to|should(?:n't| not)?|don'?t ever|"
+                        r"from now on|no longer|instead|rather|keep|stays?|remains?|out of scope|for now)\b", re.I)
+
+
+def leads(session: Session, covered: set[int]) -> list[Lead]:
+    """Where the person may have settled something no proposal quotes (``covered``: the
+    transcript lines the proposals quote), before code changed: an answer to options the
+    agent laid out, a turn-down of what it proposed or did, a sentence said like a rule. The
+    structure, not the phrasing: the agent that asked is the one to say what was meant. The
+    most recent first."""
+    said = session.said()
+    last_edit = max((c.index for c in session.edits()), default=-1)
+    out: list[Lead] = []
+    for k in range(len(said) - 1, -1, -1):
+        u = said[k]
+        if u.who != USER or u.index > last_edit or (u.line and u.line in covered) or not u.text.strip():
+            continue
+        words = " ".join(u.text.split())
+        agent = next((a for a in reversed(said[:k]) if a.who == ASSISTANT), None)
+        opts = options_in(agent.text) if agent is not None and agent.turn == u.turn - 1 else []
+        if opts:
+            why, quote = "answered options", f"{' / '.join(o.head for o in opts[:4])} → \"{words[:160]}\""
+        elif agent is not None and (_TURN_DOWN.match(u.text) or _NEITHER.match(u.text)):
+            why, quote = "turned down", f"\"{words[:200]}\""
+        elif any(_RULE_WORD.search(x) and not skipped(x) for x in sentences(u.text)):
+            why, quote = "sounds like a rule", f"\"{words[:200]}\""
+        else:
+            continue
+        out.append(Lead(u.line, u.at, why, quote))
+        if len(out) == MAX_LEADS:
+            break
+    return out
+
+
+__all__ = ["RuleExtractor", "classify", "sentences", "gotchas", "anchor_refs", "leads", "USER", "ASSISTANT"]

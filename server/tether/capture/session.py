@@ -99,6 +99,20 @@ class Proposal:
     recalls: bool = False  # a decision made before, recalled ("remember we …"): joins it wherever it is
 
 
+@dataclass
+class Lead:
+    """Where the person may have settled something no proposal covers: the agent asks the
+    session's own agent about it at Stop (it knows what was meant)."""
+
+    line: int  # transcript line (0: from the log)
+    at: str
+    why: str  # what made it a lead: "answered options" | "turned down" | "sounds like a rule"
+    quote: str  # the person's words (and the options they answered), short
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "at": self.at, "why": self.why, "quote": self.quote}
+
+
 class Extractor(Protocol):
     """Turns a session into proposals. ``name`` is recorded with each candidate. When
     ``session.out_of_time()`` says so, it returns what it has, the most recent part of the
