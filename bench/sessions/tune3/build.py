@@ -38,13 +38,6 @@ def exp(kind: str, anchor: str, phrase: str, rejected: list[str] | None = None) 
     return {"kind": kind, "anchor": anchor, "phrase": phrase, "rejected": rejected or []}
 
 
-def pytest_ok(n: int, files: str = "tests", secs: str = "0.04") -> str:
-    return (f"============================= test session starts ==============================\n"
-            f"platform linux -- Python 3.12.3, pytest-8.2.1, pluggy-1.5.0\nrootdir: /srv/flagd\ncollected {n} items\n\n"
-            f"{files} {'.' * n}{' ' * max(1, 40 - n)}[100%]\n\n"
-            f"============================== {n} passed in {secs}s ===============================")
-
-
 def vitest_ok(files: list[tuple[str, int]], ms: int = 412) -> str:
     lines = [" RUN  v1.4.0 /home/jo/src/inkwell", ""]
     lines += [f" ✓ {f} ({n} tests) {3 + 2 * n}ms" for f, n in files]
