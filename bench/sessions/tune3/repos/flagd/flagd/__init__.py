@@ -1,0 +1,3 @@
+"""flagd: a small feature-flag service."""
+
+__version__ = "0.4.2"

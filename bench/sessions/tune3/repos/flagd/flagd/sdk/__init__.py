@@ -1,0 +1,3 @@
+from .client import FlagClient
+
+__all__ = ["FlagClient"]
