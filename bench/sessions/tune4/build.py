@@ -660,6 +660,550 @@ def _review(files):
     return [s]
 
 
+# == harvest (Python) ===============================================================================
+
+
+@scenario("retry-backoff", "harvest",
+          "options as a bold markdown list, the person answers with one letter; a follow-up adds 429 to it",
+          [exp("decision", "harvest/fetcher.py:Fetcher.get", "exponential backoff", ["fixed delay", "no retries"])])
+def _retry(files):
+    s = Session("retry-backoff", "2026-11-24T07:55:00.000Z", files)
+    s.user("last night's run died on kleinanzeigen, they had some 503 storm for ~40 seconds and the fetcher "
+           "gave up after 3 tries a second apart. what are our options")
+    s.read("harvest/fetcher.py")
+    s.say("`Fetcher.get` retries 5xx and transport errors 3 times with a flat 1s sleep, so a 40-second outage "
+          "is over the budget after ~3 seconds. Options:\n\n"
+          "**A. Fixed delay, more attempts** — e.g. 10 attempts × 5s. Trivial change, but every client that "
+          "got the 503 comes back in lockstep, and we wait the full 5s even for a one-off blip.\n\n"
+          "**B. Exponential backoff with full jitter** — sleep a random time in `[0, 2^attempt]` seconds, "
+          "capped at 60s, and honour `Retry-After` when the server sends one. Covers a minute-long outage in "
+          "~6 attempts and spreads our retries out.\n\n"
+          "**C. No retries in the fetcher** — fail the page and let the next scheduled run pick it up. "
+          "Simplest, but a nightly job then loses a whole day of that source for a 40s hiccup.\n\n"
+          "I'd go with B.")
+    s.user("B.")
+    s.edit("harvest/fetcher.py", "import logging\nimport time\n", "import logging\nimport random\nimport time\n")
+    s.edit("harvest/fetcher.py",
+           "    def get(self, url: str) -> str:\n"
+           "        if not self.robots.allowed(url):\n"
+           "            raise Blocked(url)\n"
+           "        for attempt in range(3):\n"
+           "            self.requests_made += 1\n"
+           "            try:\n"
+           "                resp = self.client.get(url)\n"
+           "            except httpx.TransportError as exc:\n"
+           "                log.warning(\"fetch %s failed (%s), attempt %d\", url, exc, attempt + 1)\n"
+           "                time.sleep(1)\n"
+           "                continue\n"
+           "            if resp.status_code >= 500:\n"
+           "                time.sleep(1)\n"
+           "                continue\n"
+           "            resp.raise_for_status()\n"
+           "            return resp.text\n"
+           "        raise RuntimeError(f\"giving up on {url}\")\n",
+           "    MAX_ATTEMPTS = 6\n"
+           "    MAX_DELAY = 60.0\n\n"
+           "    def _delay(self, attempt: int, resp: httpx.Response | None) -> float:\n"
+           "        \"\"\"Exponential backoff with full jitter; the server's Retry-After wins when it sends one.\"\"\"\n"
+           "        after = resp.headers.get(\"Retry-After\", \"\") if resp is not None else \"\"\n"
+           "        if after.isdigit():\n"
+           "            return min(float(after), self.MAX_DELAY)\n"
+           "        return random.uniform(0, min(self.MAX_DELAY, 2.0 ** attempt))\n\n"
+           "    def get(self, url: str) -> str:\n"
+           "        if not self.robots.allowed(url):\n"
+           "            raise Blocked(url)\n"
+           "        for attempt in range(self.MAX_ATTEMPTS):\n"
+           "            self.requests_made += 1\n"
+           "            resp = None\n"
+           "            try:\n"
+           "                resp = self.client.get(url)\n"
+           "            except httpx.TransportError as exc:\n"
+           "                log.warning(\"fetch %s failed (%s), attempt %d\", url, exc, attempt + 1)\n"
+           "            else:\n"
+           "                if resp.status_code < 500:\n"
+           "                    resp.raise_for_status()\n"
+           "                    return resp.text\n"
+           "            time.sleep(self._delay(attempt, resp))\n"
+           "        raise RuntimeError(f\"giving up on {url} after {self.MAX_ATTEMPTS} attempts\")\n")
+    s.bash("python -m pytest -q", "...\n3 passed in 0.19s", description="Run tests")
+    s.say("Done — up to 6 attempts, sleeps drawn from [0, 1], [0, 2], [0, 4] … seconds capped at 60, "
+          "`Retry-After` (in seconds) respected when present. Worst case before giving up is a bit over a "
+          "minute per page.")
+    s.user("oh and 429s — kleinanzeigen sends those with a Retry-After when we're too fast. right now a 429 "
+           "hits raise_for_status and kills the source")
+    s.edit("harvest/fetcher.py",
+           "                if resp.status_code < 500:\n",
+           "                if resp.status_code < 500 and resp.status_code != 429:\n")
+    s.bash("python -m pytest -q", "...\n3 passed in 0.18s", description="Run tests")
+    s.say("429 now goes through the same backoff path, so its `Retry-After` is honoured.")
+    s.user("👍")
+    return [s]
+
+
+@scenario("robots-fail-closed", "harvest",
+          "the agent's fix for a crash makes an unreachable robots.txt allow everything; the person corrects it "
+          "('no — it must fail closed') with the reason and the 404 exception",
+          [exp("invariant", "harvest/robots.py:RobotsCache._load", "fail closed", ["allow everything"])])
+def _robots(files):
+    s = Session("robots-fail-closed", "2026-11-25T09:12:00.000Z", files)
+    s.user("the whole run crashed at 03:10 because one host's robots.txt timed out:\n\n```\nTraceback (most "
+           "recent call last):\n  File \"/srv/harvest/harvest/pipeline.py\", line 24, in run_source\n    html = "
+           "fetcher.get(url)\n  File \"/srv/harvest/harvest/fetcher.py\", line 24, in get\n    if not "
+           "self.robots.allowed(url):\n  File \"/srv/harvest/harvest/robots.py\", line 31, in allowed\n    hit = "
+           "(time.monotonic(), self._load(host_url))\n  File \"/srv/harvest/harvest/robots.py\", line 21, in "
+           "_load\n    resp = self.client.get(f\"{host_url}/robots.txt\")\n  ...\nhttpx.ReadTimeout: The read "
+           "operation timed out\n```\n\none flaky host shouldn't take down the other eight sources. fix pls")
+    s.read("harvest/robots.py")
+    s.say("`_load` lets any httpx error escape, and nothing above it catches it. I'll catch it there and "
+          "treat an unreachable robots.txt as allow everything, so one flaky host doesn't kill the run.")
+    s.edit("harvest/robots.py",
+           "        rp = RobotFileParser()\n        resp = self.client.get(f\"{host_url}/robots.txt\")\n",
+           "        rp = RobotFileParser()\n        try:\n            resp = self.client.get(f\"{host_url}/robots.txt\")\n"
+           "        except httpx.HTTPError:\n            # unreachable robots.txt: allow everything rather than kill the run\n"
+           "            rp.allow_all = True\n            return rp\n")
+    s.user("no — it must fail closed. if we can't read robots.txt, whether it's a timeout or a 5xx, we treat "
+           "the host as disallow-all until the cache entry expires and try again next hour. the only case "
+           "where 'no robots.txt' means go ahead is an actual 404, because that's what the spec says. we're "
+           "guests on these sites; scraping someone because their robots endpoint happened to be flaky is "
+           "exactly how we got that angry email from funda's lawyers last spring. not crashing: yes. "
+           "ignoring robots: never")
+    s.say("Right, I had it backwards. New behaviour of `_load`:\n\n| robots.txt fetch | result |\n|---|---|\n"
+          "| 200 | parse it |\n| 404 / 410 | allow everything (no robots.txt) |\n| timeout, connection error | "
+          "disallow the whole host |\n| 5xx, 401, 403, anything else | disallow the whole host |\n\nThe "
+          "disallow is cached like any other entry, so the host is retried after `TTL` (an hour). `pipeline` "
+          "already logs `Blocked` and moves on to the next source, so the run continues either way.")
+    s.edit("harvest/robots.py",
+           "    def _load(self, host_url: str) -> RobotFileParser:\n        rp = RobotFileParser()\n"
+           "        try:\n            resp = self.client.get(f\"{host_url}/robots.txt\")\n"
+           "        except httpx.HTTPError:\n            # unreachable robots.txt: allow everything rather than kill the run\n"
+           "            rp.allow_all = True\n            return rp\n        rp.parse(resp.text.splitlines())\n"
+           "        return rp\n",
+           "    def _load(self, host_url: str) -> RobotFileParser:\n"
+           "        \"\"\"The host's robots.txt. Fails closed: when it can't be read (timeout, 5xx, 401/403) the\n"
+           "        whole host is disallowed until the entry expires; only a 404/410 allows everything.\"\"\"\n"
+           "        rp = RobotFileParser()\n"
+           "        try:\n            resp = self.client.get(f\"{host_url}/robots.txt\")\n"
+           "        except httpx.HTTPError:\n            rp.disallow_all = True\n            return rp\n"
+           "        if resp.status_code in (404, 410):\n            rp.allow_all = True\n"
+           "        elif resp.status_code != 200:\n            rp.disallow_all = True\n"
+           "        else:\n            rp.parse(resp.text.splitlines())\n"
+           "        return rp\n")
+    s.write("tests/test_robots.py",
+            "import httpx\n\nfrom harvest.robots import RobotsCache\n\n\n"
+            "def cache(handler):\n"
+            "    return RobotsCache(httpx.Client(transport=httpx.MockTransport(handler)), \"harvest-bot\")\n\n\n"
+            "def test_timeout_disallows():\n"
+            "    def boom(request):\n        raise httpx.ReadTimeout(\"slow\", request=request)\n"
+            "    assert not cache(boom).allowed(\"https://example.nl/item/1\")\n\n\n"
+            "def test_server_error_disallows():\n"
+            "    assert not cache(lambda r: httpx.Response(503)).allowed(\"https://example.nl/item/1\")\n\n\n"
+            "def test_missing_robots_allows():\n"
+            "    assert cache(lambda r: httpx.Response(404)).allowed(\"https://example.nl/item/1\")\n\n\n"
+            "def test_rules_apply():\n"
+            "    body = \"User-agent: *\\nDisallow: /private/\\n\"\n"
+            "    c = cache(lambda r: httpx.Response(200, text=body))\n"
+            "    assert c.allowed(\"https://example.nl/item/1\")\n"
+            "    assert not c.allowed(\"https://example.nl/private/x\")\n")
+    s.bash("python -m pytest -q", ".......\n7 passed in 0.29s", description="Run tests")
+    s.say("All 7 pass. The run survives a flaky host now, and that host is simply skipped for the hour.")
+    s.user("good. ship it")
+    return [s]
+
+
+@scenario("dedup-key", "harvest",
+          "a decision over several turns: the person thinks out loud, cites a blog post (not a decision), the "
+          "agent lays the options out in prose, a digression about WAL mode that ends in 'not now', then the key; "
+          "a one-off 'nuke the db' that is no note",
+          [exp("decision", "harvest/store.py:RecordStore.upsert", "external_id", ["content hash"])])
+def _dedup(files):
+    s = Session("dedup-key", "2026-11-26T13:30:00.000Z", files)
+    s.user("so the dedup is broken in a way that's annoying everyone in #listings. marktplaats started "
+           "appending tracking junk to listing urls (?c=3f9a&previousPage=lr, different on every results page), "
+           "and since the store dedupes on url, the same listing comes back as \"new\" every night and slack "
+           "gets 300 \"new\" items of which like 12 are actually new.\n\nI read a blog post a while ago, the zyte "
+           "one I think, saying you should dedupe scraped records on a hash of the content instead of the url, "
+           "because urls lie. not sure I buy it for us though — if the price drops, the content hash changes and "
+           "it'd show up as new, and price drops are exactly what people want to see as 'changed'. thoughts?")
+    s.read("harvest/store.py")
+    s.read("harvest/parser.py", 10, 20)
+    s.say("You're right that a content hash is the wrong identity for us: it answers \"is this the same "
+          "text?\", not \"is this the same listing?\". Every price drop or retitle would be a new row, and we'd "
+          "lose the history that makes 'changed' work.\n\nThe realistic candidates are:\n\n"
+          "1. Keep the url but normalise it — drop the query string and fragment before comparing. Cheap, but "
+          "per-site: some sites carry the listing id *in* the query (`?id=123`), so a blanket strip would merge "
+          "different listings.\n"
+          "2. Key on `(source, external_id)` — the parser already reads `data-id` off every card, and that id "
+          "is the site's own primary key, so it survives whatever they do to urls. A hash of title+price+location "
+          "can still be kept, but only to decide *changed vs same*, not identity.\n\n"
+          "I'd lean to 2, with 1 as a fallback for a site that has no ids.")
+    s.user("hmm ok, I like 2. side question while I have you: someone on the team said sqlite's defaults are "
+           "bad for this kind of thing and we should turn on WAL. is that a thing?")
+    s.say("It's a thing, but for a different problem. WAL (`PRAGMA journal_mode=WAL`) lets readers keep reading "
+          "while one writer writes, instead of the whole file being locked during a write. It matters when "
+          "something reads the db while the nightly job writes — e.g. if the dashboard queried "
+          "`harvest.sqlite3` directly. Today the job is the only process touching the file, so it wouldn't "
+          "change anything you'd notice. It also leaves `-wal`/`-shm` files next to the db, which trips up "
+          "people who copy just the `.sqlite3` file around.")
+    s.user("ok, not now then. back to dedup — yeah: (source, external_id) is the identity, and the url "
+           "without its query string is only the fallback for a site that has no id at all, which right now is "
+           "none of them. go")
+    s.edit("harvest/store.py",
+           "    last_seen TEXT NOT NULL\n);\n\"\"\"\n",
+           "    last_seen TEXT NOT NULL\n);\n"
+           "CREATE UNIQUE INDEX IF NOT EXISTS listings_identity ON listings (source, external_id);\n\"\"\"\n\n\n"
+           "def url_key(url: str) -> str:\n"
+           "    \"\"\"The fallback identity of a listing from a site without ids: its url without query or fragment.\"\"\"\n"
+           "    return \"url:\" + url.split(\"#\", 1)[0].split(\"?\", 1)[0]\n")
+    s.edit("harvest/store.py",
+           "        \"\"\"Store one listing; returns \"new\", \"changed\" or \"same\".\"\"\"\n"
+           "        now = datetime.now(timezone.utc).isoformat()\n"
+           "        row = self.db.execute(\"SELECT id, title, price FROM listings WHERE url = ?\", (item.url,)).fetchone()\n",
+           "        \"\"\"Store one listing; returns \"new\", \"changed\" or \"same\".\n\n"
+           "        A listing is identified by (source, external_id), the site's own id: urls carry tracking\n"
+           "        parameters that change between pages. Title and price only decide changed vs same.\"\"\"\n"
+           "        now = datetime.now(timezone.utc).isoformat()\n"
+           "        key = item.external_id or url_key(item.url)\n"
+           "        row = self.db.execute(\n"
+           "            \"SELECT id, title, price FROM listings WHERE source = ? AND external_id = ?\", (item.source, key)\n"
+           "        ).fetchone()\n")
+    s.edit("harvest/store.py",
+           "                (item.source, item.external_id, item.url, item.title, item.price, item.location, now, now),\n",
+           "                (item.source, key, item.url, item.title, item.price, item.location, now, now),\n")
+    s.edit("harvest/store.py",
+           "            \"UPDATE listings SET title = ?, price = ?, location = ?, last_seen = ? WHERE id = ?\",\n"
+           "            (item.title, item.price, item.location, now, row[0]),\n",
+           "            \"UPDATE listings SET url = ?, title = ?, price = ?, location = ?, last_seen = ? WHERE id = ?\",\n"
+           "            (item.url, item.title, item.price, item.location, now, row[0]),\n")
+    s.bash("python -m pytest -q && harvest --config harvest.toml --once 2>&1 | tail -3",
+           "...\n3 passed in 0.20s\nTraceback (most recent call last):\n  File \"/home/dev/harvest/harvest/store.py\", "
+           "line 31, in __init__\n    self.db.executescript(SCHEMA)\nsqlite3.IntegrityError: UNIQUE constraint "
+           "failed: listings.source, listings.external_id", fail=True, description="Tests, then a local run")
+    s.say("Tests pass, but the local run shows the catch: your existing `harvest.sqlite3` already holds the "
+          "duplicates (same listing, several urls), so the unique index can't be created on it. Either a "
+          "one-off cleanup query that keeps the oldest row per `(source, external_id)`, or start from an empty "
+          "db.")
+    s.user("just nuke the db, it's rebuilt every night anyway and nobody reads the history yet")
+    s.bash("rm harvest.sqlite3 && harvest --config harvest.toml --once 2>&1 | tail -3",
+           "2026-11-26 13:52:10,114 INFO harvest: marktplaats: 12 pages, 284 new, 0 changed\n"
+           "2026-11-26 13:52:31,870 INFO harvest: kleinanzeigen: 9 pages, 201 new, 0 changed\n"
+           "2026-11-26 13:52:40,022 INFO harvest: funda: 4 pages, 77 new, 0 changed", description="Fresh local run")
+    s.bash("harvest --config harvest.toml --once 2>&1 | tail -3",
+           "2026-11-26 13:54:02,551 INFO harvest: marktplaats: 12 pages, 3 new, 5 changed\n"
+           "2026-11-26 13:54:20,903 INFO harvest: kleinanzeigen: 9 pages, 0 new, 2 changed\n"
+           "2026-11-26 13:54:29,310 INFO harvest: funda: 4 pages, 0 new, 0 changed", description="Second run")
+    s.say("Second run right after: 3 new / 5 changed on marktplaats instead of ~280 \"new\". Identity is "
+          "`(source, external_id)` with a unique index, `url_key` is the fallback for id-less sites, and the "
+          "stored url is updated to the latest one on each sighting.")
+    s.user("🙌 perfect")
+    return [s]
+
+
+@scenario("price-decimal-comma", "harvest",
+          "failure → fix: a wrong price reported, the agent writes a test that fails (pytest output pasted), "
+          "explains the cause and fixes the parser",
+          [exp("gotcha", "harvest/parser.py:parse_price", "decimal comma")])
+def _price(files):
+    s = Session("price-decimal-comma", "2026-11-27T10:03:00.000Z", files)
+    s.user("weird one: the weekly price report says a sofa on kleinanzeigen went for €1.30 and three people asked me about it. the listing "
+           "says \"1.299,00 €\". can you add a test with that and see what parse_price does")
+    s.read("harvest/parser.py", 20, 12)
+    s.edit("tests/test_parser.py",
+           "    assert parse_price(\"on request\") is None\n",
+           "    assert parse_price(\"on request\") is None\n\n\n"
+           "def test_parse_price_german():\n"
+           "    assert parse_price(\"1.299,00 €\") == 1299.0\n"
+           "    assert parse_price(\"12,50 €\") == 12.5\n"
+           "    assert parse_price(\"1.299 €\") == 1299.0\n")
+    s.bash("python -m pytest -q tests/test_parser.py",
+           ".F..\n=================================== FAILURES ===================================\n"
+           "___________________________ test_parse_price_german ____________________________\n\n"
+           "    def test_parse_price_german():\n>       assert parse_price(\"1.299,00 €\") == 1299.0\n"
+           "E       AssertionError: assert 1.299 == 1299.0\nE        +  where 1.299 = parse_price('1.299,00 €')\n\n"
+           "tests/test_parser.py:24: AssertionError\n=========================== short test summary info "
+           "============================\nFAILED tests/test_parser.py::test_parse_price_german - AssertionError: "
+           "assert 1.299 == 1299.0\n1 failed, 3 passed in 0.22s", fail=True, description="Run the parser tests")
+    s.say("There it is: `parse_price` keeps digits and dots and throws the comma away, so `1.299,00` becomes "
+          "`1.29900` → 1.299. German and Dutch sites write a decimal comma and use the dot as the thousands "
+          "separator — the opposite of what the function assumes.\n\nFix: treat the *last* separator as the "
+          "decimal point when one or two digits follow it, and every other `.` or `,` as grouping. That reads "
+          "`1.299,00`, `1,299.00`, `12,50` and `1.299` (thousands, no cents) all correctly.")
+    s.edit("harvest/parser.py",
+           "def parse_price(raw: str) -> float | None:\n"
+           "    digits = re.sub(r\"[^\\d.]\", \"\", raw)\n"
+           "    if not digits:\n"
+           "        return None\n"
+           "    return float(digits)\n",
+           "def parse_price(raw: str) -> float | None:\n"
+           "    digits = re.sub(r\"[^\\d.,]\", \"\", raw)\n"
+           "    if not any(c.isdigit() for c in digits):\n"
+           "        return None\n"
+           "    # German and Dutch sites write a decimal comma and a dot for thousands (\"1.299,00\"): the last\n"
+           "    # separator is the decimal one when 1-2 digits follow it, any other is grouping.\n"
+           "    head, sep, tail = max(digits.rpartition(\".\"), digits.rpartition(\",\"), key=lambda p: len(p[0]))\n"
+           "    if sep and len(tail) in (1, 2):\n"
+           "        return float(re.sub(r\"[.,]\", \"\", head) + \".\" + tail)\n"
+           "    return float(re.sub(r\"[.,]\", \"\", digits))\n")
+    s.bash("python -m pytest -q tests/test_parser.py", "....\n4 passed in 0.19s", description="Run the parser tests")
+    s.say("Passing. The sofa is €1299 again. Rows already stored with the wrong price will correct themselves "
+          "on tonight's run (and show up once as 'changed').")
+    s.user("ha, that'll confuse people for one more day but fine. thanks")
+    return [s]
+
+
+@scenario("slack-escape", "harvest",
+          "an invariant the person states after the agent's fix ('nothing scraped goes to slack unescaped'); the "
+          "agent's explanation of Slack's escaping rules on the way",
+          [exp("invariant", "harvest/notify.py:SlackNotifier.summary_text", "unescaped")])
+def _slack(files):
+    s = Session("slack-escape", "2026-11-28T08:20:00.000Z", files)
+    s.user("so uh. last night's slack summary pinged @channel in #listings at 3am. 140 people. because a "
+           "listing was titled \"<!channel> GRATIS bank ophalen\". which is hilarious and also I'd like it to "
+           "never happen again")
+    s.read("harvest/notify.py")
+    s.say("The titles go into the message text as-is, and Slack's mrkdwn treats `<…>` as control sequences: "
+          "`<!channel>` is a mention, `<http://x|click>` a link, `<@U123>` a user ping. So a listing title "
+          "can ping anyone.\n\nSlack's documented escaping is exactly three characters — `&` → `&amp;`, `<` → "
+          "`&lt;`, `>` → `&gt;`. I'll add that, not `html.escape`: that one also turns quotes into `&quot;`, "
+          "which Slack would show literally in titles like `Bike, 28\"`.")
+    s.edit("harvest/notify.py",
+           "log = logging.getLogger(__name__)\n",
+           "log = logging.getLogger(__name__)\n\n\n"
+           "def escape(text: str) -> str:\n"
+           "    \"\"\"Slack's own escaping: only &, < and > are control characters in message text.\"\"\"\n"
+           "    return text.replace(\"&\", \"&amp;\").replace(\"<\", \"&lt;\").replace(\">\", \"&gt;\")\n")
+    s.edit("harvest/notify.py",
+           "        lines = [f\"*{source}*: {len(new)} new, {len(changed)} changed\"]\n"
+           "        lines += [f\"• {t}\" for t in new[:20]]\n"
+           "        if changed:\n"
+           "            lines.append(\"_changed:_\")\n"
+           "            lines += [f\"• {t}\" for t in changed[:20]]\n",
+           "        lines = [f\"*{escape(source)}*: {len(new)} new, {len(changed)} changed\"]\n"
+           "        lines += [f\"• {escape(t)}\" for t in new[:20]]\n"
+           "        if changed:\n"
+           "            lines.append(\"_changed:_\")\n"
+           "            lines += [f\"• {escape(t)}\" for t in changed[:20]]\n")
+    s.say("Done — source names get it too, since they come from the config but nothing stops one containing `<`.")
+    s.user("good. and make that a rule, not just this function: nothing scraped goes to slack unescaped, ever. "
+           "titles, locations, whatever we add to the message later. if someone adds the price or the location "
+           "to the summary next month they need to know")
+    s.edit("harvest/notify.py",
+           "    def summary_text(self, source: str, new: list[str], changed: list[str]) -> str:\n",
+           "    def summary_text(self, source: str, new: list[str], changed: list[str]) -> str:\n"
+           "        # Everything scraped goes through escape(): a title like \"<!channel> ...\" pinged 140 people.\n")
+    s.write("tests/test_notify.py",
+            "from harvest.notify import SlackNotifier\n\n\n"
+            "def test_titles_cannot_mention_anyone():\n"
+            "    text = SlackNotifier(None).summary_text(\"marktplaats\", [\"<!channel> GRATIS bank ophalen\"], [])\n"
+            "    assert \"<!channel>\" not in text\n"
+            "    assert \"&lt;!channel&gt; GRATIS bank ophalen\" in text\n\n\n"
+            "def test_quotes_stay_readable():\n"
+            "    text = SlackNotifier(None).summary_text(\"marktplaats\", ['Bike, 28\"'], [])\n"
+            "    assert 'Bike, 28\"' in text\n")
+    s.bash("python -m pytest -q", "....\n5 passed in 0.21s", description="Run tests")
+    s.say("Comment above the message assembly and two tests that fail if a title reaches Slack raw.")
+    return [s]
+
+
+@scenario("scheduler-stagger", "harvest",
+          "a scope boundary in the opening message with its reason ('leave cron expressions out for now'); the "
+          "agent plans and implements a choice of its own, the person questions it and keeps it",
+          [exp("boundary", "harvest/scheduler.py:Scheduler", "cron"),
+           exp("decision", "harvest/scheduler.py:Scheduler.add", "hash of the job", ["random"])])
+def _stagger(files):
+    s = Session("scheduler-stagger", "2026-12-01T09:48:00.000Z", files)
+    s.user("two scheduler things. first the real problem: after every deploy all nine sources start in the "
+           "same second, because add() sets next_run to now for every job, and the VPS's one outbound IP "
+           "hammers three of the sites at once — funda rate-limited us twice this week right after a deploy. "
+           "spread the first runs out somehow.\n\nsecond, the non-problem: Ilse asked in standup whether we "
+           "could do cron-style schedules, \"every weekday at 6\". leave cron expressions out for now — "
+           "intervals are enough until a customer actually asks, and I don't want croniter plus timezone "
+           "handling in here for a maybe")
+    s.read("harvest/scheduler.py")
+    s.say("Plan: stagger each job's *first* run by an offset between 0 and 10 minutes (or its interval, if "
+          "shorter), derived from a hash of the job's name. After that the job keeps its rhythm, since "
+          "`run_pending` schedules the next run from when it ran. Intervals stay `timedelta`s, no cron. "
+          "Implementing.")
+    s.edit("harvest/scheduler.py", "import logging\nimport time\n", "import logging\nimport time\nimport zlib\n")
+    s.edit("harvest/scheduler.py",
+           "    def add(self, job: Job) -> None:\n        job.next_run = self.clock()\n        self.jobs.append(job)\n",
+           "    MAX_STAGGER = timedelta(minutes=10)\n\n"
+           "    def add(self, job: Job) -> None:\n"
+           "        # First runs are staggered by an offset from a hash of the job's name, so a deploy doesn't start\n"
+           "        # every source in the same second, and a restart gives each job the same offset again.\n"
+           "        window = int(min(job.every, self.MAX_STAGGER).total_seconds())\n"
+           "        job.next_run = self.clock() + timedelta(seconds=zlib.crc32(job.name.encode()) % max(window, 1))\n"
+           "        self.jobs.append(job)\n")
+    s.write("tests/test_scheduler.py",
+            "from datetime import datetime, timedelta, timezone\n\n"
+            "from harvest.scheduler import Job, Scheduler\n\nT0 = datetime(2026, 12, 1, 3, 0, tzinfo=timezone.utc)\n\n\n"
+            "def test_first_runs_are_spread_and_stable():\n"
+            "    names = [\"marktplaats\", \"kleinanzeigen\", \"funda\", \"2dehands\"]\n"
+            "    runs = []\n"
+            "    for _ in range(2):\n"
+            "        sched = Scheduler(clock=lambda: T0)\n"
+            "        for n in names:\n"
+            "            sched.add(Job(n, timedelta(days=1), lambda: None))\n"
+            "        runs.append([j.next_run for j in sched.jobs])\n"
+            "    assert runs[0] == runs[1]\n"
+            "    assert len(set(runs[0])) == len(names)\n"
+            "    assert all(T0 <= r < T0 + Scheduler.MAX_STAGGER for r in runs[0])\n")
+    s.bash("python -m pytest -q", "....\n4 passed in 0.20s", description="Run tests")
+    s.user("works. why a hash though, random.uniform(0, 600) would've been one line")
+    s.say("Mostly restarts. With `random`, every restart reshuffles the offsets — and the box does restart "
+          "in bursts (deploys, the OOM kill last month), so two of the heavy sources can land on top of each "
+          "other again by bad luck, and you'd never be able to reproduce which. With the hash, "
+          "`marktplaats` always starts at the same +N seconds, so the logs line up from night to night and "
+          "the test above can assert it. The cost is that two names could hash close together; with nine "
+          "jobs in a 600s window that's unlikely and easy to see.")
+    s.user("ok fair, keep the hash")
+    return [s]
+
+
+@scenario("sqlite-threads", "harvest",
+          "the agent parallelises the run, hits sqlite's same-thread check (traceback pasted) and explains a "
+          "deliberate workaround with the condition for removing it; the person accepts it",
+          [exp("workaround", "harvest/store.py:RecordStore.__init__", "check_same_thread")])
+def _threads(files):
+    s = Session("sqlite-threads", "2026-12-02T14:10:00.000Z", files)
+    s.user("the nightly run takes 50 minutes now with nine sources, almost all of it waiting on the network. "
+           "prod calls `harvest --once` from a systemd timer, the loop() mode is only for local dev. can we run "
+           "the sources in parallel in --once, 4 at a time? every source is a different host so robots/politeness "
+           "per host doesn't change")
+    s.read("harvest/pipeline.py", 38, 20)
+    s.edit("harvest/pipeline.py", "import argparse\nimport logging\n",
+           "import argparse\nimport logging\nfrom concurrent.futures import ThreadPoolExecutor\n")
+    s.edit("harvest/pipeline.py",
+           "    if args.once:\n        sched.run_pending()\n        return\n",
+           "    if args.once:\n        with ThreadPoolExecutor(max_workers=4) as pool:\n"
+           "            for done in [pool.submit(job.run) for job in sched.jobs]:\n                done.result()\n"
+           "        return\n")
+    s.bash("harvest --config harvest.toml --once 2>&1 | tail -8",
+           "Traceback (most recent call last):\n  File \"/home/dev/harvest/harvest/pipeline.py\", line 56, in main\n"
+           "    done.result()\n  File \"/usr/lib/python3.12/concurrent/futures/_base.py\", line 449, in result\n"
+           "    return self.__get_result()\n  File \"/home/dev/harvest/harvest/pipeline.py\", line 28, in run_source\n"
+           "    status = store.upsert(item)\n  File \"/home/dev/harvest/harvest/store.py\", line 32, in upsert\n"
+           "    row = self.db.execute(\"SELECT id, title, price FROM listings WHERE url = ?\", (item.url,)).fetchone()\n"
+           "sqlite3.ProgrammingError: SQLite objects created in a thread can only be used in that same thread. The "
+           "object was created in thread id 139872410289984 and this is thread id 139872381556416.",
+           fail=True, description="Local run with 4 workers")
+    s.say("As expected-ish: the workers share the one `RecordStore` connection, which was opened on the main "
+          "thread, and `sqlite3` refuses that by default.\n\nTwo ways out:\n\n- **a connection per worker** — "
+          "the clean version, but then four connections write the same file concurrently, and without WAL "
+          "we'd trade this error for `database is locked` under load.\n- **share the connection, serialise "
+          "access** — open it with `check_same_thread=False` and hold a lock around every use. The check is "
+          "only a guard against *unsynchronised* use; with the lock it's safe, and the writes are tiny next to "
+          "the network waits, so the lock costs nothing measurable.\n\nI'll do the second as a deliberate "
+          "workaround and say so in the code, including when to remove it.")
+    s.edit("harvest/store.py", "import sqlite3\n", "import sqlite3\nimport threading\n")
+    s.edit("harvest/store.py",
+           "        self.db = sqlite3.connect(path)\n",
+           "        # Workaround: pipeline workers share this one connection. sqlite3 refuses use from other\n"
+           "        # threads by default; check_same_thread=False is safe only because every use holds self.lock.\n"
+           "        # Remove both if each worker gets its own connection (that needs WAL first).\n"
+           "        self.db = sqlite3.connect(path, check_same_thread=False)\n"
+           "        self.lock = threading.Lock()\n")
+    s.edit("harvest/store.py",
+           "    def upsert(self, item: Listing) -> str:\n        \"\"\"Store one listing; returns \"new\", \"changed\" or \"same\".\"\"\"\n",
+           "    def upsert(self, item: Listing) -> str:\n        \"\"\"Store one listing; returns \"new\", \"changed\" or \"same\".\"\"\"\n"
+           "        with self.lock:\n            return self._upsert(item)\n\n"
+           "    def _upsert(self, item: Listing) -> str:\n")
+    s.edit("harvest/store.py",
+           "        return self.db.execute(\"SELECT count(*) FROM listings WHERE source = ?\", (source,)).fetchone()[0]\n",
+           "        with self.lock:\n"
+           "            return self.db.execute(\"SELECT count(*) FROM listings WHERE source = ?\", (source,)).fetchone()[0]\n")
+    s.bash("python -m pytest -q && time harvest --config harvest.toml --once 2>&1 | tail -4",
+           "...\n3 passed in 0.20s\n2026-12-02 14:31:02,118 INFO harvest: funda: 4 pages, 2 new, 1 changed\n"
+           "2026-12-02 14:33:40,551 INFO harvest: marktplaats: 12 pages, 9 new, 4 changed\n"
+           "2026-12-02 14:36:12,004 INFO harvest: kleinanzeigen: 9 pages, 3 new, 2 changed\n\n"
+           "real\t14m12.337s\nuser\t0m21.402s\nsys\t0m1.118s", description="Tests, then a timed local run")
+    s.say("14 minutes instead of ~50 locally. The lock and `check_same_thread=False` sit together in "
+          "`RecordStore.__init__` with the comment, so whoever moves to per-worker connections knows to drop both.")
+    s.user("nice. fine by me, keep the lock")
+    return [s]
+
+
+@scenario("two-machines-hypothetical", "harvest",
+          "no decision: 'run the tests first', a what-if about two machines answered at length with 'you'd have "
+          "to', a colleague's rule reported second-hand and not adopted, and a rename",
+          [])
+def _hypo(files):
+    s = Session("two-machines-hypothetical", "2026-12-02T16:40:00.000Z", files)
+    s.user("run the tests first please, I just pulled and want to know where we are")
+    s.bash("python -m pytest -q", "...\n3 passed in 0.19s", description="Run tests")
+    s.say("Green: 3 passed.")
+    s.user("cool. thinking out loud: hypothetically, if we ran harvest on two boxes for redundancy, both on "
+           "the same timer, what would break? not planning it this quarter, I just want to know how far off it is")
+    s.read("harvest/store.py")
+    s.read("harvest/pipeline.py")
+    s.say("Quite a lot, in roughly this order:\n\n1. **The store.** Each box would have its own "
+          "`harvest.sqlite3`, so both would see every listing as new and both would post it. To share state "
+          "you'd have to move to a real server db (Postgres) — sqlite over NFS is asking for corrupted files.\n"
+          "2. **Slack.** Even with a shared db, both boxes would race on `upsert` and could each decide a "
+          "listing is `new` before the other commits; you'd need the insert itself to decide (an `INSERT … ON "
+          "CONFLICT DO NOTHING` and only notify on rows you actually inserted).\n3. **Politeness.** Two IPs "
+          "hitting each site at the same time doubles our load on them, and the robots cache is per process, "
+          "so neither box knows what the other fetched.\n4. **Scheduling.** Nothing elects who runs; you'd "
+          "want one box to hold a lock (a row in the db, or the systemd timer on only one machine with the "
+          "other as a cold standby).\n\nThe cheapest form of redundancy is probably the cold standby: same "
+          "deploy, timer disabled, switch it on when the main box is down.")
+    s.user("yeah, that's roughly what I thought. Jonas says we should never scrape from more than one IP "
+           "because sites fingerprint that and ban the whole range — no idea if that's true or just a thing he "
+           "read, anyway it's moot since we're not doing it. ok unrelated small thing: rename requests_made to "
+           "request_count in the fetcher, it reads weird")
+    s.grep("requests_made", ["harvest/fetcher.py"])
+    s.edit("harvest/fetcher.py", "        self.requests_made = 0\n", "        self.request_count = 0\n")
+    s.edit("harvest/fetcher.py", "            self.requests_made += 1\n", "            self.request_count += 1\n")
+    s.bash("python -m pytest -q", "...\n3 passed in 0.18s", description="Run tests")
+    s.say("Renamed; it was only used in `fetcher.py`. Tests still green.")
+    s.user("ta")
+    return [s]
+
+
+@scenario("refactor-run-source", "harvest",
+          "no decision: the agent proposes a refactor plan and does it, the person says lgtm; an extra suggestion "
+          "of the agent's that nobody takes up",
+          [])
+def _refactor(files):
+    s = Session("refactor-run-source", "2026-12-03T10:05:00.000Z", files)
+    s.user("run_source has gotten long-ish and I want to unit test the paging without a store and slack. tidy "
+           "it up however makes sense, behaviour should stay exactly the same")
+    s.read("harvest/pipeline.py", 18, 22)
+    s.say("Plan:\n\n- pull the paging loop into a generator `crawl(src, fetcher)` that yields `(url, html)` "
+          "per page and stops at `max_pages`, the last page, or a `Blocked`\n- `run_source` keeps the store "
+          "and Slack bits and just iterates over `crawl(...)`\n- the `pages` count comes from the generator's "
+          "output so the log line stays the same\n\nNo behaviour change.")
+    s.edit("harvest/pipeline.py",
+           "def run_source(src: config.Source, fetcher: Fetcher, store: RecordStore, slack: SlackNotifier) -> None:\n"
+           "    url: str | None = src.start_url\n    new, changed = [], []\n    pages = 0\n"
+           "    while url and pages < src.max_pages:\n        try:\n            html = fetcher.get(url)\n"
+           "        except Blocked:\n            log.warning(\"%s: robots.txt disallows %s\", src.name, url)\n"
+           "            break\n        for item in parse_listing_page(src.name, url, html):\n",
+           "def crawl(src: config.Source, fetcher: Fetcher):\n"
+           "    \"\"\"(url, html) of each listing page of a source, following rel=next up to max_pages.\"\"\"\n"
+           "    url: str | None = src.start_url\n    pages = 0\n"
+           "    while url and pages < src.max_pages:\n        try:\n            html = fetcher.get(url)\n"
+           "        except Blocked:\n            log.warning(\"%s: robots.txt disallows %s\", src.name, url)\n"
+           "            return\n        yield url, html\n        url = next_page_url(url, html)\n        pages += 1\n\n\n"
+           "def run_source(src: config.Source, fetcher: Fetcher, store: RecordStore, slack: SlackNotifier) -> None:\n"
+           "    new, changed = [], []\n    pages = 0\n"
+           "    for url, html in crawl(src, fetcher):\n        pages += 1\n"
+           "        for item in parse_listing_page(src.name, url, html):\n")
+    s.edit("harvest/pipeline.py",
+           "                changed.append(item.title)\n        url = next_page_url(url, html)\n        pages += 1\n",
+           "                changed.append(item.title)\n")
+    s.bash("python -m pytest -q && harvest --config harvest.toml --once 2>&1 | tail -3",
+           "...\n3 passed in 0.19s\n2026-12-03 10:12:40,551 INFO harvest: marktplaats: 12 pages, 1 new, 3 changed\n"
+           "2026-12-03 10:13:01,902 INFO harvest: kleinanzeigen: 9 pages, 0 new, 1 changed\n"
+           "2026-12-03 10:13:09,004 INFO harvest: funda: 4 pages, 0 new, 0 changed",
+           description="Tests and a local run")
+    s.say("Same page counts as yesterday's run. `crawl()` can now be tested with a fake fetcher and no store.\n\n"
+          "If you want to go further, the Slack call could move out of `run_source` into `main`, so a run "
+          "posts one combined summary instead of one message per source — but that changes what people see, "
+          "so I left it.")
+    s.user("lgtm. leave slack as is")
+    return [s]
+
+
 # == build and check ================================================================================
 
 
