@@ -742,7 +742,8 @@ def _retry(files):
 
 @scenario("robots-fail-closed", "harvest",
           "the agent's fix for a crash makes an unreachable robots.txt allow everything; the person corrects it "
-          "('no — it must fail closed') with the reason and the 404 exception",
+          "('no — it must fail closed') with the reason and the 404 exception; restated a week later in a "
+          "session that changes other code (the cache expiry)",
           [exp("invariant", "harvest/robots.py:RobotsCache._load", "fail closed", ["allow everything"])])
 def _robots(files):
     s = Session("robots-fail-closed", "2026-11-25T09:12:00.000Z", files)
@@ -807,7 +808,41 @@ def _robots(files):
     s.bash("python -m pytest -q", ".......\n7 passed in 0.29s", description="Run tests")
     s.say("All 7 pass. The run survives a flaky host now, and that host is simply skipped for the hour.")
     s.user("good. ship it")
-    return [s]
+
+    b = Session("robots-fail-closed-2", "2026-12-02T08:05:00.000Z", files)
+    b.user("follow-up on the robots thing from last week. funda's robots.txt 503'd for about five minutes at "
+           "03:02 and because the failure is cached for the full hour we skipped funda for the whole night's "
+           "run. can failed lookups be retried sooner, like after 10 minutes? and to be clear, this doesn't "
+           "change the rule: it still fails closed. while robots.txt can't be read the host is off limits, a "
+           "failure never turns into 'allowed', we just ask again sooner")
+    b.read("harvest/robots.py")
+    b.say("Sure. The cache entry already tells us whether the lookup failed — `_load` sets `disallow_all` "
+          "exactly in the can't-read cases — so `allowed` can expire those entries after 10 minutes instead "
+          "of an hour. Nothing else about `_load` changes.")
+    b.edit("harvest/robots.py", "    TTL = 3600\n",
+           "    TTL = 3600\n    FAILED_TTL = 600  # an unreadable robots.txt is asked again sooner; disallowed meanwhile\n")
+    b.edit("harvest/robots.py",
+           "        if hit is None or time.monotonic() - hit[0] > self.TTL:\n",
+           "        if hit is None or time.monotonic() - hit[0] > (self.FAILED_TTL if hit[1].disallow_all else self.TTL):\n")
+    b.edit("tests/test_robots.py",
+           "def test_missing_robots_allows():\n",
+           "def test_failure_is_retried_sooner(monkeypatch):\n"
+           "    calls = []\n\n"
+           "    def flaky(request):\n"
+           "        calls.append(1)\n"
+           "        return httpx.Response(503 if len(calls) == 1 else 404)\n"
+           "    c = cache(flaky)\n"
+           "    now = [1000.0]\n"
+           "    monkeypatch.setattr(\"harvest.robots.time.monotonic\", lambda: now[0])\n"
+           "    assert not c.allowed(\"https://example.nl/item/1\")\n"
+           "    now[0] += 601\n"
+           "    assert c.allowed(\"https://example.nl/item/1\")\n\n\n"
+           "def test_missing_robots_allows():\n")
+    b.bash("python -m pytest -q", "........\n8 passed in 0.30s", description="Run tests")
+    b.say("Failed lookups now expire after 10 minutes (`FAILED_TTL`), successful ones after an hour. The host "
+          "stays disallowed until the retry succeeds.")
+    b.user("👌")
+    return [s, b]
 
 
 @scenario("dedup-key", "harvest",
