@@ -1,0 +1,1 @@
+"""harvest: scrape listing sites nightly, keep the records, tell Slack what changed."""
