@@ -642,7 +642,7 @@ def test_stop_asks_about_what_the_person_settled_that_tether_could_not_read(tmp_
     said = [("user", "to_cents(0.125) gives 12. what can we do?"),
             ("assistant", "Options:\n1. round half up with `Decimal` — 0.125 becomes 13\n"
                           "2. raise `ValueError` on anything finer than a cent\n3. keep truncating, document it"),
-            ("user", "the middle one. sloppy feeds need to hear about it")]
+            ("user", "the middle one, obviously")]
     root, t = session_file(tmp_path, "lead", said, TO_CENTS, "--agents")
     stop = {"session_id": "lead", "transcript_path": str(t), "cwd": str(root), "hook_event_name": "Stop",
             "stop_hook_active": False}
@@ -651,12 +651,12 @@ def test_stop_asks_about_what_the_person_settled_that_tether_could_not_read(tmp_
     reason = reply["reason"]
     assert "While changing src/shop/money.py, this session may have settled something where the person said" in reason
     assert ("- answered options: round half up with `Decimal` / raise `ValueError` on anything finer than a cent / "
-            "keep truncating, document it → \"the middle one. sloppy feeds need to hear about it\"") in reason
+            "keep truncating, document it → \"the middle one, obviously\"") in reason
     assert "record_note" in reason and "accept_candidate" not in reason  # no candidate to accept
     assert hook(root, stop) == ""  # asked once
     # the agent answers: a note on the code the session changed
     note = ok_json(root, "record", "decision", "src/shop/money.py:6", "--title", "Refuse amounts finer than a cent",
-                   "--rationale", "sloppy feeds need to hear about it", "--rejected", "round half up: hides the bug")
+                   "--rationale", "a feed finer than a cent is a bug to hear about", "--rejected", "round half up: hides the bug")
     assert [(a["path"], a["name"]) for a in note["anchors"]] == [("src/shop/money.py", "to_cents")]
 
 
