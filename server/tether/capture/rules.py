@@ -800,6 +800,9 @@ def gotchas(session: Session) -> list[Proposal]:
         if _TEST_PATH.search(fix.path) and any(c.index < f.index and not _TEST_PATH.search(c.path)
                                                for c in session.edits({f.turn})):
             continue  # the session changed the code, then its tests to match: the change, no trap
+        between = " ".join(u.text for u in events[f.index + 1:fix.index] if isinstance(u, Utterance))
+        if not any(_names_code(text, fix) for text in (f.command, f.output, between)):
+            continue  # neither the failure nor what was said about it points at the code then edited
         explanation, cause = None, ""
         for u in events[f.index + 1:fix.index]:
             if isinstance(u, Utterance) and u.who == ASSISTANT:
@@ -821,15 +824,30 @@ def gotchas(session: Session) -> list[Proposal]:
         title = title_of(cause) if cause and len(cause.split()) >= 4 else \
             title_of(f"`{f.command.split()[0]}` fails with {err}") if err else title_of(explanation[1])
         evidence = [Evidence(session.id, TOOL, f.at, f"$ {f.command}\n{err}".strip(), f.line)]
-        if explanation:
+        if explanation:  # what the agent found, said around that sentence too
             u, s = explanation
-            evidence.append(Evidence(session.id, u.who, u.at, s, u.line))
+            evidence.append(Evidence(session.id, u.who, u.at, _around_sentence(u.text, s), u.line))
         names = ", ".join(f"`{s}`" for s in fix.symbols[:MAX_SYMBOLS]) or "the file"
         evidence.append(Evidence(session.id, ASSISTANT, fix.at, f"fixed by editing {names} in {fix.path}; "
                                                                 f"`{passed.command}` then passed", fix.line))
         conf = 0.8 if explanation else 0.65
         out.append(Proposal("gotcha", title, conf, _refs_of(fix), evidence, works_around=err))
     return out
+
+
+def _names_code(text: str, call: Call) -> bool:
+    """The text names the file an edit changed or a definition it touched."""
+    name = call.path.rsplit("/", 1)[-1]
+    return name in text or name.rsplit(".", 1)[0] in text and len(name) > 6 or \
+        any(_mentions(text, sym) for sym in call.symbols)
+
+
+def _around_sentence(message: str, sentence: str) -> str:
+    """A sentence of a message with what follows it, up to 400 characters (a diagnosis
+    goes on: "There it is: … PyYAML implements YAML 1.1, where …")."""
+    text = " ".join(_FENCE.sub(" ", message).split())
+    at = text.find(sentence[:60])
+    return (text[at:] if at >= 0 else sentence)[:400]
 
 
 _PASTED = re.compile(r"```|^\s*(?:Traceback|\S+>\s|\$ )|^\s*(?:E\s+)?[\w.]+(?:Error|Exception)\b", re.M)
@@ -854,7 +872,7 @@ def reported(session: Session) -> list[Proposal]:
             continue
         err = error_line(u.text) if _ERROR_LINE.search(u.text) else ""
         evidence = [Evidence(session.id, USER, u.at, (err or u.text.strip().split("\n")[0])[:300], u.line),
-                    Evidence(session.id, ASSISTANT, diag.at, first, diag.line),
+                    Evidence(session.id, ASSISTANT, diag.at, _around_sentence(diag.text, first), diag.line),
                     Evidence(session.id, ASSISTANT, fix.at, f"fixed by editing "
                              f"{', '.join(f'`{x}`' for x in fix.symbols[:MAX_SYMBOLS]) or 'the file'} in {fix.path}",
                              fix.line)]
@@ -878,6 +896,7 @@ _ITEM = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+)?(?:\*\*)?(?:option\s+)?(?:\(?
 _BULLETED = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\s+|\([A-Ea-e1-9]\)\s*|"
                        r"\*\*(?:option\s+)?\(?[A-Ea-e1-9](?:[.:)]|\*\*)|option\s+[A-Ea-e1-9]\b)", re.I)
 _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either(?=\s+\w)|shapes|possibilities|"
+                          r"behaviou?rs|solutions|designs|paths|directions|trade-?offs|"
                           r"fix(?:es)?|"
                           r"ideas|strategies|routes|candidates|"
                           r"to decide|or\b[^.?!]*\?)", re.I)
@@ -929,6 +948,30 @@ _PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|pla
                        r"my suggestion is)\b", re.I)
 
 
+_TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _tables_as_lists(body: str) -> str:
+    """A markdown table of options (agents lay choices out so) as a list: a row's first cell
+    is the option, the others what was said about it, under their column names."""
+    lines, out, i = body.split("\n"), [], 0
+    while i < len(lines):
+        if i + 1 < len(lines) and _TABLE_ROW.match(lines[i]) and _TABLE_RULE.match(lines[i + 1]):
+            header = [c.strip() for c in _TABLE_ROW.match(lines[i]).group(1).split("|")]
+            i += 2
+            while i < len(lines) and _TABLE_ROW.match(lines[i]):
+                cells = [c.strip() for c in _TABLE_ROW.match(lines[i]).group(1).split("|")]
+                said = "; ".join(f"{h}: {c}" if h else c for h, c in zip(header[1:], cells[1:]) if c)
+                if cells and cells[0]:
+                    out.append(f"- {cells[0]}" + (f" — {said}" if said else ""))
+                i += 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
+
+
 def _split_option(rest: str) -> tuple[str, str]:
     """An option's text as (what it is, what was said about it)."""
     rest = rest.strip()
@@ -948,7 +991,7 @@ def options_in(text: str) -> list[Option]:
     """The options a message lays out for the person to choose from: two or more list
     items after a word that announces a choice ("options", "two ways", "either"), or
     "either X, or Y" / "Options: X, or Y" / "should it be X or Y?" in a sentence."""
-    body = _FENCE.sub("\n", text)
+    body = _tables_as_lists(_FENCE.sub("\n", text))
     lines = body.split("\n")
     out: list[Option] = []
     for i, line in enumerate(lines):
@@ -1045,6 +1088,12 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
         hit = _resolve(m.group("label"), options)
         if hit is not None:
             return hit
+    for sent in re.split(r"(?<=[.!?,;])\s+|\n+", head)[1:]:  # "nope. keep it sync. D": a label said on its own
+        m = _PICK_LABEL.match(sent)
+        if m and len(sent.split()) <= 2 and (m.group("label").isupper() or m.group("label").isdigit()):
+            hit = _resolve(m.group("label"), options)
+            if hit is not None:
+                return hit
     m = _PICK_ORDINAL.search(head)
     if m:
         n = _ORDINAL[m.group("n").lower()]
