@@ -72,7 +72,7 @@ less without code; candidates under 0.5 are not proposed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.notes import Alternative
 from .candidates import Evidence
@@ -626,7 +626,8 @@ def _mentions(sentence: str, qualname: str) -> bool:
     qualified name, a distinctive name as a word, or its parts as words ("token bucket"
     for ``TokenBucket``, "parse amount" for ``parse_amount``)."""
     short = qualname.rsplit(".", 1)[-1]
-    if re.search(rf"`{re.escape(short)}(?!\w)|\b{re.escape(short)}\(", sentence) or qualname in sentence:
+    if re.search(rf"`{re.escape(short)}(?!\w)|\b{re.escape(short)}\(", sentence) or \
+            "." in qualname and re.search(rf"\b{re.escape(qualname)}\b", sentence):  # not "main" in "the main thread"
         return True
     distinctive = "_" in short or any(c.isupper() for c in short[1:]) or short[:1].isupper()
     if distinctive and re.search(rf"\b{re.escape(short)}\b", sentence) is not None:
@@ -681,6 +682,7 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
         return [(GLOB_ALL, "")]
     pool = [c for c in edits if c.symbols] or edits
     pool = [c for c in pool if not _TEST_PATH.search(c.path)] or pool
+    pool = [c for c in pool if c.index > at] or pool  # the work it leads to, not the work that led to it
     words = _content(sentence)
     best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
                                     -abs(c.index - at), c.index > at))
@@ -1040,6 +1042,18 @@ def _said_about(text: str, head: str, other: str = "") -> str:
     return ""
 
 
+def _own_pick(sentence: str, options: list[Option]) -> Option | None:
+    """The option of its own list the agent's sentence takes ("I'll do the second", "option B")."""
+    if not options:
+        return None
+    m = re.search(r"\b(?:the\s+(?P<n>first|second|third|fourth|last|former|latter)\b(?!\s+(?:time|step|pass|run))|"
+                  r"option\s+\(?(?P<label>[A-Ea-e1-9])\b)", sentence, re.I)
+    if m is None:
+        return None
+    return _resolve(m.group("label"), options) if m.group("label") else \
+        (options[_ORDINAL[m.group("n").lower()]] if _ORDINAL[m.group("n").lower()] < len(options) else None)
+
+
 def _resolve(x: str, options: list[Option], before: int = -1) -> Option | None:
     """The option ``x`` names: its label, an ordinal, "that" (the last one named), or the
     one sharing the most words with it."""
@@ -1328,7 +1342,8 @@ class RuleExtractor:
                 break
             u = said[k]
             sents = sentences(u.text)
-            laid_out = [_EMPH.sub("", o.quote) for o in options_in(u.text)] if u.who == ASSISTANT else []
+            opts = options_in(u.text) if u.who == ASSISTANT else []
+            laid_out = [_EMPH.sub("", o.quote) for o in opts]
             for i, s in enumerate(sents):
                 if any(s in q for q in laid_out):
                     continue  # an option laid out for the person to choose: :func:`exchanges` reads the answer
@@ -1336,6 +1351,11 @@ class RuleExtractor:
                 if hit is None:
                     continue
                 quote = s
+                own = _own_pick(s, opts)
+                if own is not None:  # "I'll do the second as a deliberate workaround": that option, the others rejected
+                    hit = replace(hit, title=_choice_title(own.head), alternatives=tuple(
+                        Alternative(o.head, o.why) for o in opts if o is not own))
+                    quote = f"{s} {_EMPH.sub('', own.quote)}"
                 if hit.rationale and i + 1 < len(sents) and hit.rationale in sents[i + 1]:
                     quote = f"{s} {sents[i + 1]}"
                 if i and re.match(r"^(?:it|this|that)\b", s, re.I):  # "It looks odd …": what "it" is
