@@ -129,7 +129,9 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
                     re.I)
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
 _REPORTED = re.compile(r"\b(says(?! why)|said|saying|suggests|suggested|claims|claimed|according to|reads:|"
-                       r"states that|told (?:me|us|them)|"
+                       r"states that|told (?:me|us|them)|thinks|believes|reckons|insists|heads up|"
+                       r"\w+'s (?:rule|take|view|opinion|idea|advice|preference|policy|position) is|"
+                       r"dunno|don't know if|not sure (?:if|whether)|"
                        r"the (error|message|warning|"
                        r"traceback|log|output) (is|was|shows|reports))\b", re.I)
 _PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
@@ -161,10 +163,15 @@ def reason_of(s: str) -> str:
     return r if len(r.split()) >= 2 else ""
 
 
+# a question without its question mark: "is that on purpose", "should we keep it"
+_ASKING = re.compile(r"^(?:is|are|was|were|does|did|can|could|would|will|shall|should|do)\s+(?:it|that|this|there|we|"
+                     r"you|i|they|he|she|these|those)\b", re.I)
+
+
 def skipped(s: str) -> bool:
     """A sentence no rule reads: a question, a hypothesis, reported speech, or about the
     conversation rather than the code."""
-    if s.rstrip().endswith("?") or "?" in main_clause(s):
+    if s.rstrip().endswith("?") or "?" in main_clause(s) or _ASKING.match(s):
         return True
     if _CONDITIONAL.match(s) or _REPORTED.search(s) or _PROCESS.search(s):
         return True
