@@ -290,6 +290,8 @@ _IMPERATIVE = re.compile(r"^(never|always|don't ever|do not ever|under no circum
 _PROPERTY = re.compile(r"\b(is|are|stays?|remains?|must stay|must remain|has to stay|should stay|kept)\s+"
                        r"(append-only|immutable|idempotent|read-only|side-effect[- ]free|pure|thread-safe|reentrant|"
                        r"sorted|unique|non-negative|never negative|always positive)\b", re.I)
+_RULE_NAMED = re.compile(r"\b(?:make|made|making|that's|that is|this is|keep|treat)\b[^:]{0,30}\b(?:a |an |the |our )?"
+                         r"(?:hard )?(?:rule|invariant|constraint)\b[^:]{0,50}:\s*(?=\S)", re.I)
 _RULE = re.compile(r"^(?:the\s+|one\s+|a\s+|new\s+|our\s+)?(invariant|rule|constraint)\b[^:]{0,70}:\s*(?=\S)", re.I)
 # where a rule applies: "for the whole billing package", "across the codebase"
 _WHOLE = re.compile(r"\b(?:for|in|across|throughout|to)\s+(?:the\s+)?(?:whole|entire|all(?:\s+of)?(?:\s+the)?)\s+"
@@ -420,6 +422,8 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"across the board|in every \w+|no matter what)\b|"
                     r",?\s*(?:full stop|period|no exceptions|that's final)\b|"
                     r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|,\s*never\s+(?:an?\s+)?\w+|\bwe never\s+\w+|"
+                    r"^(?:an?|the|every|each|no|our)\s+(?:[\w`$.-]+\s+){1,3}(?:never|always)\s+\w+s\b|"
+                    r"^(?:nothing|no \w+)\b.{3,60}\b(?:ever|never)\b|"
                     r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
@@ -529,6 +533,9 @@ def _invariant(s: str, main: str) -> Hit | None:
         return None
     if _RULE.match(body):
         return Hit("invariant", title_of(s), 0.8, rationale=reason_of(s))
+    named = _RULE_NAMED.search(body)
+    if named:  # "make that a rule, not just this function: nothing scraped goes to slack unescaped"
+        return Hit("invariant", title_of(body[named.end():]), 0.8, rationale=reason_of(body[named.end():]))
     if _MODAL_NEVER.search(main) or _IMPERATIVE.match(body) or _MUST.search(main):
         return Hit("invariant", title_of(main if len(main.split()) >= 4 else s), 0.7, rationale=reason_of(s))
     if _PROPERTY.search(main) or _THROUGHOUT.search(main):
