@@ -347,6 +347,9 @@ def _lead_in(message: str, sentence: str) -> str:
     return message[max(0, i - 80):i] + sentence if i >= 0 else sentence
 
 
+# a sentence that says what a thing is or must be, not what to do: "an invite token is single use"
+_A_PROPERTY = re.compile(r"^(?:an?|the|every|each|all|no|our)?\s*(?:[\w`$.-]+\s+){1,4}(?:is|are|must|never|always|"
+                         r"stays?|remains?|can't|cannot|may not|has to|have to)\b", re.I)
 _CONCLUSION = re.compile(r"^(?:so|bottom line|in short|in sum|to sum up|the upshot)\s*:\s*(?P<x>.{8,})$", re.I)
 _PROPOSE = re.compile(r"^(?:i'd|i would|i recommend|i suggest|i propose|my (?:suggestion|recommendation|proposal) "
                       r"(?:is|would be)|i'd recommend|i'd suggest|we could|we can)\b", re.I)
@@ -581,8 +584,9 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
         return Hit("decision", title, 0.6, rationale=why) if named else None
     m = _CONCLUSION.match(s.strip())  # "So: UTC instants inside, local time only at the edges."
     if m:
-        title = title_of(m.group("x"), choice=True)
-        return Hit("decision", title, 0.65, rationale=why) if len(title.split()) >= 3 else None
+        kind = "invariant" if _A_PROPERTY.match(m.group("x")) else "decision"  # "so: an invite token is single use"
+        title = title_of(m.group("x"), choice=kind == "decision")
+        return Hit(kind, title, 0.65, rationale=why) if len(title.split()) >= 3 else None
     m = _DECIDED.search(main_clause(body))
     if m and _SOMEONE_ELSE.search(main_clause(body)[:m.start()]):
         return None  # "last year someone decided to …": a story, not the choice made here
@@ -861,8 +865,8 @@ def _names_code(text: str, call: Call) -> bool:
 def _around_sentence(message: str, sentence: str) -> str:
     """A sentence of a message with what follows it, up to 400 characters (a diagnosis
     goes on: "There it is: … PyYAML implements YAML 1.1, where …")."""
-    text = " ".join(_FENCE.sub(" ", message).split())
-    at = text.find(sentence[:60])
+    text = " ".join(_EMPH.sub("", _FENCE.sub(" ", message)).split())
+    at = text.find(" ".join(_EMPH.sub("", sentence).split())[:60])
     return (text[at:] if at >= 0 else sentence)[:400]
 
 
@@ -892,7 +896,9 @@ def reported(session: Session) -> list[Proposal]:
                     Evidence(session.id, ASSISTANT, fix.at, f"fixed by editing "
                              f"{', '.join(f'`{x}`' for x in fix.symbols[:MAX_SYMBOLS]) or 'the file'} in {fix.path}",
                              fix.line)]
-        out.append(Proposal("gotcha", title_of(first), 0.7, _refs_of(fix), evidence, works_around=err))
+        fixes = [c for c in session.edits({u.turn}) if not _TEST_PATH.search(c.path)]
+        refs = _with(_refs_of(fix), [r for c in fixes[1:] for r in _refs_of(c) if r[1]])  # every fix of the turn
+        out.append(Proposal("gotcha", title_of(first), 0.7, refs, evidence, works_around=err))
     return out
 
 
@@ -1433,8 +1439,12 @@ class RuleExtractor:
         if not session.out_of_time():
             said_lines = sorted({e.line for p in out + answers for e in p.evidence})
             # a trap whose explanation (said between the error and the fix) is a candidate already: that one
-            out += answers + [g for g in gotchas(session) + reported(session)
-                              if not any(g.evidence[0].line < x < g.evidence[-1].line for x in said_lines)]
+            told = reported(session)
+            out += answers + [g for g in gotchas(session) + told
+                              if not any(g.evidence[0].line < x < g.evidence[-1].line for x in said_lines)
+                              # a failure while fixing a bug the person reported is part of that one
+                              and not (g not in told and any(r.evidence[0].line < g.evidence[0].line and
+                                                             set(r.refs) & set(g.refs) for r in told))]
         out = sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
         return _one_per_choice(out)
 
