@@ -434,7 +434,8 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"\bonly\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|is allowed to|gets? to)\s+\w+", re.I)
 _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:handle|support|deal with)\b|"
                     r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
-                    r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b", re.I)
+                    r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b|\bwe only \w+|"
+                    r"\b(?:stays?|remains?) out\b", re.I)
 _KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?!(?:the rest|everything|it|all|them|the others?|other)\b)"
                          r"(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
                          r"(?:alone|as is|as it is|in place|where it is|in there)\b", re.I)
@@ -678,7 +679,8 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     words = " ".join([people, *(u.text for u in session.said()  # the person's words of the last few turns
                                  if u.who == USER and min(turns) - 3 <= u.turn <= max(turns))])
     asked = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
-             if _mentions(words, d) and (_DISTINCT.search(d.rsplit(".", 1)[-1]) or _as_code(words, d))]
+             if _as_code(words, d) or _DISTINCT.search(d.rsplit(".", 1)[-1]) and
+             re.search(rf"\b{re.escape(d.rsplit('.', 1)[-1])}\b", words)]  # its name, not "front matter" for FrontMatter
     asked = [(path, d) for path, d in asked if not any(n.startswith(f"{d}.") for _, n in asked)]  # a method, not its class
     for pool in (in_turn, [] if edits else session.edits()):  # other turns' code: only when this one edited none
         for text in (sentence, message):
@@ -1062,6 +1064,24 @@ def _said_about(text: str, head: str, other: str = "") -> str:
     return ""
 
 
+def _listed_after(text: str, sentence: str) -> list[Option]:
+    """The list a sentence that ends with a colon introduces ("… I'd:" then "1. …", "2. …")."""
+    if not sentence.rstrip().endswith(":"):
+        return []
+    lines = _FENCE.sub("\n", text).split("\n")
+    at = next((i for i, ln in enumerate(lines) if sentence[:40] in _EMPH.sub("", ln)), None)
+    out: list[Option] = []
+    for line in lines[at + 1:] if at is not None else []:
+        if not _BULLETED.match(line):
+            if out and line.strip():
+                break
+            continue
+        head, why = _split_option(_ITEM.match(line).group("rest"))
+        if head:
+            out.append(Option(str(len(out) + 1), head, why, line.strip()))
+    return out
+
+
 def _own_pick(sentence: str, options: list[Option]) -> Option | None:
     """The option of its own list the agent's sentence takes ("I'll do the second", "option B")."""
     if not options:
@@ -1310,33 +1330,37 @@ def exchanges(session: Session) -> list[Proposal]:
                                           "", proposal, count=1, flags=re.I)).strip(" .?")
             hits = [(x, classify(x, person=True)) for x in psents]
             hits = [(x, h) for x, h in hits if h is not None and h.kind in ("invariant", "decision", "boundary")]
-            if hits:
-                x, h = hits[0]
-                kind, title, conf = h.kind, h.title, max(h.confidence, 0.75)
+            settles: list[tuple[str, str, str, float]] = []  # (sentence, kind, title, confidence): what the reply settles
+            for x, h in hits:  # the first rule or choice (one point said in one breath), and any limit
+                kind = h.kind
                 if kind == "invariant" and classify(x) is None:  # "no — every shift is a UTC instant, full stop":
                     kind = "decision"  # a plain statement against a proposal is the choice made instead
-            else:
-                x = next((y for y in psents if _DIRECTIVE.search(y)), "") or \
-                    (psents[0] if dismissed and len(psents[0].split()) <= 10 else "")
-                if not x:
-                    continue
-                kind, title, conf = "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", x)[0]), 0.7
-            why = dismissed.split(" but ", 1)[-1].rstrip(".") if dismissed else \
-                _reason_in([y for y in psents if y != x], x) or reason_of(x) or \
-                (x.split(", ", 1)[1] if ", " in x and len(x.split(", ", 1)[1].split()) >= 3 else "")  # "stream it
-            # instead, the client handles chunks": after a turn-down, what follows the choice is why
-            if not hits and not why:
-                continue  # "no, just the code": a terse steer with no reason is no decision to keep
-            refs = refs_for(x)
-            if refs == [(GLOB_ALL, "")]:
-                continue
+                if kind == "boundary" or not any(k != "boundary" for _, k, _, _ in settles):
+                    settles.append((x, kind, h.title, max(h.confidence, 0.75)))
+            if not any(k in ("decision", "invariant") for _, k, _, _ in settles):  # "no deps for this, just …"
+                x = next((y for y in psents if _DIRECTIVE.search(y) and all(y != z for z, *_ in settles)), "") or \
+                    (psents[0] if dismissed and len(psents[0].split()) <= 10 and not settles else "")
+                if x:
+                    settles.insert(0, (x, "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", x)[0]), 0.7))
+            listed = _listed_after(agent.text, proposal) if not neither else []  # "I'd:\n1. js-yaml …\n2. TOML …"
             offered = with_options[0] if neither else agent
-            evidence = [Evidence(session.id, ASSISTANT, offered.at, (proposal if not neither else offered.text)[:400],
-                                 offered.line),
-                        Evidence(session.id, USER, u.at, reply[:400], u.line)]
-            alternatives = [Alternative(o.head, o.why) for o in neither] or [Alternative(rejected, why)]
-            out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives))
-            last = _Decided(out[-1], title) if kind == "decision" else last
+            for n, (x, kind, title, conf) in enumerate(settles):
+                why = dismissed.split(" but ", 1)[-1].rstrip(".") if dismissed else \
+                    _reason_in([y for y in psents if y != x], x) or reason_of(x) or \
+                    (x.split(", ", 1)[1] if ", " in x and len(x.split(", ", 1)[1].split()) >= 3 else "")  # "stream
+                # it instead, the client handles chunks": after a turn-down, what follows the choice is why
+                if len(hits) == 0 and not why:
+                    break  # "no, just the code": a terse steer with no reason is no decision to keep
+                refs = refs_for(x)
+                if refs == [(GLOB_ALL, "")]:
+                    continue
+                evidence = [Evidence(session.id, ASSISTANT, offered.at,
+                                     (proposal if not neither else offered.text)[:400], offered.line),
+                            Evidence(session.id, USER, u.at, reply[:400], u.line)]
+                alternatives = [Alternative(o.head, o.why) for o in neither or listed] or [Alternative(rejected, why)]
+                out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives))
+                if kind == "decision":
+                    last = _Decided(out[-1], title)
     return out
 
 
