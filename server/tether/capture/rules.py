@@ -922,7 +922,8 @@ _BULLETED = re.compile(r"^\s*(?:#+\s*)?(?:[-*•+]\s+|\(?(?:[A-Ea-e]|[1-9])[.)]\
 _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|either(?=\s+\w)|shapes|possibilities|"
                           r"behaviou?rs|solutions|designs|paths|directions|trade-?offs|"
                           r"fix(?:es)?|"
-                          r"ideas|strategies|routes|candidates|"
+                          r"ideas|strategies|routes|candidates|do you want|would you (?:like|rather|prefer)|"
+                          r"you prefer|which (?:one|would|do|should)|"
                           r"to decide|or\b[^.?!]*\?)", re.I)
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
                      r"choices|alternatives)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|"
@@ -942,8 +943,10 @@ _RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my (?:pick|vote|recommend
                         r"choose\s+|recommend\s+|suggest\s+|use\s+|do\s+)?(?P<x>[^.!?]{1,80})", re.I)
 _ORDINAL = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "last": -1,
             "former": 0, "latter": -1}
-_PICK_LABEL = re.compile(r"^\s*(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed)\b[,.!]?\s*)?(?:i\s+)?"
-                         r"(?:(?:prefer|pick|choose|take|want|go with|let'?s (?:do|go with)|do|option)\s+)?"
+_PICK_LABEL = re.compile(r"^\s*(?:(?:hmm+|well|ah|oh)\b[,.!]?\s*)?(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed)\b"
+                         r"[,.!]?\s*)?(?:i\s+|i'd\s+)?"
+                         r"(?:(?:prefer|pick|choose|take|want|like|go with|go for|vote for|let'?s (?:do|go with)|do|"
+                         r"option)\s+)?"
                          r"(?:option\s+)?\(?(?P<label>[A-Ea-e]|[1-9])\)?(?=[\s.,!:;)]|$)", re.I)
 _PICK_ORDINAL = re.compile(r"(?:^\s*|\b(?:the|do the|go with the|take the|use the)\s+)(?P<n>first|1st|second|2nd|third|3rd|"
                            r"fourth|last|former|latter)\b(?!\s+(?:two|three|four|few|couple|\d))"
@@ -1133,8 +1136,9 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     agent's recommendation; only right after the options, ``tersely``), or by naming it
     with a choosing word."""
     head = reply.strip()[:200]
-    if _UNDECIDED.search(head) or head.rstrip().endswith("?"):
-        return None
+    first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
+    if _UNDECIDED.search(first) or first.rstrip().endswith("?"):
+        return None  # (a side question after the pick is no doubt about it: "I like 2. side question: …?")
     m = _PICK_LABEL.match(head)
     if m and (m.group("label").isupper() or m.group("label").isdigit() or re.match(
             r"^\s*(?:(?:yes|ok|okay|sure)\b[,.!]?\s*)?(?:i\s+)?(?:prefer|pick|choose|take|option)\s", head, re.I)
@@ -1281,9 +1285,10 @@ def exchanges(session: Session) -> list[Proposal]:
                 rejected = [Alternative(o.head, o.why) for o in opts if o is not pick]
                 asked = " ".join(x.text for x in said if x.who == USER and x.turn == a.turn)
                 refs = anchor_refs(session, u.index, {u.turn}, f"{pick.head} {pick.why}", f"{a.text}\n{reply}", asked)
-                if refs == [(GLOB_ALL, "")]:  # the work may come a turn later
-                    refs = anchor_refs(session, u.index, {u.turn, u.turn + 1}, f"{pick.head} {pick.why}",
-                                       f"{a.text}\n{reply}", asked)
+                for later in (1, 2):  # the work may come a turn or two later (a side question first)
+                    if refs == [(GLOB_ALL, "")]:
+                        refs = anchor_refs(session, u.index, set(range(u.turn, u.turn + later + 1)),
+                                           f"{pick.head} {pick.why}", f"{a.text}\n{reply}", asked)
                 evidence = [Evidence(session.id, ASSISTANT, a.at, pick.quote[:400], a.line),
                             Evidence(session.id, USER, u.at, reply[:400], u.line)]
                 kind, around = "decision", ""
