@@ -388,12 +388,30 @@ _TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains
                       r"ruled out|should|has to|have to|needs? to", re.I)
 
 
+# words that lead up to what is said after a colon (not a list: that has its own line)
+_LEAD_IN = re.compile(r"^[^:`\n]{3,120}?:\s+(?=\S.{10,})")
+
+
 def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
     """The rule that reads this sentence, if one does (``nxt``: the sentence after it;
     ``person``: the person said it, so plainer statements count — "amounts stay integers",
     "leave that sleep alone": the agent saying so is explaining, the person is ruling)."""
     if not _TRIGGER.search(s) and not (person and _PERSON_TRIGGER.search(s)):
         return None
+    lead = _LEAD_IN.match(s)
+    if lead and not _RULE.match(_DISCOURSE.sub("", s)) and not _RULE_NAMED.search(s):
+        # "reminder because it matters here: amounts are integer minor units": what follows the colon
+        rest = s[lead.end():]
+        hit = _read(rest, nxt, person)
+        if hit is not None:
+            return hit
+        if person and _REMINDER.search(lead.group(0)) and _A_PROPERTY.match(rest) and not skipped(rest):
+            # "reminder: amounts are integer minor units": a rule said before, said again
+            return Hit("invariant", title_of(main_clause(rest)), 0.65, rationale=reason_of(rest), plain=True)
+    return _read(s, nxt, person)
+
+
+def _read(s: str, nxt: str, person: bool) -> Hit | None:
     if _PROPOSE.match(_DISCOURSE.sub("", s)) and not s.rstrip().endswith("?") and not person:
         hit = _decision(s, nxt, proposal=True)
         if hit is not None:
@@ -426,7 +444,7 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r",?\s*(?:full stop|period|no exceptions|that's final)\b|"
                     r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|,\s*never\s+(?:an?\s+)?\w+|\bwe never\s+\w+|"
                     r"^(?:an?|the|every|each|no|our)\s+(?:[\w`$.-]+\s+){1,3}(?:never|always)\s+\w+s\b|"
-                    r"^(?:nothing|no \w+)\b.{3,60}\b(?:ever|never)\b|"
+                    r"^(?:nothing|no \w+)\b.{3,60}\b(?:ever|never)\b|\band (?:nowhere|nothing|no ?one) else\b|"
                     r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
@@ -452,7 +470,8 @@ _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|aga
                     r"for some reason|somehow)\b", re.I)
 _PERSON_TRIGGER = re.compile(r"\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
                              r"has to|have to|"
-                             r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever)\b", re.I)
+                             r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever|else|out|never|rule|"
+                             r"reminder|remember)\b", re.I)
 
 
 def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
@@ -1226,6 +1245,7 @@ def _said_choice(session: Session, earlier: list[Utterance], reply: str, turn: i
 
 
 def _choice_title(text: str) -> str:
+    text = text.rstrip(" ?")  # an option offered as a question: "… or reject it with a 400?"
     t = title_of(text, choice=True)
     return t if len(t.split()) >= 2 else title_of(text)
 
