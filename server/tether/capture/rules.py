@@ -981,7 +981,7 @@ _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:re
                         re.I)
 _NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above))\b[.,!:;—–-]*\s*", re.I)
 _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|scrap|ditch|"
-                     r"throw out|"
+                     r"throw out|scratch (?:that|this|it)|"
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
@@ -1237,10 +1237,18 @@ def _said_choice(session: Session, earlier: list[Utterance], reply: str, turn: i
     for m in reversed(earlier):
         for x in reversed(sentences(m.text)):
             h = classify(x, person=m.who == USER)
-            if h is not None and h.kind == "decision" and not h.proposal and \
+            done = m.who == ASSISTANT and any(c.index > m.index for c in session.edits({m.turn}))  # a plan carried out
+            if h is not None and h.kind == "decision" and (not h.proposal or done) and \
                     (_stems(h.title) & _stems(reply) or m.turn >= turn - 2):
                 p = Proposal("decision", h.title, h.confidence, [], [], alternatives=list(h.alternatives))
                 return _Decided(p, h.title, (Evidence(session.id, m.who, m.at, x, m.line),))
+    for m in reversed(earlier):  # else the plan the agent carried out last ("I'll normalise everything to EUR …")
+        if m.who == ASSISTANT and m.turn >= turn - 2 and any(c.index > m.index for c in session.edits({m.turn})):
+            plan = next((x for x in sentences(m.text) if _PROPOSAL.search(x)), "")
+            if plan:
+                head = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'm going to)\s+", "", plan, flags=re.I)).strip(" .:")
+                p = Proposal("decision", _choice_title(head), 0.7, [], [])
+                return _Decided(p, head, (Evidence(session.id, m.who, m.at, plan, m.line),))
     return None
 
 
