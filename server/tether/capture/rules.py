@@ -887,7 +887,7 @@ def _around_sentence(message: str, sentence: str) -> str:
     """A sentence of a message with what follows it, up to 400 characters (a diagnosis
     goes on: "There it is: … PyYAML implements YAML 1.1, where …")."""
     text = " ".join(_EMPH.sub("", _FENCE.sub(" ", message)).split())
-    at = text.find(" ".join(_EMPH.sub("", sentence).split())[:60])
+    at = text.find(" ".join(_EMPH.sub("", sentence).split())[:60]) if sentence else 0
     return (text[at:] if at >= 0 else sentence)[:400]
 
 
@@ -906,14 +906,14 @@ def reported(session: Session) -> list[Proposal]:
         fix = next((c for c in session.edits({u.turn}) if not _TEST_PATH.search(c.path)), None)
         diag = next((a for a in said[k + 1:] if a.who == ASSISTANT and a.turn == u.turn), None)
         if fix is None or diag is None or diag.index > fix.index or \
-                any(c.edit or c.error for c in session.calls({u.turn}) if c.index < fix.index):
-            continue  # no fix, no word of why before it, or a failing command (a gotcha of its own)
+                any(c.edit for c in session.calls({u.turn}) if c.index < fix.index):
+            continue  # no fix, or no word of why before it (a command that reproduces the failure is fine)
         first = next((x for x in sentences(diag.text) if not skipped(x) and len(x.split()) >= 5), "")
         if not first or _NARRATION.match(first):
             continue
         err = error_line(u.text) if _ERROR_LINE.search(u.text) else ""
         evidence = [Evidence(session.id, USER, u.at, (err or u.text.strip().split("\n")[0])[:300], u.line),
-                    Evidence(session.id, ASSISTANT, diag.at, _around_sentence(diag.text, first), diag.line),
+                    Evidence(session.id, ASSISTANT, diag.at, _around_sentence(diag.text, ""), diag.line),  # all of it
                     Evidence(session.id, ASSISTANT, fix.at, f"fixed by editing "
                              f"{', '.join(f'`{x}`' for x in fix.symbols[:MAX_SYMBOLS]) or 'the file'} in {fix.path}",
                              fix.line)]
@@ -1102,6 +1102,48 @@ def _listed_after(text: str, sentence: str) -> list[Option]:
         if head:
             out.append(Option(str(len(out) + 1), head, why, line.strip()))
     return out
+
+
+# a comment line in code an edit wrote: "# …", "// …", "/* …", " * …", "-- …"
+_COMMENT = re.compile(r"^\s*(?:#(?!!)|//|/\*+|\*(?!/)|--)\s?(?P<text>.*?)\s*(?:\*/)?$")
+
+
+def _commented(session: Session, said: list[Proposal]) -> list[Proposal]:
+    """Why odd code is there, said in a comment the agent wrote with it ("// Workaround for
+    spreadsheet formula injection: …", "# deliberately synchronous: …"): a workaround on what
+    the edit touched — or more evidence for what the chat already proposes on that code (a
+    comment that records a choice made in words: "// hand-written on purpose: no dependencies")."""
+    out: list[Proposal] = []
+    for c in session.edits():
+        for block in _comment_blocks(c.text):
+            first = sentences(block)[0] if sentences(block) else ""
+            if not first or not (_HACK.search(block) or _DELIBERATE.search(block)) or _NOT_DELIBERATE.search(block) \
+                    or _PAST_HACK.search(block):
+                continue
+            refs = _refs_of(c)
+            evidence = Evidence(session.id, ASSISTANT, c.at, f"(a comment in {c.path}) {block}"[:400], c.line)
+            known = next((p for p in said + out if set(p.refs) & set(refs)), None)
+            if known is not None:
+                known.evidence.append(evidence)
+                continue
+            out.append(Proposal("workaround", title_of(first), 0.6, refs, [evidence], works_around=_around(block)))
+    return out
+
+
+def _comment_blocks(code: str) -> list[str]:
+    """The comments of a piece of code, consecutive comment lines joined."""
+    blocks, current = [], []
+    for line in code.split("\n"):
+        m = _COMMENT.match(line)
+        if m and m.group("text"):
+            current.append(m.group("text"))
+            continue
+        if current:
+            blocks.append(" ".join(current))
+            current = []
+    if current:
+        blocks.append(" ".join(current))
+    return blocks
 
 
 def _own_pick(sentence: str, options: list[Option]) -> Option | None:
@@ -1494,6 +1536,7 @@ class RuleExtractor:
                     known = {x.option.lower() for x in rule.alternatives}
                     rule.alternatives += [x for x in a.alternatives if x.option.lower() not in known]
         if not session.out_of_time():
+            out += _commented(session, out + answers)
             said_lines = sorted({e.line for p in out + answers for e in p.evidence})
             # a trap whose explanation (said between the error and the fix) is a candidate already: that one
             told = reported(session)
