@@ -588,6 +588,46 @@ def test_a_proposal_the_person_waves_off_in_passing_is_the_rejected_option_of_th
     assert [a["option"] for a in c["alternatives"]] == ["We could round half up with `Decimal` so 0.125 becomes 13"]
     assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
 
+def test_options_laid_out_as_a_table_and_a_label_said_after_turning_the_recommendation_down(tmp_path):
+    out = exchange(tmp_path, "table", [
+        ("user", "to_cents(0.125) gives 12. ideas"),
+        ("assistant", "Three ways out:\n\n| | How | Bad |\n|---|---|---|\n"
+                      "| **A. Round half up** | `Decimal` quantize | hides sloppy feeds |\n"
+                      "| **B. Refuse** | raise `ValueError` | old imports fail |\n"
+                      "| **C. Truncate** | as today | loses money quietly |\n\n**Recommendation:** A."),
+        ("user", "nope. no silent fixes. B")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "Refuse")
+    assert c["alternatives"] == [{"option": "Round half up", "rejected_because": "How: `Decimal` quantize; Bad: hides "
+                                                                                  "sloppy feeds"},
+                                 {"option": "Truncate", "rejected_because": "How: as today; Bad: loses money quietly"}]
+
+
+def test_the_agent_taking_an_option_of_its_own_list_as_a_workaround_names_it(tmp_path):
+    out = exchange(tmp_path, "own-pick", [
+        ("user", "to_cents(0.125) gives 12, the importer sends sub-cent prices"),
+        ("assistant", "Two ways out:\n\n- **fix the importer** — right, but it belongs to another team\n"
+                      "- **raise on sub-cent amounts here** — loud, and our callers already handle ValueError\n\n"
+                      "I'll do the second as a deliberate workaround until the importer is fixed.")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("workaround", "Raise on sub-cent amounts here")
+    assert [a["option"] for a in c["alternatives"]] == ["fix the importer"]
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+
+
+def test_why_odd_code_is_there_said_in_a_comment_the_agent_wrote_is_a_workaround(tmp_path):
+    commented = (TO_CENTS[0], TO_CENTS[1], "    # Workaround: the importer sends sub-cent prices; raising here\n"
+                                           "    # keeps them out until it is fixed upstream.\n" + TO_CENTS[2])
+    out = exchange(tmp_path, "comment", [("user", "to_cents(0.125) gives 12, make it loud")], commented)
+    (c,) = out["new"]
+    assert c["kind"] == "workaround" and c["title"].startswith("Workaround: the importer sends sub-cent prices")
+    assert c["evidence"][0]["quote"].startswith("(a comment in src/shop/money.py) Workaround: the importer")
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+    # a comment that only describes the code proposes nothing
+    plain = (TO_CENTS[0], TO_CENTS[1], "    # cents from a float amount\n" + TO_CENTS[2])
+    assert exchange(tmp_path, "plain-comment", [("user", "to_cents(0.125) gives 12, make it loud")], plain)["new"] == []
+
+
 # -- the agent distils its own session: the request at Stop -----------------------------------------
 
 def stop_event(r: Replayed, sid: str, **kw) -> dict:
