@@ -1192,6 +1192,9 @@ def _recommended(text: str, options: list[Option]) -> Option | None:
     return None
 
 
+_SEVERAL = re.compile(r"^\s*(?:option\s+)?\(?[A-Ea-e1-9]\)?\s*(?:,|\+|&|and)\s*\(?[A-Ea-e1-9]\)?\b", re.I)
+
+
 def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = True) -> Option | None:
     """The option the person's reply picks: by label, by ordinal, by "go with that" (the
     agent's recommendation; only right after the options, ``tersely``), or by naming it
@@ -1200,6 +1203,8 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
     if _UNDECIDED.search(first) or first.rstrip().endswith("?"):
         return None  # (a side question after the pick is no doubt about it: "I like 2. side question: …?")
+    if _SEVERAL.match(first):
+        return None  # "1, 2 and 4 yes": the steps of a plan approved, not one option chosen among others
     m = _PICK_LABEL.match(head)
     if m and (m.group("label").isupper() or m.group("label").isdigit() or re.match(
             r"^\s*(?:(?:yes|ok|okay|sure)\b[,.!]?\s*)?(?:i\s+)?(?:prefer|pick|choose|take|option)\s", head, re.I)
