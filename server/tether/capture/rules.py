@@ -1380,15 +1380,18 @@ def exchanges(session: Session) -> list[Proposal]:
                 answered.add(a.index)
                 last = _Decided(picked, pick.head)
                 continue
-        then = _THEN.match(psents[0]) if agent.turn == u.turn - 1 and not _TURN_DOWN.match(reply) else None
-        if then and _stems(then.group("x")) & _stems(agent.text):  # "monotonic then.": what the agent recommended
+        # "monotonic then." / "k whatever. first match then.": what the agent described in the last turns
+        then = next((m for x in psents[:2] for m in (_THEN.match(x),) if m), None) \
+            if not _TURN_DOWN.match(reply) else None
+        described = next((a for a in reversed(prior) if then and _stems(then.group("x")) & _stems(a.text)), None)
+        if then and described is not None:
             x = then.group("x")
             refs = refs_for(x)
             if refs != [(GLOB_ALL, "")]:
                 alternatives = [Alternative(_alt(m.group("alt")), m.group("why").rstrip(".")) for y in
-                                sentences(agent.text) for m in (_ALSO_WORKS.match(y),) if m]
+                                sentences(described.text) for m in (_ALSO_WORKS.match(y),) if m]
                 out.append(Proposal("decision", _choice_title(x if len(x.split()) > 3 else f"use {x}"), 0.75, refs,
-                                    [Evidence(session.id, ASSISTANT, agent.at, agent.text[:400], agent.line),
+                                    [Evidence(session.id, ASSISTANT, described.at, described.text[:400], described.line),
                                      Evidence(session.id, USER, u.at, reply[:400], u.line)],
                                     _reason_in(psents[1:]), alternatives))
                 last = _Decided(out[-1], x)
