@@ -3,7 +3,9 @@ time per 1,000 transcript lines.
 
 Sets: the transcript fixtures (``tests/fixtures/transcripts/``, written with the rules; its
 scenarios marked ``holdout`` are reported apart) and every labelled set under
-``bench/sessions/*/`` (``expected.json``, ``repos/<repo>/``, ``sessions/``). For each scenario
+``bench/sessions/*/`` (``expected.json``, ``repos/<repo>/``, ``sessions/``), each written by a
+writer who never saw the rules: ``tune*`` sets were read while tuning them, ``heldout*`` sets
+never were; both halves are also printed pooled, held out first. For each scenario
 its repository is copied to a temporary folder, each session is replayed through the hook
 handler (the observation log records prompts, edits with their symbols, commands and
 failures while the edits are applied), then ``distill`` reads each transcript. The pending
@@ -151,6 +153,15 @@ def main() -> None:
             for label, sel in parts:
                 print(line(f"{suite.name} {label}", report[suite.name]["summary"][label]))
         long = synthetic(base, args.repeat) if any(s.name == "fixtures" for s in chosen) else None
+    # the labelled sets pooled by half: written by writers who never saw the rules, read while tuning
+    # them (tune*), or never read by anyone tuning (heldout*)
+    halves = {half: [r for name, rep in report.items() if name.startswith(half) for r in rep["scenarios"]]
+              for half in ("heldout", "tune")}
+    if all(halves.values()):
+        print("\n== the labelled sets by half (held out first)")
+        for half, label in (("heldout", "held out (pooled)"), ("tune", "tuned on (pooled)")):
+            report[f"{half}*"] = {"summary": {"all": summary(halves[half])}}
+            print(line(label, report[f"{half}*"]["summary"]["all"]))
     if long:
         print(f"\nsynthetic: {long['lines']:,} lines in {long['seconds'] * 1000:.0f} ms = "
               f"{long['seconds'] / long['lines'] * 1e6:.0f} ms per 1,000 lines")
