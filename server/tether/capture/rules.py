@@ -15,8 +15,16 @@ What remains is matched, first rule first:
 | workaround | "hack / workaround because…"; "looks redundant/wrong, but…"; "don't fix/remove/simplify this — …"; then, after the rules below, "on purpose", "deliberately", "intentionally", "by design" (not negated) |
 | invariant | "must …" (not "must have been", "must be the …"), "must/should/can never", "has to always", a sentence starting "Never …"/"Always …", "X is append-only/immutable/idempotent…", "Invariant: …" |
 | decision | a choice with the option rejected: "use/keep/store/go with X instead of / rather than Y", "chose/prefer X over Y", "X, not Y"; a choice alone: "decided to…", "let's go with…", "settled on…", "… so X like we agreed" (a recall); an agent's proposal ("I'd use X rather than Y") that the person's next message accepts ("yes", "go ahead", "sounds good") |
-| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence; not a test the session's own change broke and it then updated |
-| gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output), the agent diagnoses it before editing, then fixes it in the same turn: its diagnosis is the title |
+| gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence; not a test the session's own change broke and it then updated, nor a failure that neither names the code then edited nor is talked about in its words |
+| gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output), the agent diagnoses it (after reproducing it, maybe) before editing, then fixes it in the same turn: its diagnosis is the title, all of it the evidence, every fix of the turn the code |
+| workaround | a comment the agent wrote with its code that says why the code is odd ("// Workaround for …", "# deliberately …"): on what the edit touched, or more evidence for what the chat proposed on that code |
+
+A sentence that leads up to a colon ("reminder because it matters here: amounts are integer
+minor units") is read for what follows the colon; a rule announced so ("make that a rule, not
+just this function: nothing scraped goes to slack unescaped") is an invariant; "So: X" is a
+decision, or an invariant when X says what a thing is ("so: an invite token is single use").
+Reported views ("Tomasz thinks…", "Marco's rule is…", "heads up"), "dunno if…" and questions
+without their mark ("is that on purpose") are no statements.
 
 Said by the person, plainer statements rule too (said by the agent they explain): a property
 held ("amounts stay integers", "X, never Y", "we store everything as UTC, full stop", "only
@@ -39,22 +47,23 @@ Exchanges (:func:`exchanges`) read how the person answers the agent, over turns:
 
 | the agent | the person | proposes |
 |---|---|---|
-| lays out options — the last ones in its message (a list after "options" / "two ways" / "fixes" / "either", lettered, numbered, bulleted or "Option A:" lines; or "either X, or Y", "Two alternatives: X, or Y", "should it return X or raise Y?") | picks one: a label ("B.", "yes, A"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), or words that echo one ("Reject.", "decimal then" — not a sentence that waves it off: "fraction is overkill") | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose); nothing when no code follows the pick |
-| describes one thing ("`time.monotonic()` is made for this; `perf_counter` also works but …") | takes it: "monotonic then." | a decision; what "also works but …" rejected |
-| proposes ("I'll …", "I'd …", "We could …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." for options laid out), or names it and waves it off ("78 is cute but nobody knows sysexits. exit 2") | the person's rule (a "must" sentence) or decision (their directive with a reason: "format check only"), the proposal (every option) as rejected, their reason |
-| — | reverts an earlier choice: "revert X. Y", "back to Y", "scrap X, go with Y" | a decision for Y, X rejected; the earlier decision withdrawn |
+| lays out options — the last ones in its message (a list after "options" / "two ways" / "fixes" / "either" / "do you want:", lettered, numbered, bulleted, "Option A:" lines or the rows of a markdown table; or "either X, or Y", "Two alternatives: X, or Y", "should it return X or raise Y?") | picks one: a label ("B.", "yes, A", "hmm ok, I like 2", "nope. keep it sync. D"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), or words that echo one ("Reject.", "decimal then" — not a sentence that waves it off: "fraction is overkill"); not "1, 2 and 4 yes" (the steps of a plan) | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose); nothing when no code follows the pick within two turns |
+| — (it takes one of its own: "I'll do the second as a deliberate workaround") | — | what its sentence says, about that option, the others rejected |
+| describes one thing, in its last few messages ("`time.monotonic()` is made for this; `perf_counter` also works but …") | takes it: "monotonic then.", "k whatever. first match then." | a decision; what "also works but …" rejected |
+| proposes ("I'll …", "I'd …", "We could …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." for options laid out), or names it and waves it off ("78 is cute but nobody knows sysexits. exit 2") | the person's first rule (a "must" sentence) or decision (their directive with a reason: "format check only"), and any limit they set ("we only write yaml"); the proposal (every option, or the items of the list it introduces) as rejected, their reason |
+| — | reverts an earlier choice: "revert X. Y", "back to Y", "scrap X, go with Y", "scratch that — … Y" | a decision for Y, X rejected (X: the earlier decision, or the plan the agent carried out last); the earlier decision withdrawn |
 
 The reason is the clause after "because", "since", "so that", "given that" or a dash, or
 a next sentence that starts "That way…", "Otherwise…", "The reason…". A rejected option's
 own reason comes from "I considered Y, but …" / "Y would …" in the same message.
 Workarounds take "until … ships/is fixed" or "can go when …" as the time they can go.
 
-Anchors: the symbols edited in the nearest tool call of the same turn (the turn a prompt
-starts; the next one when the person's next message accepts the agent's plan) — or the
-touched symbols the sentence names, when it names some (also in prose: "token bucket"; a
-method of a touched class: "`reserve()`"), or a definition of an edited file the person named
-as code (by a call or in backticks, in the last few turns); code before tests, and a name
-found in a test stands for the same name in the code. Code edited in other turns counts only
+Anchors: the symbols the edits of the same turn touched after the statement (the turn a
+prompt starts; the next one when the person's next message accepts the agent's plan), the
+likeliest first and at most three — or the touched symbols the sentence names, when it names
+some (also in prose: "token bucket"; a method of a touched class: "`reserve()`"), with a
+definition of an edited file the person named (by its name, a call or in backticks, in the last
+few turns); code before tests, and a name found in a test stands for the same name in the code. Code edited in other turns counts only
 when the statement's turn edited none. An edit touching more than three definitions anchors
 its file. A person's statement with no edit in its turn is anchored on the next turn's edits
 (the work it leads to); with none, it is dropped unless it is a hard rule ("… must never …"),
@@ -67,6 +76,10 @@ decision.
 
 Confidence: a base per rule (0.55–0.8), more when a reason is given or the person said it,
 less without code; candidates under 0.5 are not proposed.
+
+Leads (:func:`leads`): where the person may have settled something that no proposal quotes —
+an answer to options, a turn-down, a sentence with a rule's words — before code changed. They
+are not candidates: the request at Stop asks the session's own agent what was settled there.
 """
 
 from __future__ import annotations
