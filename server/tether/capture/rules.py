@@ -1318,6 +1318,15 @@ def _choice_title(text: str) -> str:
     return t if len(t.split()) >= 2 else title_of(text)
 
 
+# the person questions what the agent chose, naming what they would have expected instead …
+_CHALLENGE = re.compile(r"\bwhy\b[^.?!\n]{0,60}?\b(?:though|not|instead of|over|rather than)\b[,\s]*"
+                        r"(?P<alt>[^.?!\n,]{2,60}?)?(?:\s+(?:would(?:'ve| have)? been|is|was)\b|[?.!,\n]|$)", re.I)
+# … and, once the agent has said why, keeps it
+_KEPT = re.compile(r"^\s*(?:(?:ok(?:ay)?|fine|fair|alright|right|got it|makes sense|true)\b[,.!]?\s*)*"
+                   r"(?:(?:then\s+)?keep|stick with|leave)\s+(?P<x>(?:the\s+|it\s+)?[^.,;!\n]{2,40}?)"
+                   r"(?:\s+(?:then|as is|as it is))?\s*[.!]*$", re.I)
+
+
 def exchanges(session: Session) -> list[Proposal]:
     """What the person's answers to the agent settle: an option picked among the ones the
     agent laid out (the others rejected, with what the agent said about them); the agent's
@@ -1407,6 +1416,27 @@ def exchanges(session: Session) -> list[Proposal]:
                                     [Evidence(session.id, ASSISTANT, described.at, described.text[:400], described.line),
                                      Evidence(session.id, USER, u.at, reply[:400], u.line)],
                                     _reason_in(psents[1:]), alternatives))
+                last = _Decided(out[-1], x)
+                continue
+        kept = _KEPT.match(reply)  # "why a hash though, random would've been one line" … "ok fair, keep the hash"
+        asked = next((x for x in said[:k] if x.who == USER and x.turn == agent.turn), None)
+        if kept and agent.turn == u.turn - 1 and asked is not None and _CHALLENGE.search(asked.text) and \
+                _stems(kept.group("x")) & _stems(asked.text) & _stems(agent.text):
+            x = kept.group("x").strip(" .!")
+            # the code the choice went into: edited when it was made, before the question
+            refs = anchor_refs(session, u.index, set(range(asked.turn - 1, u.turn + 1)), x, agent.text)
+            if refs != [(GLOB_ALL, "")]:
+                alt = _CHALLENGE.search(asked.text).group("alt")
+                first = next(((m, y) for m in said[:k] if m.who == ASSISTANT and m.turn == asked.turn - 1
+                              for y in sentences(m.text) if _stems(y) & _stems(x)), None)  # the choice as made
+                out.append(Proposal("decision", _choice_title(f"keep {x}"), 0.75, refs,
+                                    [*([Evidence(session.id, ASSISTANT, first[0].at, first[1], first[0].line)]
+                                       if first else []),
+                                     Evidence(session.id, USER, asked.at, asked.text[:400], asked.line),
+                                     Evidence(session.id, ASSISTANT, agent.at, agent.text[:400], agent.line),
+                                     Evidence(session.id, USER, u.at, reply[:400], u.line)],
+                                    _reason_in(sentences(agent.text)),
+                                    [Alternative(_alt(alt), "")] if alt else []))
                 last = _Decided(out[-1], x)
                 continue
         down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
