@@ -489,7 +489,8 @@ def exchange(tmp_path: Path, name: str, said: list[tuple[str, str]], edit: tuple
 def session_file(tmp_path: Path, name: str, said: list[tuple[str, str]], edit: tuple[str, str, str],
                  *init: str) -> tuple[Path, Path]:
     """The sample repository after ``edit``, and the transcript of the session that said
-    ``said`` and made it (``tether init`` run with ``init``)."""
+    ``said`` and made it where ``said`` has ``("edit", "")`` (else at the end; ``tether init``
+    run with ``init``)."""
     root = tmp_path / name
     make_repo(root)
     ok(root, "init", *init)
@@ -502,11 +503,13 @@ def session_file(tmp_path: Path, name: str, said: list[tuple[str, str]], edit: t
         lines.append({"type": kind, "sessionId": name, "uuid": f"u{len(lines)}",
                       "timestamp": f"2026-11-30T10:{len(lines):02d}:00.000Z",
                       "message": {"role": kind, "content": content}, **extra})
-    for who, text in said:
-        add(who, text if who == "user" else [{"type": "text", "text": text}])
-    add("assistant", [{"type": "tool_use", "id": "toolu_1", "name": "Edit",
-                       "input": {"file_path": str(f), "old_string": old, "new_string": new}}])
-    add("user", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "The file has been updated."}])
+    for who, text in said if ("edit", "") in said else [*said, ("edit", "")]:
+        if who == "edit":
+            add("assistant", [{"type": "tool_use", "id": "toolu_1", "name": "Edit",
+                               "input": {"file_path": str(f), "old_string": old, "new_string": new}}])
+            add("user", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "The file has been updated."}])
+        else:
+            add(who, text if who == "user" else [{"type": "text", "text": text}])
     t = tmp_path / f"{name}.jsonl"
     t.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
     return root, t
@@ -626,6 +629,21 @@ def test_why_odd_code_is_there_said_in_a_comment_the_agent_wrote_is_a_workaround
     # a comment that only describes the code proposes nothing
     plain = (TO_CENTS[0], TO_CENTS[1], "    # cents from a float amount\n" + TO_CENTS[2])
     assert exchange(tmp_path, "plain-comment", [("user", "to_cents(0.125) gives 12, make it loud")], plain)["new"] == []
+
+
+def test_a_choice_the_person_questions_and_keeps_once_the_agent_says_why_is_a_decision(tmp_path):
+    out = exchange(tmp_path, "kept", [
+        ("user", "to_cents(0.125) gives 12, make it loud"),
+        ("assistant", "I'll raise `ValueError` on sub-cent amounts so the importer hears about them."), ("edit", ""),
+        ("user", "works. why raise though, rounding would have been friendlier"),
+        ("assistant", "Rounding hides the importer's bug: its totals would drift a cent at a time and nobody "
+                      "would know which feed did it."),
+        ("user", "ok fair, keep the raise")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "Keep the raise")
+    assert [a["option"] for a in c["alternatives"]] == ["rounding"]
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+    assert [e["who"] for e in c["evidence"]] == ["assistant", "user", "assistant", "user"]  # the choice as made first
 
 
 # -- the agent distils its own session: the request at Stop -----------------------------------------

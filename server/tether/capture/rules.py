@@ -1421,7 +1421,7 @@ def exchanges(session: Session) -> list[Proposal]:
         kept = _KEPT.match(reply)  # "why a hash though, random would've been one line" … "ok fair, keep the hash"
         asked = next((x for x in said[:k] if x.who == USER and x.turn == agent.turn), None)
         if kept and agent.turn == u.turn - 1 and asked is not None and _CHALLENGE.search(asked.text) and \
-                _stems(kept.group("x")) & _stems(asked.text) & _stems(agent.text):
+                _stems(kept.group("x")) & _stems(asked.text):  # keeps what was questioned
             x = kept.group("x").strip(" .!")
             # the code the choice went into: edited when it was made, before the question
             refs = anchor_refs(session, u.index, set(range(asked.turn - 1, u.turn + 1)), x, agent.text)
