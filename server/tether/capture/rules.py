@@ -349,7 +349,7 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
 # the person recalls a decision made before ("remember we …", "what we agreed last week — …")
-_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|"
+_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|holds|applies)|(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|"
                        r"settled)|"
                        r"what we (?:agreed|"
                        r"decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|we already)\b", re.I)
@@ -419,8 +419,10 @@ def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
         hit = _read(rest, nxt, person)
         if hit is not None:
             return hit
-        if person and _REMINDER.search(lead.group(0)) and _A_PROPERTY.match(rest) and not skipped(rest):
-            # "reminder: amounts are integer minor units": a rule said before, said again
+        if person and (_REMINDER.search(lead.group(0)) and _A_PROPERTY.match(rest) or
+                       re.search(r"\b(?:rule|invariant)\b", lead.group(0), re.I)) and not skipped(rest):
+            # "reminder: amounts are integer minor units", "this doesn't change the rule: it still fails
+            # closed": a rule said before, said again
             return Hit("invariant", title_of(main_clause(rest)), 0.65, rationale=reason_of(rest), plain=True)
     return _read(s, nxt, person)
 
@@ -457,7 +459,9 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"across the board|in every \w+|no matter what)\b|"
                     r",?\s*(?:full stop|period|no exceptions|that's final)\b|"
                     r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|,\s*never\s+(?:an?\s+)?\w+|\bwe never\s+\w+|"
-                    r"^(?:an?|the|every|each|no|our)\s+(?:[\w`$.-]+\s+){1,3}(?:never|always)\s+\w+s\b|"
+                    r"(?:^|\s[—–-]\s|,\s)(?:an?\s+|the\s+|every\s+|each\s+|no\s+|our\s+)?"
+                    r"(?!(?:i|you|we|they|it|he|she|this|that|there)\b)(?:[\w`$.-]+\s+){1,3}(?:never|always)\s+"
+                    r"(?!been\b)\w+|"
                     r"^(?:nothing|no \w+)\b.{3,60}\b(?:ever|never)\b|\band (?:nowhere|nothing|no ?one) else\b|"
                     r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
@@ -501,6 +505,9 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
         return None
     if _HOLDS.search(main) or (_OBLIGED.search(main) and not _SELF_OBLIGED.match(_DISCOURSE.sub("", _NO.sub("", s)))):
         return Hit("invariant", title_of(main), 0.65, rationale=reason_of(s), plain=True)
+    for clause in re.split(r"\s[—–]\s|\s-\s|;\s+", s)[1:]:  # "the guid thing still stands — guids never change"
+        if _HOLDS.search(f" — {clause}") and not _STATE.search(clause):
+            return Hit("invariant", title_of(main_clause(clause)), 0.6, rationale=reason_of(clause), plain=True)
     return None
 
 
