@@ -156,7 +156,7 @@ def _dwell(files):
            "                (before.add if want == \"enter\" else before.discard)(fence_id)\n"
            "                events.append(Event(want, dev.device_id, fence_id, since))\n"
            "        return events\n")
-    s.bash("python -m pytest -q", "...\n3 passed in 0.05s")
+    s.bash("python -m pytest -q", "..\n2 passed in 0.05s")
     s.say("Switched to a single `dwell_s` (default 30 s) on the tracker. A change of side becomes pending "
           "and only fires once the device has stayed there for `dwell_s`; flipping back clears it. The event's "
           "`at` is when the device crossed, not when the dwell expired, so customers see the real time. "
@@ -214,7 +214,7 @@ def _noretry(files):
            "            log.warning(\"webhook to %s failed: %s\", url, e)\n            return False\n")
     s.edit("geofence/webhooks.py", "import json\nimport logging\nimport time\nimport urllib.error\n",
            "import json\nimport logging\nimport urllib.error\n")
-    s.bash("python -m pytest -q", "...\n3 passed in 0.05s")
+    s.bash("python -m pytest -q", "..\n2 passed in 0.05s")
     s.say("Removed the retry loop and `time`; `send()` makes a single attempt again. Non-2xx responses now log "
           "the status code and the first 500 bytes of the body, network errors log as before. I left a one-line "
           "comment saying why there's no retry so nobody adds one back.")
@@ -273,10 +273,10 @@ def _signing(files):
             "def test_payload_has_no_coordinates():\n"
             "    keys = set(build_payload(Event(\"exit\", \"d1\", \"f1\", 1.0)))\n"
             "    assert not keys & {\"lat\", \"lon\", \"latitude\", \"longitude\", \"point\"}\n")
-    s.bash("ruff check geofence tests && python -m pytest -q", "All checks passed!\n.....\n5 passed in 0.06s")
+    s.bash("ruff check geofence tests && python -m pytest -q", "All checks passed!\n....\n4 passed in 0.06s")
     s.say("Done:\n- `sign()` + both headers on every request\n- `urls` now maps customer → `(url, secret)`\n"
           "- comment on `build_payload` and a test that fails if a coordinate key ever shows up\n\n"
-          "ruff is clean, 5 tests pass. Want a short snippet for the customer docs on how to verify?")
+          "ruff is clean, 4 tests pass. Want a short snippet for the customer docs on how to verify?")
     s.user("ship it. docs later")
     return [s]
 
@@ -325,7 +325,7 @@ def _registry(files):
     s.edit("geofence/devices.py", "from geofence.geometry import Point\n",
            "from geofence.geometry import Point\n\nMAX_CLOCK_AHEAD_S = 300\n")
     s.grep("registry\\.(get|update)\\(", [])
-    s.bash("python -m pytest -q", "...\n3 passed in 0.05s")
+    s.bash("python -m pytest -q", "..\n2 passed in 0.05s")
     s.say("Registry is keyed by `(customer_id, device_id)` now; nothing else in the repo called `get`/`update` "
           "yet, so no callers to fix.\n\nOne thing that will look odd in the diff: `update()` takes an optional "
           "`received` and, when the device's own timestamp is more than 5 minutes ahead of it, uses our receive "
@@ -400,7 +400,7 @@ def _stdlib(files):
            "    ring = list(poly.ring)\n    out = _rdp(ring + [ring[0]], tol)[:-1]\n"
            "    return Polygon(tuple(out)) if len(out) >= 3 else poly\n\n\n"
            "def point_in_polygon(pt: Point, poly: Polygon) -> bool:\n")
-    b.bash("python -m pytest -q", "...\n3 passed in 0.05s")
+    b.bash("python -m pytest -q", "..\n2 passed in 0.05s")
     b.say("Added `simplify()` (Ramer–Douglas–Peucker, recursive, stdlib only) in `geometry.py` and applied it "
           "in `load()` at ~2 m tolerance. A 6000-vertex fence should drop to a few hundred points; the result "
           "never goes below a triangle.")
@@ -483,6 +483,361 @@ def _explain(files):
           "you want a first PR: build a `FenceStore` by hand, feed a `Device` with successive fixes and assert "
           "the events.")
     s.user("cool, maybe next week")
+    return [s]
+
+
+# -- formkit (TypeScript) --------------------------------------------------------------------------------------
+
+FK = "formkit"
+
+
+@scenario("async-abort", FK, "agent's two options as a question, 'yes, B'; then a failing test the agent pastes "
+          "and fixes (the aborted run's AbortError surfacing as an error)",
+          [exp("decision", "src/validator.ts:FormValidator.validateField", "AbortSignal", ["sequence number"]),
+           exp("gotcha", "src/validator.ts:FormValidator.validateField", "AbortError")])
+def _abort(files):
+    s = Session("async-abort", "2026-11-26T16:18:00.000Z", files)
+    s.user("username field: the availability check is async and when you type fast an older slower response "
+           "lands after a newer one, so it says \"taken\" for a name that's free. fix plz")
+    s.read("src/validator.ts")
+    s.say("Yes — `validateField` awaits every run to completion and the last one to *finish* writes "
+          "`state[name].errors`, not the last one to *start*.\n\nTwo ways to fix it:\n\n"
+          "**A.** give each run a sequence number per field and ignore results from runs that aren't the "
+          "latest. Validators stay `(value) => Promise`, nothing else changes.\n\n"
+          "**B.** pass an `AbortSignal` to async validators and abort the previous run when a new one starts. "
+          "Validators can hand the signal to `fetch`, so the stale request is actually cancelled — but it "
+          "changes the validator signature.\n\nA or B?")
+    s.user("yes, B. we're pre-1.0, signature change is fine, and not hammering the api matters more")
+    s.edit("src/validator.ts",
+           "export type AsyncValidator = (value: Value) => Promise<string | null>;\n",
+           "export type AsyncValidator = (value: Value, signal: AbortSignal) => Promise<string | null>;\n")
+    s.edit("src/validator.ts",
+           "  readonly state: Record<string, FieldState> = {};\n",
+           "  readonly state: Record<string, FieldState> = {};\n"
+           "  private running: Record<string, AbortController> = {};\n")
+    s.edit("src/validator.ts",
+           "    if (errors.length === 0 && field.async?.length) {\n"
+           "      this.state[name].pending = true;\n"
+           "      const results = await Promise.all(field.async.map((v) => v(value)));\n"
+           "      for (const msg of results) if (msg) errors.push(msg);\n"
+           "      this.state[name].pending = false;\n    }\n",
+           "    this.running[name]?.abort();\n"
+           "    if (errors.length === 0 && field.async?.length) {\n"
+           "      const ctrl = new AbortController();\n      this.running[name] = ctrl;\n"
+           "      this.state[name].pending = true;\n"
+           "      const results = await Promise.all(field.async.map((v) => v(value, ctrl.signal)));\n"
+           "      for (const msg of results) if (msg) errors.push(msg);\n"
+           "      this.state[name].pending = false;\n    }\n")
+    s.write("test/validator.test.ts",
+            "import { describe, expect, it } from \"vitest\";\nimport { required } from \"../src/rules.js\";\n"
+            "import { FormValidator } from \"../src/validator.js\";\n\n"
+            "const slowTaken = (value: unknown, signal: AbortSignal) =>\n"
+            "  new Promise<string | null>((resolve, reject) => {\n"
+            "    const t = setTimeout(() => resolve(value === \"bob\" ? \"taken\" : null), value === \"bo\" ? 50 : 5);\n"
+            "    signal.addEventListener(\"abort\", () => { clearTimeout(t); reject(new DOMException(\"aborted\", \"AbortError\")); });\n"
+            "  });\n\n"
+            "describe(\"async validators\", () => {\n"
+            "  it(\"a newer run wins over an older slower one\", async () => {\n"
+            "    const v = new FormValidator({ user: { rules: [required()], async: [slowTaken] } });\n"
+            "    const first = v.validateField(\"user\", \"bo\");\n"
+            "    const second = v.validateField(\"user\", \"bob\");\n"
+            "    await Promise.allSettled([first, second]);\n"
+            "    expect(v.state.user.errors).toEqual([\"taken\"]);\n"
+            "    await expect(first).resolves.toEqual([\"taken\"]);\n  });\n});\n")
+    s.bash("npx vitest run test/validator.test.ts",
+           " ❯ test/validator.test.ts (1 test | 1 failed) 61ms\n"
+           "   × async validators > a newer run wins over an older slower one\n"
+           "     → promise rejected \"AbortError: aborted\" instead of resolving\n\n"
+           "⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯\n\n"
+           " FAIL  test/validator.test.ts > async validators > a newer run wins over an older slower one\n"
+           "AssertionError: promise rejected \"AbortError: aborted\" instead of resolving\n"
+           " ❯ test/validator.test.ts:18:5\n\n"
+           " Test Files  1 failed (1)\n      Tests  1 failed (1)", fail=True)
+    s.say("The abort works, but the aborted run's validator rejects with `AbortError` and that rejection "
+          "propagates out of `validateField` — in the DOM binding it would end up as an unhandled rejection "
+          "on every fast keystroke. An aborted run has nothing to report: it should resolve with whatever the "
+          "newer run settles on and leave `state` alone. Catching `AbortError` when our own signal is aborted:")
+    s.edit("src/validator.ts",
+           "      const results = await Promise.all(field.async.map((v) => v(value, ctrl.signal)));\n"
+           "      for (const msg of results) if (msg) errors.push(msg);\n"
+           "      this.state[name].pending = false;\n    }\n",
+           "      let results: (string | null)[];\n      try {\n"
+           "        results = await Promise.all(field.async.map((v) => v(value, ctrl.signal)));\n"
+           "      } catch (e) {\n"
+           "        // a superseded run: its AbortError is not a validation failure, the newer run decides\n"
+           "        if (ctrl.signal.aborted && (e as Error).name === \"AbortError\") return this.settled(name);\n"
+           "        throw e;\n      }\n"
+           "      if (ctrl.signal.aborted) return this.settled(name);\n"
+           "      for (const msg of results) if (msg) errors.push(msg);\n"
+           "      this.state[name].pending = false;\n    }\n")
+    s.edit("src/validator.ts",
+           "  async validateAll(values: Record<string, Value>): Promise<boolean> {\n",
+           "  private async settled(name: string): Promise<string[]> {\n"
+           "    while (this.state[name].pending) await new Promise((r) => setTimeout(r, 0));\n"
+           "    return this.state[name].errors;\n  }\n\n"
+           "  async validateAll(values: Record<string, Value>): Promise<boolean> {\n")
+    s.bash("npx vitest run", " ✓ test/rules.test.ts (3 tests) 4ms\n ✓ test/validator.test.ts (1 test) 58ms\n\n"
+           " Test Files  2 passed (2)\n      Tests  4 passed (4)")
+    s.say("Green. Summary:\n- `AsyncValidator` is now `(value, signal) => Promise<string | null>` (breaking, "
+          "worth a line in the changelog)\n- starting a run aborts the field's previous one\n- a superseded "
+          "run swallows its own `AbortError` and resolves with the newer run's errors; any other error still "
+          "throws")
+    return [s]
+
+
+@scenario("i18n-rules", FK, "three rules as a markdown bullet list in one message: a fallback invariant, a "
+          "scope limit (no plurals), a choice of where the locale comes from",
+          [exp("invariant", "src/messages.ts:format", "falls back to english"),
+           exp("boundary", "src/messages.ts:format", "no plural"),
+           exp("decision", "src/dom.ts:bindForm", "lang attribute", ["navigator.language"])])
+def _i18n(files):
+    s = Session("i18n-rules", "2026-11-28T10:44:00.000Z", files)
+    s.user("we're getting a german customer. before anyone adds catalogs, how i want messages to work:\n\n"
+           "* a missing translation falls back to english. never show the raw code (\"minLength\") to a user\n"
+           "* placeholders are `{name}` only, no plural logic in v1 — leave plurals out, the german strings "
+           "are written to avoid them\n"
+           "* the locale comes from the form's lang attribute (closest `[lang]` ancestor), not from "
+           "navigator.language — the site's language switcher sets lang, the browser language is often wrong\n\n"
+           "then add de for the built-in rules")
+    s.read("src/messages.ts")
+    s.read("src/dom.ts", offset=27, limit=6)
+    s.say("Today `format` does `catalogs[locale]?.[code] ?? code`, so a missing German string shows "
+          "`minLength` — exactly the thing to avoid. Changes:\n\n1. `format`: locale catalog → `en` → a "
+          "generic English message; the code never reaches the UI\n2. `bindForm`: default locale = "
+          "`form.closest('[lang]')?.lang`, then `en`; an explicit `opts.locale` still wins\n"
+          "3. `de` catalog with the five built-in codes")
+    s.edit("src/messages.ts",
+           "  const template = catalogs[locale]?.[code] ?? code;\n",
+           "  // never the bare code: the locale, then English, then a generic English sentence\n"
+           "  const template = catalogs[locale]?.[code] ?? en[code] ?? \"This value is not valid.\";\n")
+    s.edit("src/messages.ts", "const catalogs: Record<string, Catalog> = { en };\n",
+           "const de: Catalog = {\n  required: \"Dieses Feld ist erforderlich.\",\n"
+           "  minLength: \"Mindestens {min} Zeichen.\",\n  maxLength: \"Höchstens {max} Zeichen.\",\n"
+           "  pattern: \"Das sieht nicht richtig aus.\",\n"
+           "  email: \"Geben Sie eine E-Mail-Adresse wie name@example.com ein.\",\n};\n\n"
+           "const catalogs: Record<string, Catalog> = { en, de };\n")
+    s.edit("src/dom.ts",
+           "  const validator = new FormValidator(schema, opts.locale ?? \"en\");\n",
+           "  // the page's language switcher sets lang; navigator.language is often not what the user chose\n"
+           "  const lang = form.closest<HTMLElement>(\"[lang]\")?.lang.split(\"-\")[0];\n"
+           "  const validator = new FormValidator(schema, opts.locale ?? (lang || \"en\"));\n")
+    s.bash("npx tsc --noEmit -p . && npx vitest run", " ✓ test/rules.test.ts (3 tests) 4ms\n\n"
+           " Test Files  1 passed (1)\n      Tests  3 passed (3)")
+    s.say("Done — tsc clean, tests pass. `de-AT`/`de-CH` map to `de` via the split. I didn't touch "
+          "placeholder syntax: `{min}` stays the only form, no `{count, plural, …}`.")
+    s.user("sounds good")
+    return [s]
+
+
+@scenario("debounce-trailing", FK, "agent adds a leading-edge call on its own; the person reverts it "
+          "('trailing only') with a reason",
+          [exp("decision", "src/debounce.ts:debounce", "trailing only", ["leading"])])
+def _debounce(files):
+    s = Session("debounce-trailing", "2026-11-25T14:02:00.000Z", files)
+    s.user("validation feels laggy on the signup form, you type and nothing happens for a quarter second. "
+           "can you make it feel snappier")
+    s.read("src/debounce.ts")
+    s.say("The lag is the 250 ms trailing debounce in `bindForm`. I'll give `debounce` a `leading` option so "
+          "the first keystroke validates immediately and the rest are debounced as before, and turn it on "
+          "in `bindForm`.")
+    s.edit("src/debounce.ts",
+           "export function debounce<A extends unknown[]>(fn: (...args: A) => void, wait: number): Debounced<A> {\n"
+           "  let timer: ReturnType<typeof setTimeout> | undefined;\n"
+           "  const run = (...args: A) => {\n    if (timer !== undefined) clearTimeout(timer);\n",
+           "export function debounce<A extends unknown[]>(\n  fn: (...args: A) => void,\n  wait: number,\n"
+           "  opts: { leading?: boolean } = {},\n): Debounced<A> {\n"
+           "  let timer: ReturnType<typeof setTimeout> | undefined;\n"
+           "  const run = (...args: A) => {\n    if (opts.leading && timer === undefined) fn(...args);\n"
+           "    if (timer !== undefined) clearTimeout(timer);\n")
+    s.edit("src/dom.ts", "opts.wait ?? 250);\n", "opts.wait ?? 250, { leading: true });\n")
+    s.say("Done — first keystroke validates right away.")
+    s.user("no, trailing only. validating on the first keystroke shows \"Use at least 3 characters\" after "
+           "you type one letter, that's exactly what the debounce is there to avoid. put it back and just "
+           "drop the wait to 150")
+    s.edit("src/debounce.ts",
+           "export function debounce<A extends unknown[]>(\n  fn: (...args: A) => void,\n  wait: number,\n"
+           "  opts: { leading?: boolean } = {},\n): Debounced<A> {\n"
+           "  let timer: ReturnType<typeof setTimeout> | undefined;\n"
+           "  const run = (...args: A) => {\n    if (opts.leading && timer === undefined) fn(...args);\n"
+           "    if (timer !== undefined) clearTimeout(timer);\n",
+           "// trailing edge only: a leading call would flag half-typed values (\"too short\" after one letter)\n"
+           "export function debounce<A extends unknown[]>(fn: (...args: A) => void, wait: number): Debounced<A> {\n"
+           "  let timer: ReturnType<typeof setTimeout> | undefined;\n"
+           "  const run = (...args: A) => {\n    if (timer !== undefined) clearTimeout(timer);\n")
+    s.edit("src/dom.ts", "opts.wait ?? 250, { leading: true });\n", "opts.wait ?? 150);\n")
+    s.bash("npx tsc --noEmit -p .", "")
+    s.say("Reverted: `debounce` is trailing-only again (with a comment saying why), and the default wait in "
+          "`bindForm` is 150 ms.")
+    return [s]
+
+
+@scenario("blur-first", FK, "a decision in the middle of a long message about a release, bundle size and CI; "
+          "the agent implements it and does the rest",
+          [exp("decision", "src/dom.ts:bindForm", "on blur first", ["every keystroke"])])
+def _blur(files):
+    s = Session("blur-first", "2026-12-02T09:15:00.000Z", files)
+    s.user("morning. bunch of things for 0.4:\n\nthe bundle is 6.1kb min+gz which is fine but I'd like to know "
+           "what's in it, can you run a quick esbuild --analyze at some point. also CI is still on node 18, "
+           "we can drop that, 20 and 22 only.\n\nre the thing we talked about yesterday with the design folks "
+           "— they want errors to show up on blur first, and only after a field has shown an error do we "
+           "validate it on every keystroke (so you see it go green as you fix it). not on every keystroke "
+           "from the start, people hated the red while typing their email. so that's the behaviour.\n\n"
+           "and the changelog needs the AbortSignal thing from last week. I'll write that part myself, "
+           "just do the blur thing and the analyze")
+    s.read("src/dom.ts")
+    s.edit("src/dom.ts",
+           "    const check = debounce(async () => showError(input, await validator.validateField(name, input.value)), opts.wait ?? 250);\n"
+           "    input.addEventListener(\"input\", () => check());\n",
+           "    let shown = false; // after the first blur that showed an error, validate as they type\n"
+           "    const run = async () => {\n"
+           "      const errors = await validator.validateField(name, input.value);\n"
+           "      if (errors.length) shown = true;\n      showError(input, errors);\n    };\n"
+           "    const check = debounce(run, opts.wait ?? 250);\n"
+           "    input.addEventListener(\"blur\", () => {\n      check.cancel();\n      void run();\n    });\n"
+           "    input.addEventListener(\"input\", () => {\n      if (shown) check();\n    });\n")
+    s.bash("npx esbuild src/index.ts --bundle --minify --format=esm --analyze --outfile=/tmp/fk.js",
+           "\n  /tmp/fk.js  5.9kb\n\n  /tmp/fk.js                 5.9kb  100.0%\n"
+           "   ├ src/validator.ts         1.9kb   32.4%\n   ├ src/dom.ts               1.4kb   23.9%\n"
+           "   ├ src/rules.ts             1.2kb   20.6%\n   ├ src/messages.ts          0.9kb   15.7%\n"
+           "   └ src/debounce.ts          0.2kb    3.8%\n")
+    s.say("Blur-first is in `bindForm`:\n- `blur` validates immediately (and cancels a pending debounced run)\n"
+          "- `input` validates (debounced) only once that field has shown an error, so it turns green as they "
+          "fix it\n\nBundle breakdown: validator 32%, dom 24%, rules 21%, messages 16%, debounce 4% — nothing "
+          "surprising, no stray dependency.\n\nThe node 18 removal is in `.github/workflows/ci.yml`, which "
+          "isn't in this checkout — want me to draft the matrix change for you to paste?")
+    s.user("nah I'll do it, thx")
+    return [s]
+
+
+@scenario("text-not-html", FK, "an invariant set after an XSS report, restated as a correction in a later "
+          "session when the agent reaches for innerHTML again",
+          [exp("invariant", "src/dom.ts", "innerHTML")])
+def _text(files):
+    a = Session("text-not-html-1", "2026-11-20T17:30:00.000Z", files)
+    a.user("security report from a customer: their async validator returns `${value} is already registered` "
+           "and if you type <img src=x onerror=alert(1)> in the field it runs. showError?")
+    a.read("src/dom.ts", offset=20, limit=6)
+    a.say("Yes: `showError` joins the messages with `<br>` and assigns them to `innerHTML`, so anything a "
+          "message interpolates from the user's input is parsed as HTML. I'll build one `<div>` per message "
+          "and set `textContent`.")
+    a.user("yes. and make that the rule for the dom layer: error text goes in via textContent, never "
+           "innerHTML. messages interpolate whatever the user typed, treat them as hostile")
+    a.edit("src/dom.ts",
+           "  slot.innerHTML = errors.join(\"<br>\");\n",
+           "  // textContent only, never innerHTML: messages interpolate what the user typed\n"
+           "  slot.replaceChildren(...errors.map((msg) => {\n    const line = document.createElement(\"div\");\n"
+           "    line.textContent = msg;\n    return line;\n  }));\n")
+    a.bash("npx tsc --noEmit -p .", "")
+    a.say("Fixed; each message is its own `div` with `textContent`, and there's a comment stating the rule "
+          "on `showError`.")
+
+    b = Session("text-not-html-2", "2026-12-03T11:08:00.000Z", files)
+    b.user("add an error summary at the top of the form on submit (list of all errors, each links to its "
+           "field). a11y audit wants it")
+    b.read("src/dom.ts")
+    b.edit("src/dom.ts",
+           "export function bindForm(",
+           "export function renderSummary(form: HTMLFormElement, errors: Record<string, string[]>): void {\n"
+           "  let box = form.querySelector<HTMLElement>(\".fk-summary\");\n"
+           "  if (!box) {\n    box = document.createElement(\"div\");\n    box.className = \"fk-summary\";\n"
+           "    box.setAttribute(\"role\", \"alert\");\n    form.prepend(box);\n  }\n"
+           "  const items = Object.entries(errors).flatMap(([name, msgs]) =>\n"
+           "    msgs.map((m) => `<li><a href=\"#${name}\">${m}</a></li>`));\n"
+           "  box.innerHTML = items.length ? `<ul>${items.join(\"\")}</ul>` : \"\";\n}\n\n"
+           "export function bindForm(")
+    b.user("no — no innerHTML, same rule as the field errors. build the li and a elements and set textContent")
+    b.edit("src/dom.ts",
+           "  const items = Object.entries(errors).flatMap(([name, msgs]) =>\n"
+           "    msgs.map((m) => `<li><a href=\"#${name}\">${m}</a></li>`));\n"
+           "  box.innerHTML = items.length ? `<ul>${items.join(\"\")}</ul>` : \"\";\n}\n",
+           "  const list = document.createElement(\"ul\");\n"
+           "  for (const [name, msgs] of Object.entries(errors)) {\n    for (const msg of msgs) {\n"
+           "      const link = document.createElement(\"a\");\n      link.href = `#${name}`;\n"
+           "      link.textContent = msg;\n      const item = document.createElement(\"li\");\n"
+           "      item.append(link);\n      list.append(item);\n    }\n  }\n"
+           "  box.replaceChildren(...(list.children.length ? [list] : []));\n}\n")
+    b.edit("src/dom.ts",
+           "    if (await validator.validateAll(values)) form.submit();\n",
+           "    const ok = await validator.validateAll(values);\n"
+           "    renderSummary(form, Object.fromEntries(Object.entries(validator.state).map(([n, s]) => [n, s.errors])));\n"
+           "    if (ok) form.submit();\n")
+    b.bash("npx tsc --noEmit -p .", "")
+    b.say("Right, sorry. The summary is built from elements now — `ul > li > a`, message via `textContent`, "
+          "`href` pointing at the field id. It's rendered on every submit and emptied when everything passes.")
+    return [a, b]
+
+
+@scenario("unknown-rule", FK, "agent's inline 'return undefined or throw?' question, person picks with a reason",
+          [exp("decision", "src/rules.ts:getRule", "throw", ["return undefined"])])
+def _unknown(files):
+    s = Session("unknown-rule", "2026-11-29T12:20:00.000Z", files)
+    s.user("add a `schemaFromJson` so people can write `{\"email\": [\"required\", \"email\"], \"name\": "
+           "[[\"minLength\", 2]]}` instead of calling the functions")
+    s.read("src/rules.ts", offset=33)
+    s.say("`getRule` already maps names to factories, so `schemaFromJson` is a thin loop over it. One "
+          "question first: for an unknown name (say a typo, `\"requried\"`), should getRule return undefined "
+          "like now and the loader skip it, or throw?")
+    s.user("throw. a typo in a schema has to blow up when the form is set up, not silently not-validate "
+           "forever")
+    s.edit("src/rules.ts",
+           "export function getRule(name: string): ((...args: any[]) => Rule) | undefined {\n"
+           "  return registry[name];\n}\n",
+           "export function getRule(name: string): (...args: any[]) => Rule {\n"
+           "  const make = registry[name];\n"
+           "  // a typo in a schema must fail at setup, not leave the field unvalidated\n"
+           "  if (!make) throw new Error(`unknown rule \"${name}\" (known: ${Object.keys(registry).join(\", \")})`);\n"
+           "  return make;\n}\n\n"
+           "export type RuleSpec = string | [string, ...unknown[]];\n\n"
+           "export function schemaFromJson(spec: Record<string, RuleSpec[]>): Record<string, { rules: Rule[] }> {\n"
+           "  return Object.fromEntries(\n    Object.entries(spec).map(([field, specs]) => [\n      field,\n"
+           "      { rules: specs.map((s) => (typeof s === \"string\" ? getRule(s)() : getRule(s[0])(...s.slice(1)))) },\n"
+           "    ]),\n  );\n}\n")
+    s.bash("npx tsc --noEmit -p . && npx vitest run", " ✓ test/rules.test.ts (3 tests) 4ms\n\n"
+           " Test Files  1 passed (1)\n      Tests  3 passed (3)")
+    s.say("Added `schemaFromJson`; `getRule` throws `unknown rule \"requried\" (known: required, minLength, …)` "
+          "so the typo shows up at setup.")
+    return [s]
+
+
+@scenario("review-validator", FK, "a code review full of 'should'/'must' suggestions nobody takes up, plus a "
+          "process instruction (run tsc first); no edits",
+          [])
+def _review(files):
+    s = Session("review-validator", "2026-11-21T15:55:00.000Z", files)
+    s.user("can you review validator.ts before I tag 0.3? run tsc first so we know it builds. don't change "
+           "anything, just tell me")
+    s.bash("npx tsc --noEmit -p .", "")
+    s.read("src/validator.ts")
+    s.say("Builds clean. Review of `validator.ts`:\n\n"
+          "1. **`pending` can stick** — if an async validator throws, `pending` stays `true` forever. It "
+          "should be reset in a `finally`.\n"
+          "2. **`validateAll` runs async validators for every field in parallel** — fine for 5 fields, but a "
+          "form with several server-side checks will fire them all at once on submit. You might want a "
+          "concurrency limit eventually.\n"
+          "3. **Unknown field throws** — good; but the message could list the known fields.\n"
+          "4. **`locale` is fixed at construction** — if a page switches language the validator must be "
+          "recreated. A `setLocale()` would be cheap.\n"
+          "5. **Rule errors short-circuit async** — async validators only run when sync rules pass. That's "
+          "the right call (no point checking availability of an empty name), maybe worth a doc line.\n\n"
+          "None of these block a 0.3 tag in my view; 1 is the only real bug.")
+    s.user("good list. I'll open issues for 1 and 4, rest can wait. tagging now")
+    s.bash("git tag v0.3.0 && git tag --list 'v0.*'", "v0.1.0\nv0.2.0\nv0.3.0")
+    return [s]
+
+
+@scenario("rename-validate-form", FK, "a terse rename across files; no decision",
+          [])
+def _rename(files):
+    s = Session("rename-validate-form", "2026-11-22T10:12:00.000Z", files)
+    s.user("rename validateAll -> validateForm everywhere")
+    s.grep("validateAll", ["src/validator.ts", "src/dom.ts"])
+    s.edit("src/validator.ts", "  async validateAll(values: Record<string, Value>): Promise<boolean> {\n",
+           "  async validateForm(values: Record<string, Value>): Promise<boolean> {\n")
+    s.edit("src/dom.ts", "await validator.validateAll(values)", "await validator.validateForm(values)")
+    s.bash("npx tsc --noEmit -p . && npx vitest run", " ✓ test/rules.test.ts (3 tests) 4ms\n\n"
+           " Test Files  1 passed (1)\n      Tests  3 passed (3)")
+    s.say("Renamed in `validator.ts` and its one caller in `dom.ts`; tsc and tests pass.")
+    s.user("ty")
     return [s]
 
 
