@@ -221,10 +221,11 @@ def _noretry(files):
     return [s]
 
 
-@scenario("webhook-signing-rules", GEO, "rules as a markdown bullet list up front; one bullet is a process "
-          "instruction; accepted with 'ship it'",
+@scenario("webhook-signing-rules", GEO, "rules as a markdown bullet list up front (one a 'for now' limit, one a "
+          "process instruction); accepted with 'ship it'",
           [exp("invariant", "geofence/webhooks.py:sign", "hmac-sha256"),
-           exp("invariant", "geofence/webhooks.py:build_payload", "raw coordinates")])
+           exp("invariant", "geofence/webhooks.py:build_payload", "raw coordinates"),
+           exp("boundary", "geofence/webhooks.py:WebhookSender.__init__", "vault")])
 def _signing(files):
     s = Session("webhook-signing-rules", "2026-12-02T15:22:00.000Z", files)
     s.user("next: webhook signing. a couple of customers asked how they verify it's us. rules:\n\n"
@@ -483,6 +484,39 @@ def _explain(files):
           "you want a first PR: build a `FenceStore` by hand, feed a `Device` with successive fixes and assert "
           "the events.")
     s.user("cool, maybe next week")
+    return [s]
+
+
+@scenario("bad-export-and-circles", GEO, "debugging a load error that turns out to be the user's data; then a "
+          "'how would you add circles' question answered with a plan nobody adopts; no edits",
+          [])
+def _circles(files):
+    s = Session("bad-export-and-circles", "2026-11-30T16:40:00.000Z", files)
+    s.user("loading the export from staging blows up:\n\n```\nTraceback (most recent call last):\n"
+           "  File \"/srv/geofence/bin/reload.py\", line 14, in <module>\n    store = load(Path(sys.argv[1]))\n"
+           "  File \"/srv/geofence/geofence/fences.py\", line 40, in load\n"
+           "    raise ValueError(f\"{path}: fence #{i} ({item.get('id', '?')}): {e}\") from e\n"
+           "ValueError: staging-fences.json: fence #3 (yard-7): a polygon needs at least 3 points, got 2\n```\n\n"
+           "is the loader wrong?")
+    s.read("geofence/fences.py", offset=33)
+    s.bash("python -c \"import json; f=json.load(open('staging-fences.json'))['fences'][3]; "
+           "print(f['geometry']['type'], f['geometry']['coordinates'])\"",
+           "Polygon [[[178.41, -18.12], [178.43, -18.12], [178.41, -18.12]]]")
+    s.say("The loader is doing what it should: `yard-7` in that file really is a degenerate ring — two "
+          "distinct points plus the closing point, i.e. a line, not an area. Probably someone double-clicked "
+          "while drawing and the dashboard saved it. Deleting or redrawing that fence in staging fixes the "
+          "reload; the error message already names the file, the index and the id.")
+    s.user("ha ok, it's the test fence I drew on friday. deleted it, loads fine now.\n\nunrelated, for "
+           "planning: how much work would circle fences be? some customers want \"within 500 m of this "
+           "point\" without drawing anything")
+    s.say("Moderate, maybe two days with tests. Roughly what I'd do:\n\n- a `Circle(center, radius_m)` next "
+          "to `Polygon`, and `Fence.shape` instead of `Fence.polygon`\n- `contains(pt)` = "
+          "`haversine(center, pt) <= radius_m` — that already exists in `distance.py`\n- the loader would "
+          "need a GeoJSON extension (GeoJSON has no circles); the usual trick is a `Point` geometry with a "
+          "`radius` property\n- the dashboard must draw them, which is the bigger part\n\nIf it were me I'd "
+          "also approximate circles as 64-gon polygons on export so older consumers keep working — but that's "
+          "a product question.")
+    s.user("ok, good enough for the estimate. thanks")
     return [s]
 
 
