@@ -330,8 +330,8 @@ def _registry(files):
     s.say("Registry is keyed by `(customer_id, device_id)` now; nothing else in the repo called `get`/`update` "
           "yet, so no callers to fix.\n\nOne thing that will look odd in the diff: `update()` takes an optional "
           "`received` and, when the device's own timestamp is more than 5 minutes ahead of it, uses our receive "
-          "time instead. That's deliberate — I saw it in the ingestion logs last week: the cheap Teltonika-"
-          "style trackers report 2038 dates until they get a GPS lock, and a future `at` makes the next "
+          "time instead. That's deliberate — cheap trackers commonly "
+          "report dates years ahead (2038 is typical) until they get a GPS lock, and a future `at` makes the next "
           "correct fix look older than the one before it. Once the firmware is fixed fleet-wide the "
           "clamp can go. There's a comment on it.")
     s.user("ah yes the 2038 trackers. fine, keep it")
@@ -413,20 +413,20 @@ def _stdlib(files):
           [exp("gotcha", "geofence/geometry.py:point_in_polygon", "antimeridian")])
 def _antimeridian(files):
     s = Session("antimeridian", "2026-11-27T22:10:00.000Z", files)
-    s.user("new customer in Fiji, none of their events fire. I wrote a test, it fails:\n\n```\n"
-           "$ python -m pytest -q tests/test_geometry.py -k fiji\nF\n"
+    s.user("new customer in Fiji, none of their events fire. wrote a quick test in a scratch file, it fails:\n\n```\n"
+           "$ python -m pytest -q scratch_test.py\nF\n"
            "=================================== FAILURES ===================================\n"
            "_______________________________ test_fiji_yard ________________________________\n\n"
            "    def test_fiji_yard():\n"
            "        yard = from_geojson([[179.9, -16.8], [-179.9, -16.8], [-179.9, -16.6], [179.9, -16.6]])\n"
            ">       assert point_in_polygon(Point(179.95, -16.7), yard)\n"
            "E       assert False\nE        +  where False = point_in_polygon(Point(lon=179.95, lat=-16.7), "
-           "Polygon(ring=(...)))\n\ntests/test_geometry.py:19: AssertionError\n1 failed, 2 deselected in 0.04s\n```")
+           "Polygon(ring=(...)))\n\nscratch_test.py:7: AssertionError\n1 failed in 0.04s\n```")
     s.read("geofence/geometry.py")
     s.say("The yard crosses the antimeridian. Its ring goes from 179.9 to -179.9, which is 0.2° wide in "
           "reality, but the bbox computes min -179.9 / max 179.9 and the ray cast sees edges that span 359.8° "
           "the other way round the globe — so the polygon is interpreted as everything *except* the yard.\n\n"
-          "Fix: when consecutive ring points jump by more than 180° in longitude, the polygon crosses the "
+          "I'll add your test to `tests/test_geometry.py`. Fix: when consecutive ring points jump by more than 180° in longitude, the polygon crosses the "
           "antimeridian; shift negative longitudes (ring and point) by +360 before testing.")
     s.edit("tests/test_geometry.py", "def test_haversine_one_degree_of_latitude():\n",
            "def test_fiji_yard():\n"
