@@ -1,0 +1,442 @@
+"""Writes the heldout3 set: ``sessions/*.jsonl`` and ``expected.json`` from the scenarios below.
+
+Held out: nobody tuning the extractor reads this folder.
+
+Two repositories under ``repos/``: ``ledgerly`` (Python, a double-entry bookkeeping CLI) and
+``chatwidget`` (TypeScript, an embeddable website chat widget). Sessions are written with the
+``Session`` builder of ``tests/fixtures/transcripts/build.py``. ``python3 build.py`` rewrites the
+outputs (committed); ``PYTHONPATH=../../../server python3 build.py --check`` also replays every
+scenario on a copy of its repository and checks, with tether's own parser, that every expected
+anchor names a definition of the final state.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent
+TESTS = HERE.parents[2] / "tests"
+sys.path.insert(0, str(TESTS / "fixtures" / "transcripts"))
+from build import Session  # noqa: E402
+
+SCENARIOS: list[dict] = []
+
+
+def repo_files(repo: str) -> dict[str, str]:
+    base = HERE / "repos" / repo
+    return {p.relative_to(base).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(base.rglob("*")) if p.is_file()}
+
+
+def scenario(name: str, repo: str, note: str, *expected: dict):
+    def register(fn):
+        SCENARIOS.append({"name": name, "repo": repo, "note": note, "expected": list(expected), "fn": fn})
+        return fn
+    return register
+
+
+def exp(kind: str, anchor: str, phrase: str, *rejected: str) -> dict:
+    return {"kind": kind, "anchor": anchor, "phrase": phrase, "rejected": list(rejected)}
+
+
+LP = "src/ledgerly/"
+CW = "src/"
+
+PYTEST_LEDGER = ("============================= test session starts ==============================\n"
+                 "platform linux -- Python 3.12.7, pytest-8.3.3, pluggy-1.5.0\n"
+                 "rootdir: /home/dev/ledgerly\nconfigfile: pyproject.toml\ncollected {n} items\n\n"
+                 "tests/test_journal.py {dots}{pad}[100%]\n\n"
+                 "============================== {n} passed in 0.{ms}s ===============================")
+
+
+def pytest_ok(n: int, ms: int = 4) -> str:
+    dots = "." * n
+    return PYTEST_LEDGER.format(n=n, dots=dots, pad=" " * max(1, 52 - len(dots)), ms=f"{ms:02d}")
+
+
+# -- ledgerly (Python) ---------------------------------------------------------------------------------------
+
+
+@scenario("rounding-half-up", "ledgerly",
+          "founder picks among the agent's numbered options with a vague 'the simple one'; the agent says how it "
+          "reads that; restated two weeks later while rounding imported bank amounts",
+          exp("decision", LP + "money.py:round_money", "half-up", "banker's rounding", "round only for display"))
+def _rounding(files):
+    a = Session("rounding-half-up-1", "2026-10-05T09:12:00.000Z", files)
+    a.user("trial balance shows 33.333333333 on the rent split entry lol. can amounts just round properly")
+    a.read(LP + "money.py")
+    a.grep("round_money", [LP + "money.py"])
+    a.say("Found it. `round_money()` exists but nothing calls it when an entry is posted, so an amount like "
+          "`Decimal(100) / 3` goes into the journal with 28 digits. And when it *is* called, `quantize()` "
+          "uses the default decimal context, which rounds half-to-even — so `2.345` becomes `2.34`, which "
+          "surprises most people.\n\n"
+          "There are three reasonable ways to handle this:\n\n"
+          "1. **Round half-up when amounts are posted** — `0.005 → 0.01`, what invoices and most accountants "
+          "expect. When an amount is split, the last share takes the leftover cent so the entry still balances.\n"
+          "2. **Banker's rounding (half-even)** — what `quantize` does today. Unbiased over many operations, "
+          "but it looks like a bug to anyone checking by hand.\n"
+          "3. **Keep full precision and round only for display** — nothing is lost in storage, but the "
+          "report lines won't add up to the totals printed under them.\n\n"
+          "I'd go with 1. Which do you want?")
+    a.user("yeah the simple one. ship it")
+    a.say("I'll read \"the simple one\" as option 1 — half-up, applied when amounts are posted, leftover cent on "
+          "the last share. Making the rounding mode explicit so it no longer depends on the decimal context:")
+    a.edit(LP + "money.py", "from decimal import Decimal, InvalidOperation\n",
+           "from decimal import ROUND_HALF_UP, Decimal, InvalidOperation\n")
+    a.edit(LP + "money.py", "def round_money(amount, currency):\n    return amount.quantize(quantum(currency))\n",
+           "def round_money(amount, currency):\n    return amount.quantize(quantum(currency), rounding=ROUND_HALF_UP)\n\n\n"
+           "def split_amount(amount, parts, currency):\n"
+           "    \"\"\"``amount`` in ``parts`` rounded shares; the last share takes what is left over.\"\"\"\n"
+           "    share = round_money(amount / parts, currency)\n"
+           "    return [share] * (parts - 1) + [amount - share * (parts - 1)]\n")
+    a.read(LP + "journal.py", offset=38, limit=8)
+    a.edit(LP + "journal.py", "    def post(self, entry):\n        for p in entry.postings:\n            self.chart.get(p.account)\n",
+           "    def post(self, entry):\n        for p in entry.postings:\n            self.chart.get(p.account)\n"
+           "            p.amount = round_money(p.amount, p.currency)\n")
+    a.edit(LP + "journal.py", "from decimal import Decimal\n",
+           "from decimal import Decimal\n\nfrom ledgerly.money import round_money\n")
+    a.bash("python -m pytest -q", "..                                                                       [100%]\n"
+           "2 passed in 0.04s")
+    a.bash("python -c \"from decimal import Decimal as D; from ledgerly.money import split_amount, round_money; "
+           "print(split_amount(D(100), 3, 'EUR'), round_money(D('2.345'), 'EUR'))\"",
+           "[Decimal('33.33'), Decimal('33.33'), Decimal('33.34')] 2.35")
+    a.say("Done.\n\n- `round_money()` now rounds **half-up** explicitly (`2.345 → 2.35`)\n"
+          "- new `split_amount()` for splits: `100 / 3 → 33.33, 33.33, 33.34`\n"
+          "- `Journal.post()` rounds each posting to its currency's minor unit before validating\n\n"
+          "Tests pass. The rent entry will need re-posting with `split_amount` to get rid of the 33.333…")
+
+    b = Session("rounding-half-up-2", "2026-10-19T14:40:00.000Z", files)  # the same dict: it holds session 1's end state
+    b.user("card fees in the bank import come through with 3 decimals (0.125 etc) and then the entry is off by "
+           "half a cent and refuses to post. round them when importing")
+    b.read(LP + "bankimport.py")
+    b.say("`read_statement()` hands `parse_amount()`'s result straight to `BankLine`, so `0.125` stays "
+          "`0.125`. I can round there with `round_money()`. One question: the statement lines don't carry a "
+          "currency — should I take the currency of the bank account you import into, or a `--currency` flag?")
+    b.user("account currency. and same rounding as the journal — half up, we settled that already, no "
+           "bankers rounding creeping in through the import")
+    b.edit(LP + "bankimport.py", "from ledgerly.money import parse_amount\n",
+           "from ledgerly.money import parse_amount, round_money\n")
+    b.edit(LP + "bankimport.py",
+           "def read_statement(path, date_format=\"%Y-%m-%d\", delimiter=\",\", decimal_comma=False):\n",
+           "def read_statement(path, currency, date_format=\"%Y-%m-%d\", delimiter=\",\", decimal_comma=False):\n")
+    b.edit(LP + "bankimport.py", "                amount=parse_amount(row[\"amount\"], decimal_comma=decimal_comma),\n",
+           "                amount=round_money(parse_amount(row[\"amount\"], decimal_comma=decimal_comma), currency),\n")
+    b.bash("python -m pytest -q", "..                                                                       [100%]\n"
+           "2 passed in 0.04s")
+    b.say("`read_statement()` now takes the account's `currency` and rounds every amount with `round_money()` — "
+          "the same half-up rounding as `Journal.post()`, so `0.125` imports as `0.13`. Callers need to pass "
+          "the currency; `load_rules`/`match_rule` are unchanged.")
+    return [a, b]
+
+
+@scenario("entry-rules", "ledgerly",
+          "careful engineer writes the rules as a bullet list (plus a process bullet that is no note); the agent's "
+          "first edit forgets an import and the test run shows it",
+          exp("invariant", LP + "journal.py:Entry.validate", "per currency"),
+          exp("invariant", LP + "journal.py:Entry.validate", "at least two postings"),
+          exp("invariant", LP + "journal.py:Entry.validate", "zero-amount postings"))
+def _entry_rules(files):
+    s = Session("entry-rules", "2026-10-07T07:55:00.000Z", files)
+    s.user("Tightening Entry.validate before the accountants get access next week. Rules:\n\n"
+           "- an entry balances to zero per currency. a EUR debit can't be offset by a USD credit, even if the "
+           "numbers happen to cancel\n"
+           "- at least two postings, always. a single-posting entry is a typo, not an entry\n"
+           "- no zero-amount postings. refuse the entry, don't silently drop them\n"
+           "- one test per rule please, and run pytest before you show me anything\n\n"
+           "error messages should say which entry (description is fine).")
+    s.read(LP + "journal.py")
+    s.say("Right now `validate()` only checks that the sum over *all* postings is zero, so a mixed-currency "
+          "entry like `+100 EUR / -100 USD` passes. I'll restructure it to check your three rules in order "
+          "(posting count, zero amounts, per-currency sums) and name the entry in each message.")
+    s.edit(LP + "journal.py",
+           "    def validate(self):\n        if self.total() != 0:\n"
+           "            raise UnbalancedEntry(f\"{self.description}: off by {self.total()}\")\n",
+           "    def validate(self):\n        if len(self.postings) < 2:\n"
+           "            raise UnbalancedEntry(f\"{self.description}: needs at least two postings\")\n"
+           "        per_currency = defaultdict(Decimal)\n        for p in self.postings:\n"
+           "            if p.amount == 0:\n"
+           "                raise UnbalancedEntry(f\"{self.description}: zero amount posted to {p.account}\")\n"
+           "            per_currency[p.currency] += p.amount\n"
+           "        off = {cur: amt for cur, amt in per_currency.items() if amt != 0}\n"
+           "        if off:\n"
+           "            detail = \", \".join(f\"{amt} {cur}\" for cur, amt in sorted(off.items()))\n"
+           "            raise UnbalancedEntry(f\"{self.description}: does not balance ({detail})\")\n")
+    s.edit("tests/test_journal.py",
+           "    with pytest.raises(UnbalancedEntry):\n        journal.post(e)\n",
+           "    with pytest.raises(UnbalancedEntry):\n        journal.post(e)\n\n\n"
+           "def test_currencies_balance_separately(journal):\n"
+           "    e = Entry(date(2026, 3, 3), \"fx mixup\", [Posting(\"1000\", Decimal(\"100\"), \"EUR\"),\n"
+           "                                             Posting(\"4000\", Decimal(\"-100\"), \"USD\")])\n"
+           "    with pytest.raises(UnbalancedEntry, match=\"fx mixup\"):\n        journal.post(e)\n\n\n"
+           "def test_single_posting_is_refused(journal):\n"
+           "    e = Entry(date(2026, 3, 3), \"lonely\", [Posting(\"1000\", Decimal(\"0.00\"))])\n"
+           "    with pytest.raises(UnbalancedEntry, match=\"at least two\"):\n        journal.post(e)\n\n\n"
+           "def test_zero_posting_is_refused(journal):\n"
+           "    e = Entry(date(2026, 3, 3), \"noise\", [Posting(\"1000\", Decimal(\"5\")), Posting(\"4000\", Decimal(\"-5\")),\n"
+           "                                         Posting(\"4000\", Decimal(\"0\"))])\n"
+           "    with pytest.raises(UnbalancedEntry, match=\"zero amount\"):\n        journal.post(e)\n")
+    s.bash("python -m pytest -q",
+           "FFF.F                                                                    [100%]\n"
+           "=================================== FAILURES ===================================\n"
+           "__________________________ test_balanced_entry_posts ___________________________\n\n"
+           "journal = <ledgerly.journal.Journal object at 0x7f3a1c2b5d90>\n\n"
+           "    def test_balanced_entry_posts(journal):\n"
+           "        e = Entry(date(2026, 3, 2), \"invoice 17\", [Posting(\"1000\", Decimal(\"120.00\")), ...])\n"
+           ">       journal.post(e)\n\ntests/test_journal.py:21: \n"
+           "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\n"
+           "src/ledgerly/journal.py:44: in post\n    entry.validate()\n"
+           "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _\n\n"
+           "    def validate(self):\n        if len(self.postings) < 2:\n"
+           "            raise UnbalancedEntry(f\"{self.description}: needs at least two postings\")\n"
+           ">       per_currency = defaultdict(Decimal)\n"
+           "E       NameError: name 'defaultdict' is not defined\n\n"
+           "src/ledgerly/journal.py:33: NameError\n"
+           "=========================== short test summary info ============================\n"
+           "FAILED tests/test_journal.py::test_balanced_entry_posts - NameError: name 'defaultdict' is not defined\n"
+           "FAILED tests/test_journal.py::test_unbalanced_entry_is_refused - NameError: name 'defaultdict' is not ...\n"
+           "FAILED tests/test_journal.py::test_currencies_balance_separately - NameError: name 'defaultdict' is no...\n"
+           "FAILED tests/test_journal.py::test_zero_posting_is_refused - NameError: name 'defaultdict' is not defined\n"
+           "4 failed, 1 passed in 0.09s", fail=True)
+    s.say("My mistake — I used `defaultdict` without importing it. Fixing:")
+    s.edit(LP + "journal.py", "from dataclasses import dataclass, field\n",
+           "from collections import defaultdict\nfrom dataclasses import dataclass, field\n")
+    s.bash("python -m pytest -q", ".....                                                                    [100%]\n"
+           "5 passed in 0.05s")
+    s.say("All green now.\n\n**`Entry.validate()`** checks, in this order:\n\n"
+          "| rule | message |\n|---|---|\n"
+          "| fewer than two postings | `<description>: needs at least two postings` |\n"
+          "| a posting of `0` | `<description>: zero amount posted to <account>` |\n"
+          "| any currency not summing to zero | `<description>: does not balance (100 EUR, -100 USD)` |\n\n"
+          "Three new tests in `tests/test_journal.py`, one per rule. `Entry.total()` is still there (the "
+          "reports use it) but it no longer decides anything.")
+    return [s]
+
+
+@scenario("closed-periods", "ledgerly",
+          "the agent decides on its own to let late entries into a closed period with a warning; the person reverses "
+          "it: nothing goes into a closed period, corrections are dated in the open month",
+          exp("invariant", LP + "journal.py:Journal.post", "closed period", "log a warning"))
+def _closed(files):
+    s = Session("closed-periods", "2026-10-09T13:20:00.000Z", files)
+    s.user("september is done, can you wire PeriodBook into the journal so closing a month actually means something")
+    s.read(LP + "periods.py")
+    s.read(LP + "journal.py", offset=36, limit=12)
+    s.say("`PeriodBook` tracks closed months but `Journal` never consults it. I'll pass the book into `Journal` "
+          "and check the entry's date in `post()`.")
+    s.edit(LP + "journal.py", "    def __init__(self, chart):\n        self.chart = chart\n        self.entries = []\n",
+           "    def __init__(self, chart, periods=None):\n        self.chart = chart\n        self.periods = periods\n"
+           "        self.entries = []\n")
+    s.edit(LP + "journal.py", "        entry.validate()\n        self.entries.append(entry)\n",
+           "        entry.validate()\n        if self.periods is not None and self.periods.is_closed(entry.date):\n"
+           "            log.warning(\"%s: posted into closed period %s\", entry.description, Period.of(entry.date))\n"
+           "            entry.late = True\n        self.entries.append(entry)\n")
+    s.edit(LP + "journal.py", "from dataclasses import dataclass, field\n",
+           "import logging\nfrom dataclasses import dataclass, field\n")
+    s.edit(LP + "journal.py", "from decimal import Decimal\n",
+           "from decimal import Decimal\n\nfrom ledgerly.periods import Period\n\nlog = logging.getLogger(__name__)\n")
+    s.bash("python -m pytest -q", "..                                                                       [100%]\n"
+           "2 passed in 0.03s")
+    s.say("Done. `Journal(chart, periods)` now knows about closed months. I made posting into a closed period "
+          "**log a warning and flag the entry as `late`** rather than fail, so a forgotten September invoice "
+          "isn't lost — the flag lets a report list late entries for review.")
+    s.user("no. nothing goes into a closed period, that's the whole point of closing it. raise. if september "
+           "had a mistake the fix is a correcting entry dated in the open month, which is what our accountant "
+           "does anyway")
+    s.say("Understood — closing is final. I'll raise instead and drop the `late` flag.")
+    s.edit(LP + "journal.py",
+           "        if self.periods is not None and self.periods.is_closed(entry.date):\n"
+           "            log.warning(\"%s: posted into closed period %s\", entry.description, Period.of(entry.date))\n"
+           "            entry.late = True\n",
+           "        if self.periods is not None and self.periods.is_closed(entry.date):\n"
+           "            raise PeriodClosed(f\"{entry.description}: {Period.of(entry.date)} is closed; \"\n"
+           "                               \"post a correcting entry in an open period\")\n")
+    s.edit(LP + "journal.py", "import logging\nfrom dataclasses import dataclass, field\n",
+           "from dataclasses import dataclass, field\n")
+    s.edit(LP + "journal.py", "from ledgerly.periods import Period\n\nlog = logging.getLogger(__name__)\n",
+           "from ledgerly.periods import Period\n")
+    s.edit(LP + "journal.py", "class UnbalancedEntry(ValueError):\n    pass\n",
+           "class UnbalancedEntry(ValueError):\n    pass\n\n\nclass PeriodClosed(ValueError):\n    pass\n")
+    s.edit("tests/test_journal.py", "from ledgerly.journal import Entry, Journal, Posting, UnbalancedEntry\n",
+           "from ledgerly.journal import Entry, Journal, PeriodClosed, Posting, UnbalancedEntry\n"
+           "from ledgerly.periods import Period, PeriodBook\n")
+    s.edit("tests/test_journal.py", "    with pytest.raises(UnbalancedEntry):\n        journal.post(e)\n",
+           "    with pytest.raises(UnbalancedEntry):\n        journal.post(e)\n\n\n"
+           "def test_closed_period_refuses_entries(journal):\n"
+           "    journal.periods = PeriodBook()\n    journal.periods.close(Period(2026, 9))\n"
+           "    e = Entry(date(2026, 9, 30), \"late invoice\", [Posting(\"1000\", Decimal(\"10\")), Posting(\"4000\", Decimal(\"-10\"))])\n"
+           "    with pytest.raises(PeriodClosed, match=\"2026-09 is closed\"):\n        journal.post(e)\n"
+           "    assert journal.entries == []\n")
+    s.bash("python -m pytest -q", "...                                                                      [100%]\n"
+           "3 passed in 0.04s")
+    s.say("Changed:\n\n- `Journal.post()` raises `PeriodClosed` for a date in a closed month, and the message "
+          "points at a correcting entry in an open period\n- the `late` flag and the logging are gone\n"
+          "- new test `test_closed_period_refuses_entries` (also checks nothing was appended)")
+    return [s]
+
+
+@scenario("ing-import-rule-order", "ledgerly",
+          "the agent asks two questions; the person answers in a long message about the bank's CSV format and "
+          "decides the rule order in the middle of it, turning down the agent's 'most specific' idea",
+          exp("decision", LP + "bankimport.py:match_rule", "first rule that matches", "clever scoring",
+              "most specific"))
+def _ing(files):
+    s = Session("ing-import-rule-order", "2026-10-12T08:03:00.000Z", files)
+    s.user("we switched the business account to ING. need ledgerly import to read their csv export")
+    s.read(LP + "bankimport.py")
+    s.say("`read_statement()` expects English column names (`date`, `payee`, `description`, `amount`), commas "
+          "as separators and ISO dates, so an ING export won't load as-is. Two things before I start:\n\n"
+          "1. Could you paste the header line and one row of the export (anonymised)? Dutch banks differ in "
+          "column names and number formats.\n"
+          "2. Matching: `match_rule()` currently returns the first rule that matches. With a bigger rules file "
+          "that gets fragile — I could pick the **most specific** rule instead (e.g. longest pattern wins), or "
+          "score rules by how many fields match. Do you want that while I'm in here?")
+    s.user("ok so the export looks like this, semicolons everywhere, comma decimals, dates day first:\n\n"
+           "\"Datum\";\"Naam / Omschrijving\";\"Rekening\";\"Mededelingen\";\"Bedrag (EUR)\"\n"
+           "\"03-10-2026\";\"HOSTNET BV\";\"NL12INGB0001234567\";\"factuur 88121\";\"-14,52\"\n\n"
+           "the Rekening column is our own IBAN so ignore it. amounts are signed already (i checked, debits come "
+           "with a minus). for the rules: first rule that matches wins, in the order they're in the file. i don't "
+           "want clever scoring, i want to read rules.txt top to bottom and know what happens — if a rule is too "
+           "greedy i'll move it down. the old rabobank export had the same thing where the payee was sometimes in "
+           "the description column, no idea if ING does that, we'll see when the first real month comes in. "
+           "also i'm out thursday and friday so if something's unclear just leave it and i'll look monday")
+    s.say("Got it. Plan:\n\n- add an `ing` entry to a `BANK_FORMATS` table: `;` delimiter, decimal comma, "
+          "`%d-%m-%Y`, and a column map from the Dutch headers to ledgerly's fields (`Rekening` ignored)\n"
+          "- `read_statement()` takes the column map\n"
+          "- `match_rule()` stays first-match-in-file-order; I'll make that explicit in the code so nobody "
+          "\"improves\" it into scoring later")
+    s.edit(LP + "bankimport.py", "@dataclass\nclass BankLine:\n",
+           "BANK_FORMATS = {\n    \"ing\": {\n        \"delimiter\": \";\",\n        \"decimal_comma\": True,\n"
+           "        \"date_format\": \"%d-%m-%Y\",\n"
+           "        \"columns\": {\"Datum\": \"date\", \"Naam / Omschrijving\": \"payee\", \"Mededelingen\": \"description\",\n"
+           "                    \"Bedrag (EUR)\": \"amount\"},\n    },\n}\n\n\n@dataclass\nclass BankLine:\n")
+    s.edit(LP + "bankimport.py",
+           "def read_statement(path, date_format=\"%Y-%m-%d\", delimiter=\",\", decimal_comma=False):\n"
+           "    lines = []\n    with open(path, newline=\"\", encoding=\"utf-8\") as fh:\n"
+           "        for row in csv.DictReader(fh, delimiter=delimiter):\n",
+           "def read_statement(path, date_format=\"%Y-%m-%d\", delimiter=\",\", decimal_comma=False, columns=None):\n"
+           "    lines = []\n    with open(path, newline=\"\", encoding=\"utf-8\") as fh:\n"
+           "        for raw in csv.DictReader(fh, delimiter=delimiter):\n"
+           "            row = {columns.get(k, k): v for k, v in raw.items()} if columns else raw\n")
+    s.failed_edit(LP + "bankimport.py", "def match_rule(line, rules):\n    hits = [r for r in rules if r.matches(line)]\n"
+                  "    return hits[0]\n",
+                  "def match_rule(line, rules):\n    return next((r for r in rules if r.matches(line)), None)\n")
+    s.read(LP + "bankimport.py", offset=55, limit=4)
+    s.edit(LP + "bankimport.py", "def match_rule(line, rules):\n    hits = [r for r in rules if r.matches(line)]\n"
+           "    return hits[0] if hits else None\n",
+           "def match_rule(line, rules):\n"
+           "    \"\"\"The first rule in file order that matches wins — deliberately no scoring, so the rules file\n"
+           "    reads top to bottom.\"\"\"\n"
+           "    return next((r for r in rules if r.matches(line)), None)\n")
+    s.bash("printf '\"Datum\";\"Naam / Omschrijving\";\"Rekening\";\"Mededelingen\";\"Bedrag (EUR)\"\\n"
+           "\"03-10-2026\";\"HOSTNET BV\";\"NL12INGB0001234567\";\"factuur 88121\";\"-14,52\"\\n' > /tmp/ing.csv && "
+           "python -c \"from ledgerly.bankimport import *; print(read_statement('/tmp/ing.csv', **BANK_FORMATS['ing']))\"",
+           "[BankLine(date=datetime.date(2026, 10, 3), payee='HOSTNET BV', description='factuur 88121', "
+           "amount=Decimal('-14.52'))]")
+    s.bash("python -m pytest -q", "..                                                                       [100%]\n"
+           "2 passed in 0.04s")
+    s.say("ING exports load now:\n\n```\nBankLine(date=2026-10-03, payee='HOSTNET BV', "
+          "description='factuur 88121', amount=Decimal('-14.52'))\n```\n\n"
+          "- `BANK_FORMATS[\"ing\"]` holds the delimiter, decimal comma, date format and column map\n"
+          "- `read_statement(..., columns=...)` renames columns before reading them\n"
+          "- `match_rule()`: first match in file order, with a docstring saying it's on purpose\n\n"
+          "Nothing for the Rabobank payee-in-description case yet; we'll see with the first real month. "
+          "Enjoy the long weekend.")
+    return [s]
+
+
+@scenario("narrow-nbsp-amounts", "ledgerly",
+          "a pasted traceback from a French bank export; the agent finds the cause (a narrow no-break space as "
+          "thousands separator) and fixes parse_amount",
+          exp("gotcha", LP + "money.py:parse_amount", "no-break space"))
+def _nbsp(files):
+    s = Session("narrow-nbsp-amounts", "2026-10-14T16:31:00.000Z", files)
+    s.user("bnp import blows up\n\n```\n$ ledgerly import releves/bnp-2026-09.csv --bank bnp\n"
+           "Traceback (most recent call last):\n  File \"/home/nadia/.local/bin/ledgerly\", line 8, in <module>\n"
+           "    sys.exit(main())\n"
+           "  File \"/home/nadia/src/ledgerly/src/ledgerly/bankimport.py\", line 33, in read_statement\n"
+           "    amount=parse_amount(row[\"amount\"], decimal_comma=decimal_comma),\n"
+           "  File \"/home/nadia/src/ledgerly/src/ledgerly/money.py\", line 19, in parse_amount\n"
+           "    raise AmountError(f\"not an amount: {text!r}\") from None\n"
+           "ledgerly.money.AmountError: not an amount: '-1\\u202f250,00'\n```\n\n"
+           "smaller amounts import fine")
+    s.read(LP + "money.py")
+    s.bash("python -c \"from ledgerly.money import parse_amount; print(parse_amount('-1\\u202f250,00', decimal_comma=True))\"",
+           "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
+           "  File \"/home/dev/ledgerly/src/ledgerly/money.py\", line 19, in parse_amount\n"
+           "    raise AmountError(f\"not an amount: {text!r}\") from None\n"
+           "ledgerly.money.AmountError: not an amount: '-1\\u202f250,00'", fail=True)
+    s.say("Reproduced. The `\\u202f` in the message is the clue: BNP writes a **narrow no-break space** (U+202F) "
+          "as the thousands separator, as French typography does. `parse_amount()` only strips the ASCII space "
+          "(`.replace(\" \", \"\")`), so `1\\u202f250` reaches `Decimal()` with the separator still in it. "
+          "Amounts under 1 000 have no separator, which is why the small ones work.\n\n"
+          "Other banks use the ordinary no-break space (U+00A0) for the same thing. I'll strip every Unicode "
+          "whitespace character instead of just the ASCII space — `\\s` in a `str` regex covers all of them.")
+    s.edit(LP + "money.py", "from decimal import Decimal, InvalidOperation\n",
+           "import re\nfrom decimal import Decimal, InvalidOperation\n")
+    s.edit(LP + "money.py", "    s = text.strip().replace(\" \", \"\")\n",
+           "    # thousands separators may be a no-break space (U+00A0) or a narrow one (U+202F, French banks)\n"
+           "    s = re.sub(r\"\\s\", \"\", text)\n")
+    s.write("tests/test_money.py",
+            "from decimal import Decimal\n\nimport pytest\n\nfrom ledgerly.money import parse_amount\n\n\n"
+            "@pytest.mark.parametrize(\"text\", [\"-1\\u202f250,00\", \"-1\\u00a0250,00\", \"-1 250,00\", \"-1.250,00\"])\n"
+            "def test_thousands_separators(text):\n    assert parse_amount(text, decimal_comma=True) == Decimal(\"-1250.00\")\n")
+    s.bash("python -m pytest -q", "......                                                                   [100%]\n"
+           "6 passed in 0.05s")
+    s.say("Fixed. `parse_amount()` now drops all whitespace, including U+00A0 and U+202F, before parsing; "
+          "`tests/test_money.py` covers the four separator styles. Re-run the BNP import and it should go through.")
+    return [s]
+
+
+# -- writing and checking ------------------------------------------------------------------------------------
+
+
+def build() -> None:
+    out = []
+    (HERE / "sessions").mkdir(exist_ok=True)
+    for sc in SCENARIOS:
+        sessions = sc["fn"](repo_files(sc["repo"]))
+        for s in sessions:
+            (HERE / "sessions" / f"{s.name}.jsonl").write_text(s.jsonl(), encoding="utf-8")
+        out.append({"name": sc["name"], "repo": sc["repo"], "sessions": [f"{s.name}.jsonl" for s in sessions],
+                    "note": sc["note"], "expected": sc["expected"]})
+    (HERE / "expected.json").write_text(json.dumps({"set": "heldout3", "scenarios": out}, indent=2) + "\n",
+                                        encoding="utf-8")
+
+
+def check() -> None:
+    """Replays each scenario on a copy of its repository (every edit must apply) and checks, with tether's
+    parser, that each expected anchor names a definition of the final state (or an existing file)."""
+    import shutil
+    import tempfile
+    sys.path.insert(0, str(TESTS))
+    from capture_fixtures import hook_events, materialize
+    from tether.core.languages import for_path
+    from tether.core.syntax import SourceFile
+    for sc in json.loads((HERE / "expected.json").read_text(encoding="utf-8"))["scenarios"]:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp) / "repo"
+            shutil.copytree(HERE / "repos" / sc["repo"], root)
+            for name in sc["sessions"]:
+                path = materialize(name, root, Path(tmp) / "t", HERE / "sessions" / name)
+                for _event, change in hook_events(path, root):
+                    if change is not None:
+                        change()
+            for e in sc["expected"]:
+                assert e["kind"] in ("decision", "invariant", "boundary", "intent", "workaround", "gotcha"), e
+                rel, _, name = e["anchor"].partition(":")
+                if "*" in rel:
+                    assert list(root.glob(rel)), (sc["name"], e["anchor"])
+                    continue
+                text = (root / rel).read_text(encoding="utf-8")
+                if name:
+                    names = {d.qualname for d in SourceFile(text, for_path(rel)).defs}
+                    assert name in names, (sc["name"], e["anchor"], sorted(names))
+        print(f"ok  {sc['name']}: {len(sc['sessions'])} session(s), {len(sc['expected'])} expected")
+
+
+if __name__ == "__main__":
+    build()
+    if "--check" in sys.argv:
+        check()
