@@ -389,6 +389,135 @@ def _nbsp(files):
     return [s]
 
 
+
+@scenario("report-questions", "ledgerly",
+          "someone who only asks questions about the reports and closing; long explanations full of 'should' and "
+          "'must'; the agent offers a change that is declined",
+          )
+def _questions(files):
+    s = Session("report-questions", "2026-10-15T10:02:00.000Z", files)
+    s.user("couple of questions, not asking for changes. why does trial_balance skip accounts with a zero balance?")
+    s.read(LP + "reports.py")
+    s.say("`trial_balance()` has `if bal == 0: continue` — a trial balance is usually printed only for accounts "
+          "with a balance, so a chart with 200 accounts doesn't produce a page of zeros. Nothing depends on "
+          "it: the debit and credit columns sum the same either way.")
+    s.user("ok. and in balance_sheet, why is the balance negated for liabilities and equity?")
+    s.say("Because of the sign convention in `Posting`: positive amounts are debits, negative are credits "
+          "(see the comment on `Posting.amount`). Liabilities and equity are *credit-normal* — their balances "
+          "are negative in the journal — so the report flips them to show them as positive numbers, the way a "
+          "balance sheet is read. `AccountType.debit_normal` is what decides it:\n\n"
+          "```python\n@property\ndef debit_normal(self):\n    return self in (AccountType.ASSET, AccountType.EXPENSE)\n```\n\n"
+          "If it didn't flip them, assets would have to equal *minus* (liabilities + equity), which is correct "
+          "but confusing to read.")
+    s.user("makes sense. last one: does closing a period move income and expenses into retained earnings? "
+           "my old tool did that")
+    s.read(LP + "periods.py")
+    s.say("No — `PeriodBook.close()` only records that the month is closed; it posts nothing.\n\n"
+          "What your old tool did is a **year-end closing entry**: at the end of the fiscal year the income and "
+          "expense accounts should be brought to zero and the net result moved to a retained-earnings equity "
+          "account. In a proper setup:\n\n"
+          "- the closing entry must be dated on the last day of the year\n"
+          "- it must balance like any other entry (it does by construction: net income on one side)\n"
+          "- monthly closes usually *don't* do this, only the year-end one\n\n"
+          "ledgerly has no retained-earnings account in the chart yet. If you want, I can add a "
+          "`close_year()` that builds that entry.")
+    s.user("no, just wanted to understand what it does today. thanks")
+    s.say("Sure. In short: month close = a lock on the dates, nothing more; year-end close doesn't exist yet.")
+    return [s]
+
+
+@scenario("cli-subcommands", "ledgerly",
+          "a refactor with a process instruction ('run the tests first'), a colleague's rule reported second hand and "
+          "not adopted, and a hypothetical about multiple users",
+          )
+def _cli(files):
+    s = Session("cli-subcommands", "2026-10-16T15:10:00.000Z", files)
+    s.user("cli.main is getting messy. move it to argparse subparsers, one function per command. run the tests "
+           "first so we have a baseline")
+    s.bash("python -m pytest -q", "..                                                                       [100%]\n"
+           "2 passed in 0.03s")
+    s.read(LP + "cli.py")
+    s.say("Baseline: 2 passed. I'll give each command a `cmd_*` function and register it with `set_defaults(func=...)`; "
+          "`--chart` stays a global option.")
+    s.edit(LP + "cli.py",
+           "def main(argv=None):\n    ap = argparse.ArgumentParser(prog=\"ledgerly\")\n"
+           "    ap.add_argument(\"--chart\", default=\"chart.json\")\n"
+           "    ap.add_argument(\"command\", choices=[\"accounts\", \"trial-balance\"])\n"
+           "    args = ap.parse_args(argv)\n    chart = load_chart(args.chart)\n"
+           "    if args.command == \"accounts\":\n        for code, acct in sorted(chart.accounts.items()):\n"
+           "            print(f\"{code:<8}{acct.type.value:<11}{acct.name}\")\n"
+           "    elif args.command == \"trial-balance\":\n        journal = Journal(chart)\n"
+           "        for code, name, dr, cr in trial_balance(journal):\n"
+           "            print(f\"{code:<8}{name:<30}{dr:>12}{cr:>12}\")\n    return 0\n",
+           "def cmd_accounts(chart, args):\n    for code, acct in sorted(chart.accounts.items()):\n"
+           "        print(f\"{code:<8}{acct.type.value:<11}{acct.name}\")\n    return 0\n\n\n"
+           "def cmd_trial_balance(chart, args):\n    journal = Journal(chart)\n"
+           "    for code, name, dr, cr in trial_balance(journal):\n"
+           "        print(f\"{code:<8}{name:<30}{dr:>12}{cr:>12}\")\n    return 0\n\n\n"
+           "def main(argv=None):\n    ap = argparse.ArgumentParser(prog=\"ledgerly\")\n"
+           "    ap.add_argument(\"--chart\", default=\"chart.json\")\n"
+           "    sub = ap.add_subparsers(dest=\"command\", required=True)\n"
+           "    sub.add_parser(\"accounts\", help=\"list the chart of accounts\").set_defaults(func=cmd_accounts)\n"
+           "    sub.add_parser(\"trial-balance\", help=\"print the trial balance\").set_defaults(func=cmd_trial_balance)\n"
+           "    args = ap.parse_args(argv)\n    return args.func(load_chart(args.chart), args)\n")
+    s.bash("python -m pytest -q && python -m ledgerly.cli --help",
+           "..                                                                       [100%]\n2 passed in 0.03s\n"
+           "usage: ledgerly [-h] [--chart CHART] {accounts,trial-balance} ...\n\n"
+           "positional arguments:\n  {accounts,trial-balance}\n    accounts            list the chart of accounts\n"
+           "    trial-balance       print the trial balance\n\noptions:\n  -h, --help            show this help message and exit\n"
+           "  --chart CHART")
+    s.say("Done — same behaviour, tests still 2 passed, and `--help` now lists the commands with a line each.")
+    s.user("nice. fyi marta keeps saying every command must have a --json flag, apparently that was a hard rule "
+           "at her last job. not today. and if we ever go multi-user the journal file would need locking, "
+           "but that's a problem for never")
+    s.say("Noted, I've left both alone. With the subparsers in place a `--json` flag would be a two-line addition "
+          "per command if it ever comes up.")
+    return [s]
+
+
+@scenario("single-currency-reports", "ledgerly",
+          "the agent lists three ways to handle currencies in report totals; the person scopes multi-currency out "
+          "of the reports for now and picks the refusal",
+          exp("boundary", LP + "reports.py:single_currency", "multi-currency", "rate table",
+              "one section per currency"))
+def _currency(files):
+    s = Session("single-currency-reports", "2026-10-20T11:45:00.000Z", files)
+    s.user("balance sheet needs a total under each section. the accountant adds them up by hand rn")
+    s.read(LP + "reports.py")
+    s.read(LP + "accounts.py", offset=20, limit=6)
+    s.say("Easy to add, but one catch: every `Account` has its own `currency`, and `balance_sheet()` would happily "
+          "add a USD balance to a EUR one. Before I write totals, how should mixed currencies behave?\n\n"
+          "- **Convert** to EUR with a rate table (needs rates per closing date — a new input)\n"
+          "- **One section per currency** — a total per currency, no conversion\n"
+          "- **Refuse** — raise if a report meets more than one currency\n")
+    s.user("leave multi-currency out of the reports for now — everything we hold is EUR. fail loudly if a report "
+           "sees a second currency, don't convert anything")
+    s.edit(LP + "reports.py", "def trial_balance(journal, until=None):\n",
+           "class MixedCurrencies(ValueError):\n    pass\n\n\n"
+           "def single_currency(journal):\n"
+           "    \"\"\"The one currency of the chart; reports don't handle several (yet).\"\"\"\n"
+           "    found = {a.currency for a in journal.chart.accounts.values()}\n"
+           "    if len(found) > 1:\n"
+           "        raise MixedCurrencies(f\"reports need a single currency, the chart has {', '.join(sorted(found))}\")\n"
+           "    return found.pop() if found else \"EUR\"\n\n\n"
+           "def trial_balance(journal, until=None):\n    single_currency(journal)\n")
+    s.edit(LP + "reports.py",
+           "def balance_sheet(journal, until=None):\n    sheet = {}\n",
+           "def balance_sheet(journal, until=None):\n    single_currency(journal)\n    sheet = {}\n")
+    s.edit(LP + "reports.py",
+           "            lines.append((acct.name, bal if type_.debit_normal else -bal))\n"
+           "        sheet[type_.value] = lines\n",
+           "            lines.append((acct.name, bal if type_.debit_normal else -bal))\n"
+           "        lines.append((\"Total\", sum((amt for _, amt in lines), Decimal(0))))\n"
+           "        sheet[type_.value] = lines\n")
+    s.bash("python -m pytest -q", "..                                                                       [100%]\n"
+           "2 passed in 0.04s")
+    s.say("Done:\n\n- each balance-sheet section ends with a `Total` line\n"
+          "- `single_currency()` raises `MixedCurrencies` naming the currencies it found; both reports call it "
+          "first\n- no conversion anywhere")
+    return [s]
+
+
 # -- writing and checking ------------------------------------------------------------------------------------
 
 
