@@ -518,6 +518,181 @@ def _currency(files):
     return [s]
 
 
+
+def vitest(files_: list[tuple[str, int]], start: str = "10:12:03") -> str:
+    lines = [f" \u2713 {f} ({n} tests) {3 + i}ms" for i, (f, n) in enumerate(files_)]
+    total = sum(n for _, n in files_)
+    return ("\n RUN  v2.1.4 /home/dev/chatwidget\n\n" + "\n".join(lines) + "\n\n"
+            f" Test Files  {len(files_)} passed ({len(files_)})\n      Tests  {total} passed ({total})\n"
+            f"   Start at  {start}\n   Duration  486ms (transform 41ms, setup 0ms, collect 52ms, tests 9ms, "
+            "environment 211ms, prepare 97ms)\n")
+
+
+# -- chatwidget (TypeScript) ---------------------------------------------------------------------------------
+
+
+@scenario("reconnect-backoff", "chatwidget",
+          "the agent compares reconnect strategies in a table and recommends one; the person accepts with "
+          "'sounds good'",
+          exp("decision", CW + "connection.ts:Connection.backoffDelay", "full jitter", "fixed", "no jitter"))
+def _backoff(files):
+    s = Session("reconnect-backoff", "2026-11-02T09:30:00.000Z", files)
+    s.user("when we deployed the chat backend yesterday it got hammered the second it came back up. I think "
+           "it's the widgets all reconnecting at once? can you look at the reconnect logic")
+    s.read(CW + "connection.ts")
+    s.say("Yes, that's what the code does. `backoffDelay()` always returns `1000`, so when the server restarts "
+          "every open widget sees `onclose` at the same moment and they all reconnect exactly one second later — "
+          "and again one second after that if the server isn't ready yet. A thundering herd on every deploy.\n\n"
+          "## Options\n\n"
+          "| strategy | delay for attempt n | herd on restart | time to reconnect after a blip |\n"
+          "|---|---|---|---|\n"
+          "| Fixed 1 s (today) | 1 s | all at once, every second | 1 s |\n"
+          "| Exponential, no jitter | 1 s, 2 s, 4 s … cap 30 s | still synchronised, just less often | 1 s |\n"
+          "| Exponential + full jitter | random in [0, min(30 s, 1 s·2ⁿ)] | spread out | ~0.5 s on average |\n\n"
+          "**Recommendation:** exponential backoff with full jitter, capped at 30 s. Plain exponential only "
+          "spaces the waves out; the randomness is what breaks them up. The attempt counter already resets on "
+          "`onopen`, so a widget that reconnected starts from the small delays again.")
+    s.user("sounds good")
+    s.edit(CW + "connection.ts", "export type ConnectionState = \"idle\" | \"connecting\" | \"open\" | \"closed\";\n",
+           "export type ConnectionState = \"idle\" | \"connecting\" | \"open\" | \"closed\";\n\n"
+           "const BASE_DELAY_MS = 1000;\nconst MAX_DELAY_MS = 30_000;\n")
+    s.edit(CW + "connection.ts", "  backoffDelay(attempt: number): number {\n    return 1000;\n  }\n",
+           "  // Exponential backoff with full jitter: a random delay in [0, min(cap, base * 2^attempt)], so the\n"
+           "  // widgets of a whole site don't all reconnect in the same second after a server restart.\n"
+           "  backoffDelay(attempt: number, random: () => number = Math.random): number {\n"
+           "    const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);\n"
+           "    return Math.floor(random() * ceiling);\n  }\n")
+    s.write("test/connection.test.ts",
+            "import { describe, expect, it } from \"vitest\";\nimport { Connection } from \"../src/connection\";\n\n"
+            "const conn = new Connection({ url: \"ws://localhost\", onMessage: () => {} });\n\n"
+            "describe(\"backoffDelay\", () => {\n"
+            "  it(\"grows exponentially up to the cap\", () => {\n"
+            "    const top = () => 0.999999;\n"
+            "    expect(conn.backoffDelay(0, top)).toBe(999);\n"
+            "    expect(conn.backoffDelay(3, top)).toBe(7999);\n"
+            "    expect(conn.backoffDelay(10, top)).toBe(29999);\n  });\n\n"
+            "  it(\"can be zero\", () => {\n    expect(conn.backoffDelay(5, () => 0)).toBe(0);\n  });\n});\n")
+    s.bash("npx vitest run", vitest([("test/connection.test.ts", 2), ("test/markdown.test.ts", 2)]))
+    s.say("Done.\n\n- `backoffDelay(attempt)` returns a random delay between 0 and `min(30 s, 1 s · 2^attempt)`\n"
+          "- the random source is a parameter so the tests can pin it\n"
+          "- new `test/connection.test.ts` (growth, cap, zero)\n\n"
+          "After the next deploy the reconnects should spread over the first few seconds instead of landing "
+          "together.")
+    return [s]
+
+
+@scenario("offline-outbox", "chatwidget",
+          "a decision reached over four turns with a digression about test warnings: unsent messages survive a "
+          "reload in sessionStorage, and a widget-wide rule about localStorage",
+          exp("decision", CW + "queue.ts:OutboxQueue", "sessionStorage", "localStorage", "IndexedDB"),
+          exp("invariant", "src/**/*.ts", "never put chat text"))
+def _outbox(files):
+    s = Session("offline-outbox", "2026-11-04T13:05:00.000Z", files)
+    s.user("product wants messages typed while offline to survive a page reload. right now they're just gone "
+           "right? what are the options")
+    s.read(CW + "queue.ts")
+    s.say("Right — `OutboxQueue` is a plain array in memory, so a reload (or the visitor navigating to another "
+          "page of the site) drops everything that wasn't sent.\n\nWays to keep them:\n\n"
+          "1. **localStorage** — survives reloads, new tabs and browser restarts. Simple, synchronous.\n"
+          "2. **sessionStorage** — survives reloads and navigation within the tab, gone when the tab closes.\n"
+          "3. **IndexedDB** — async, more room, overkill for a handful of short messages.\n\n"
+          "localStorage is the most robust for the product ask.")
+    s.user("hmm. what's the privacy angle with localStorage? half our customers are clinics, people type stuff "
+           "like symptoms into that box")
+    s.say("That's the catch with option 1: localStorage has no expiry. Whatever a visitor typed stays on that "
+          "device until something deletes it — on a shared computer in a waiting room, the next person could read "
+          "it from devtools, and it outlives the chat session itself. sessionStorage limits that to the lifetime "
+          "of the tab, and if entries are deleted as soon as the server acknowledges them, only the few unsent "
+          "messages ever sit there.")
+    s.user("ok thinking. unrelated, vitest spams 'navigator.languages is undefined' warnings, is that us?")
+    s.grep("navigator.languages", [CW + "widget.ts"])
+    s.say("It's us, sort of: the `ChatWidget` constructor calls `pickLocale(navigator.languages)`, and the "
+          "jsdom version in the test setup leaves `navigator.languages` undefined unless a test stubs it. It's "
+          "only a warning — none of the current tests construct a widget, it comes from a local test file of "
+          "yours I think. Want me to add a default in a vitest setup file?")
+    s.user("leave it, mine. ok decision on the outbox: sessionStorage, only the unsent ones, and delete each one "
+           "the moment it's delivered. and never put chat text in localStorage, anywhere in the widget — clinics.")
+    s.edit(CW + "queue.ts", "export class OutboxQueue {\n  private items: OutgoingMessage[] = [];\n\n"
+           "  enqueue(msg: OutgoingMessage): void {\n    this.items.push(msg);\n  }\n",
+           "const STORAGE_KEY = \"cw.outbox\";\n\n"
+           "// Unsent messages only, in sessionStorage (gone with the tab); each is removed once delivered.\n"
+           "export class OutboxQueue {\n  private items: OutgoingMessage[];\n\n"
+           "  constructor(private storage: Storage | null = typeof sessionStorage === \"undefined\" ? null : sessionStorage) {\n"
+           "    this.items = this.load();\n  }\n\n"
+           "  enqueue(msg: OutgoingMessage): void {\n    this.items.push(msg);\n    this.save();\n  }\n")
+    s.edit(CW + "queue.ts", "      this.items.shift();\n      sent++;\n    }\n    return sent;\n  }\n",
+           "      this.items.shift();\n      this.save();\n      sent++;\n    }\n    return sent;\n  }\n\n"
+           "  private load(): OutgoingMessage[] {\n    const raw = this.storage?.getItem(STORAGE_KEY);\n"
+           "    return raw ? (JSON.parse(raw) as OutgoingMessage[]) : [];\n  }\n\n"
+           "  private save(): void {\n    if (!this.storage) return;\n"
+           "    if (this.items.length === 0) this.storage.removeItem(STORAGE_KEY);\n"
+           "    else this.storage.setItem(STORAGE_KEY, JSON.stringify(this.items));\n  }\n")
+    s.grep("localStorage", [])
+    s.write("test/queue.test.ts",
+            "import { describe, expect, it } from \"vitest\";\nimport { OutboxQueue } from \"../src/queue\";\n\n"
+            "describe(\"OutboxQueue\", () => {\n"
+            "  it(\"keeps unsent messages across a reload and forgets delivered ones\", () => {\n"
+            "    const q = new OutboxQueue(sessionStorage);\n"
+            "    q.enqueue({ clientId: \"a\", text: \"hello\", createdAt: 1 });\n"
+            "    q.enqueue({ clientId: \"b\", text: \"are you there\", createdAt: 2 });\n"
+            "    expect(new OutboxQueue(sessionStorage).size).toBe(2);\n"
+            "    q.flush(() => true);\n"
+            "    expect(sessionStorage.getItem(\"cw.outbox\")).toBeNull();\n"
+            "    expect(localStorage.length).toBe(0);\n  });\n});\n")
+    s.bash("npx vitest run --environment jsdom",
+           vitest([("test/markdown.test.ts", 2), ("test/queue.test.ts", 1)], start="13:31:40"))
+    s.say("Done:\n\n- `OutboxQueue` persists the **unsent** messages in `sessionStorage` under `cw.outbox` and "
+          "loads them on construction, so a reload in the same tab keeps them\n"
+          "- every delivered message is removed right away; when the queue is empty the key is deleted\n"
+          "- nothing in `src/` touches `localStorage` (grep is empty), and the new test asserts it stays empty\n\n"
+          "When the connection opens, `ChatWidget` already flushes the outbox, so restored messages go out on the "
+          "first successful connect.")
+    return [s]
+
+
+@scenario("unread-reset", "chatwidget",
+          "the agent proposes resetting the unread count when the panel opens, the person agrees, then reverts "
+          "it later in the session: reset only once the last message has been on screen",
+          exp("decision", CW + "widget.ts:ChatWidget.watchLastMessage", "on screen", "when the panel opens"))
+def _unread(files):
+    s = Session("unread-reset", "2026-11-06T10:15:00.000Z", files)
+    s.user("unread badge never goes back to 0. is markSeen ever called?")
+    s.grep("markSeen", [CW + "unread.ts"])
+    s.say("No — `UnreadCounter.markSeen()` is defined but nothing calls it, so the count only grows. The "
+          "natural place is `ChatWidget.toggle()`: reset the count **when the panel opens**. Shall I do that?")
+    s.user("yeah do that")
+    s.read(CW + "widget.ts", offset=55, limit=6)
+    s.edit(CW + "widget.ts", "    this.open = !this.open;\n    this.host.classList.toggle(\"cw-open\", this.open);\n",
+           "    this.open = !this.open;\n    this.host.classList.toggle(\"cw-open\", this.open);\n"
+           "    if (this.open) this.unread.markSeen();\n")
+    s.bash("npx tsc --noEmit -p . && npx vitest run", vitest([("test/markdown.test.ts", 2)], start="10:19:12"))
+    s.say("Added: opening the panel calls `markSeen()`, which clears the badge. Type-check and tests pass.")
+    s.user("hm actually no, just tried it on my phone. the panel opens scrolled to where you were and the new "
+           "messages are below the fold, so the badge clears for stuff nobody has read. reset only when the last "
+           "message has actually been on screen. intersection observer or whatever")
+    s.say("Good catch — on a short viewport \"opened\" isn't \"read\". I'll take the reset out of `toggle()` and "
+          "watch the newest message with an `IntersectionObserver` rooted at the message list: the count is "
+          "cleared when that element is (almost) fully visible. Each new message moves the observer to itself.")
+    s.edit(CW + "widget.ts", "    this.host.classList.toggle(\"cw-open\", this.open);\n"
+           "    if (this.open) this.unread.markSeen();\n",
+           "    this.host.classList.toggle(\"cw-open\", this.open);\n")
+    s.edit(CW + "widget.ts", "    li.innerHTML = renderMarkdown(text);\n    this.list.appendChild(li);\n  }\n",
+           "    li.innerHTML = renderMarkdown(text);\n    this.list.appendChild(li);\n    this.watchLastMessage(li);\n  }\n\n"
+           "  private watchLastMessage(li: HTMLElement): void {\n    this.seenObserver?.disconnect();\n"
+           "    this.seenObserver = new IntersectionObserver(\n"
+           "      (entries) => {\n        if (entries.some((e) => e.isIntersecting)) this.unread.markSeen();\n      },\n"
+           "      { root: this.list, threshold: 0.9 },\n    );\n    this.seenObserver.observe(li);\n  }\n")
+    s.edit(CW + "widget.ts", "  private open = false;\n",
+           "  private open = false;\n  private seenObserver: IntersectionObserver | null = null;\n")
+    s.bash("npx tsc --noEmit -p . && npx vitest run", vitest([("test/markdown.test.ts", 2)], start="10:26:48"))
+    s.say("Switched:\n\n- `toggle()` no longer touches the unread count\n"
+          "- `watchLastMessage()` observes the newest message inside the list; the badge clears once 90 % of it "
+          "is visible — a closed panel is `display: none`, so nothing intersects while it's closed\n\n"
+          "Worth a look on your phone again: scroll up, get a message, open the panel — the badge should stay "
+          "until you scroll down to it.")
+    return [s]
+
+
 # -- writing and checking ------------------------------------------------------------------------------------
 
 
