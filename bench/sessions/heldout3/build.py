@@ -693,6 +693,189 @@ def _unread(files):
     return [s]
 
 
+
+@scenario("link-allowlist", "chatwidget",
+          "a pen-test finding; the agent starts with a blocklist, the person corrects it to an allowlist of schemes",
+          exp("invariant", CW + "markdown.ts:sanitizeUrl", "allowlist", "blocklist"))
+def _links(files):
+    s = Session("link-allowlist", "2026-11-09T08:40:00.000Z", files)
+    s.user("pen test report item 4: an operator (or anyone who gets into an operator account) can send "
+           "`[click me](javascript:alert(document.cookie))` and the widget renders it as a real link on the "
+           "customer's site. fix sanitizeUrl pls")
+    s.read(CW + "markdown.ts")
+    s.say("Confirmed: `sanitizeUrl()` only trims, so any scheme goes through into `href`. `escapeHtml()` runs "
+          "first, so quotes can't break out of the attribute — the scheme is the hole.\n\n"
+          "I'll add a blocklist of the dangerous schemes (`javascript:`, `data:`, `vbscript:`), case-insensitive, and render "
+          "the label as plain text for those.")
+    s.edit(CW + "markdown.ts", "export function sanitizeUrl(url: string): string | null {\n  return url.trim();\n}\n",
+           "const BLOCKED = /^\\s*(javascript|data|vbscript):/i;\n\n"
+           "export function sanitizeUrl(url: string): string | null {\n  const u = url.trim();\n"
+           "  return BLOCKED.test(u) ? null : u;\n}\n")
+    s.user("no — allowlist. http, https, mailto, nothing else. blocklists always miss something: "
+           "`java\\tscript:`, entities, whatever next year's browser quirk is")
+    s.say("Agreed, an allowlist fails closed. I'll parse the URL and accept only `http:`, `https:` and "
+          "`mailto:`; anything that doesn't parse as an absolute URL (including relative links) renders as "
+          "plain text.")
+    s.edit(CW + "markdown.ts", "const BLOCKED = /^\\s*(javascript|data|vbscript):/i;\n\n"
+           "export function sanitizeUrl(url: string): string | null {\n  const u = url.trim();\n"
+           "  return BLOCKED.test(u) ? null : u;\n}\n",
+           "const ALLOWED_SCHEMES = new Set([\"http:\", \"https:\", \"mailto:\"]);\n\n"
+           "export function sanitizeUrl(url: string): string | null {\n  const u = url.trim();\n  try {\n"
+           "    return ALLOWED_SCHEMES.has(new URL(u).protocol) ? u : null;\n  } catch {\n    return null;\n  }\n}\n")
+    s.edit("test/markdown.test.ts", "  it(\"renders bold and links\", () => {\n",
+           "  it.each([\"javascript:alert(1)\", \"JaVaScRiPt:alert(1)\", \"java\\tscript:alert(1)\", \"data:text/html,x\", \"/relative\"])(\n"
+           "    \"drops %s\",\n    (href) => {\n      expect(renderMarkdown(`[x](${href})`)).toBe(\"x\");\n    },\n  );\n\n"
+           "  it(\"renders bold and links\", () => {\n")
+    s.bash("npx vitest run", vitest([("test/markdown.test.ts", 7)], start="08:52:19"))
+    s.say("All 7 pass.\n\n- `sanitizeUrl()` accepts only absolute `http:`, `https:` and `mailto:` URLs\n"
+          "- everything else — other schemes, mixed case, tab tricks, relative links — renders the label as "
+          "plain text\n- five new cases in `test/markdown.test.ts`")
+    return [s]
+
+
+@scenario("ios-input-zoom", "chatwidget",
+          "the agent explains and makes a deliberate workaround (iOS Safari zooms on inputs under 16px), turning "
+          "down the host-page viewport fix",
+          exp("workaround", CW + "theme.ts:inputStyles", "16px", "maximum-scale"))
+def _zoom(files):
+    s = Session("ios-input-zoom", "2026-11-11T15:22:00.000Z", files)
+    s.user("customer (the bakery chain) set fontSize: 13 in their theme and now on iphones the whole page zooms "
+           "in when you tap the message box and stays zoomed. android fine")
+    s.read(CW + "theme.ts")
+    s.say("## What's happening\n\n"
+          "iOS Safari zooms the page when a text field with a computed `font-size` **below 16px** gets focus — "
+          "it's meant to make small inputs readable, and it doesn't zoom back out on blur. `inputStyles()` "
+          "passes the theme's `fontSize` straight to the input, so 13 triggers it. Android Chrome doesn't do this.\n\n"
+          "## Ways around it\n\n"
+          "- **`maximum-scale=1` in the viewport meta** — the usual StackOverflow answer. But the viewport tag "
+          "belongs to the customer's page, not to us, and it would also disable pinch-zoom for visually "
+          "impaired visitors on older iOS. Not ours to change.\n"
+          "- **Keep the input at 16px and scale it down visually** — the input's real font size stays 16px, so "
+          "Safari doesn't zoom, and a CSS `transform: scale(13/16)` makes it look like 13px. Slightly hacky: the "
+          "box has to be made wider by the inverse factor so it still fills the footer.\n\n"
+          "I'll do the second; it's contained in `inputStyles()` and themes at 16px or above are untouched.")
+    s.user("weird but ok")
+    s.edit(CW + "theme.ts", "export function inputStyles(theme: Theme): Partial<CSSStyleDeclaration> {\n  return {\n"
+           "    fontSize: `${theme.fontSize}px`,\n",
+           "// iOS Safari zooms the page when an input under 16px gets focus. The viewport meta belongs to the host\n"
+           "// page, so instead the input stays at 16px and is scaled down to look like the theme's size.\n"
+           "const IOS_NO_ZOOM_PX = 16;\n\n"
+           "export function inputStyles(theme: Theme): Partial<CSSStyleDeclaration> {\n"
+           "  const scale = Math.min(1, theme.fontSize / IOS_NO_ZOOM_PX);\n  return {\n"
+           "    fontSize: `${Math.max(theme.fontSize, IOS_NO_ZOOM_PX)}px`,\n"
+           "    transform: scale < 1 ? `scale(${scale})` : \"\",\n    transformOrigin: \"left center\",\n"
+           "    width: `${100 / scale}%`,\n")
+    s.bash("npx tsc --noEmit -p .", "")
+    s.say("Done. With `fontSize: 13` the input now gets `font-size: 16px; transform: scale(0.8125); width: 123.08%` "
+          "— it looks the same as before but Safari has no reason to zoom. I can't test on a real iPhone from "
+          "here; BrowserStack or your phone against the bakery's staging page would confirm it.")
+    return [s]
+
+
+@scenario("i18n-english-fallback", "chatwidget",
+          "the person corrects the agent's fix for a missing translation (show the key) into a rule: fall back to "
+          "English; restated a week later when strings are added",
+          exp("invariant", CW + "i18n.ts:t", "fall back to english", "return the key"))
+def _i18n(files):
+    a = Session("i18n-english-fallback-1", "2026-11-12T09:10:00.000Z", files)
+    a.user("sentry: TypeError: Cannot read properties of undefined (reading 'replace')\n"
+           "    at t (widget.js:1:4412)\n    at widget.js:1:6388\n    at UnreadCounter.emit (widget.js:1:2210)\n"
+           "only on dutch browsers apparently")
+    a.read(CW + "i18n.ts")
+    a.say("`t()` does `STRINGS[locale][key].replace(...)`, and the `nl` table only has `header.title` — so any "
+          "other key is `undefined` for Dutch visitors and `.replace` throws. The first one hit is "
+          "`unread.badge`, when the first operator message arrives and the badge updates.\n\nI'll make `t()` return the key itself when a "
+          "translation is missing, so it can't crash.")
+    a.edit(CW + "i18n.ts", "  const raw = STRINGS[locale][key];\n", "  const raw = STRINGS[locale][key] ?? key;\n")
+    a.user("no — it must fall back to english. a visitor on a customer's site should never see "
+           "\"unread.badge\" or whatever, english is better than a key")
+    a.say("Right, a raw key is worse than English for a visitor. Falling back to the English table; the key "
+          "only remains as a last resort for a key that doesn't exist in English either, which would be a bug "
+          "in our code rather than a missing translation.")
+    a.edit(CW + "i18n.ts", "  const raw = STRINGS[locale][key] ?? key;\n",
+           "  // a missing translation falls back to English; visitors never see a raw key for it\n"
+           "  const raw = STRINGS[locale][key] ?? STRINGS.en[key] ?? key;\n")
+    a.write("test/i18n.test.ts",
+            "import { expect, it } from \"vitest\";\nimport { t } from \"../src/i18n\";\n\n"
+            "it(\"falls back to English for a missing translation\", () => {\n"
+            "  expect(t(\"nl\", \"unread.badge\", { n: 3 })).toBe(\"3 new\");\n});\n")
+    a.bash("npx vitest run", vitest([("test/i18n.test.ts", 1), ("test/markdown.test.ts", 2)], start="09:17:55"))
+    a.say("Fixed: `t()` falls back to the English string when the locale has no translation "
+          "(`t(\"nl\", \"unread.badge\", {n: 3})` → `3 new`). Test added in `test/i18n.test.ts`.")
+
+    b = Session("i18n-english-fallback-2", "2026-11-19T14:02:00.000Z", files)
+    b.user("need a typing indicator string, \"{name} is typing…\". add en and de, I'll get french from Camille "
+           "later. fr/nl without it is fine, they get english like we agreed — never the raw key")
+    b.read(CW + "i18n.ts", offset=1, limit=20)
+    b.edit(CW + "i18n.ts", "    \"unread.badge\": \"{n} new\",\n  },\n",
+           "    \"unread.badge\": \"{n} new\",\n    \"status.typing\": \"{name} is typing…\",\n  },\n")
+    b.edit(CW + "i18n.ts", "    \"status.reconnecting\": \"Verbindung wird wiederhergestellt…\",\n",
+           "    \"status.reconnecting\": \"Verbindung wird wiederhergestellt…\",\n    \"status.typing\": \"{name} schreibt…\",\n")
+    b.edit("test/i18n.test.ts", "  expect(t(\"nl\", \"unread.badge\", { n: 3 })).toBe(\"3 new\");\n",
+           "  expect(t(\"nl\", \"unread.badge\", { n: 3 })).toBe(\"3 new\");\n"
+           "  expect(t(\"fr\", \"status.typing\", { name: \"Léa\" })).toBe(\"Léa is typing…\");\n")
+    b.bash("npx vitest run", vitest([("test/i18n.test.ts", 1), ("test/markdown.test.ts", 2)], start="14:06:30"))
+    b.say("Added `status.typing` in English (`{name} is typing…`) and German (`{name} schreibt…`). French and "
+          "Dutch visitors get the English text through the fallback in `t()` until Camille's translation comes in; "
+          "the test now checks that for `fr` too.")
+    return [a, b]
+
+
+@scenario("widget-review", "chatwidget",
+          "a code review before handing the file to a new colleague; suggestions full of 'should', none taken up",
+          )
+def _review(files):
+    s = Session("widget-review", "2026-11-16T11:00:00.000Z", files)
+    s.user("can you review widget.ts? handing it to the new guy on monday and want to know what he's walking into")
+    s.read(CW + "widget.ts")
+    s.read(CW + "connection.ts", offset=30, limit=12)
+    s.say("## Review of `src/widget.ts`\n\nOverall it's small and readable; the wiring between connection, outbox "
+          "and unread counter is easy to follow. Things he'll likely trip over:\n\n"
+          "### Correctness\n"
+          "1. **No teardown.** There's no `destroy()`: the socket stays open and reconnects forever if the host "
+          "page removes the widget (SPAs do this on route changes). It should close the `Connection` and remove "
+          "the root element.\n"
+          "2. **`crypto.randomUUID()`** isn't available on Safari < 15.4 or on plain-HTTP pages (it needs a secure "
+          "context). On those, `sendText()` throws before anything is queued.\n"
+          "3. **`receive()` trusts the payload shape** — `data as { text; from }` is a cast, not a check. A "
+          "malformed server message would render `undefined`.\n\n"
+          "### Accessibility\n"
+          "4. `toggle()` should set `aria-expanded` on the launcher, and the list should be an `aria-live=\"polite\"` "
+          "region so screen readers announce new messages.\n\n"
+          "### Style\n"
+          "5. `mount()` builds the header with `innerHTML` and a translated string. Safe today because the strings "
+          "are ours, but a `textContent` assignment would make that obvious without thinking.\n\n"
+          "Nothing here is urgent; 1 and 2 are the ones I'd fix first.")
+    s.user("good list. he can take those as starter tickets, I'm not touching it today. thx")
+    s.say("Makes sense — they're independent, so they split nicely into five small tickets.")
+    return [s]
+
+
+@scenario("double-connect", "chatwidget",
+          "debugging a symptom whose cause is the person's demo page (React StrictMode); nothing changes in the widget",
+          )
+def _double(files):
+    s = Session("double-connect", "2026-11-17T16:45:00.000Z", files)
+    s.user("why does the widget open two websockets in dev? network tab shows two connects to /chat every page "
+           "load. prod looks normal")
+    s.read(CW + "widget.ts", offset=40, limit=20)
+    s.grep("new ChatWidget", ["demo/src/App.tsx"])
+    s.bash("sed -n 1,30p demo/src/App.tsx",
+           "import { StrictMode, useEffect, useRef } from \"react\";\nimport { ChatWidget } from \"@parley/chatwidget\";\n\n"
+           "function Chat() {\n  const host = useRef<HTMLDivElement>(null);\n  useEffect(() => {\n"
+           "    const w = new ChatWidget(host.current!, { endpoint: \"ws://localhost:8787/chat\", siteId: \"demo\" });\n"
+           "    w.mount();\n  }, []);\n  return <div ref={host} />;\n}\n\nexport default function App() {\n"
+           "  return (\n    <StrictMode>\n      <Chat />\n    </StrictMode>\n  );\n}")
+    s.say("It's the demo app, not the widget. `App.tsx` renders inside `<StrictMode>`, and in development React "
+          "runs every effect twice (mount → unmount → mount) to surface missing cleanups. The effect creates and "
+          "mounts a `ChatWidget` each time and returns no cleanup, so you get two widgets and two sockets. "
+          "Production builds don't double-invoke effects, which is why prod looks normal.\n\n"
+          "If the demo should behave, its effect would need to return a cleanup that closes the widget — which "
+          "brings us back to the missing `destroy()` from the review.")
+    s.user("ah ok, it's just the demo then. fine, ignoring it")
+    return [s]
+
+
 # -- writing and checking ------------------------------------------------------------------------------------
 
 
