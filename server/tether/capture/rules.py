@@ -975,7 +975,13 @@ _ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s
                     r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?|"
                     # "Should `get_user` return None or raise KeyError?": the subject, then two verb phrases
                     r"^(?:should|shall|do (?:you|we) want|would you like)\s+(?:(?:me|us|we|i|it|they|[\w`.()]+)\s+"
-                    r"(?:to\s+)?)?(?P<c>[^?,;]{2,60}?),?\s+or\s+(?P<d>[^?,;]{2,60})\?", re.I)
+                    r"(?:to\s+)?)?(?P<c>[^?,;]{2,60}?),?\s+or\s+(?P<d>[^?,;]{2,60})\?|"
+                    # "… should getRule return undefined like now and the loader skip it, or throw?", "should a point
+                    # on the edge count as inside or outside?": a longer subject, then what it would do, two ways
+                    r"\b(?:should|shall|would|will|do|does)\s+(?:[\w`.()'\"-]+\s+){1,6}?"
+                    r"(?P<e>(?:count as|return|be|use|raise|throw|stay|keep|make|treat|store|go|fail|skip|block|"
+                    r"wait|retry|ignore|reject|accept|round|show|send|run)\b[^?;]{0,70}?),?\s+or\s+(?P<f>[^?;]{1,60})\?",
+                    re.I)
 _HEAD_END = re.compile(r"\s+[—–]\s+|\s+-\s+|;\s+|:\s+(?=\S)|,\s+(?:but|so|which|and it|though)\b|\.\s+(?=[A-Z])")
 _RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my (?:pick|vote|recommendation|preference)(?:\s+is|:)|i recommend|"
                         r"i suggest|i'd recommend|i'd suggest|i lean towards?|i prefer)\s+(?:go with\s+|go for\s+|"
@@ -1079,7 +1085,7 @@ def options_in(text: str) -> list[Option]:
     for sent in sentences(text):
         m = _INLINE.search(sent) or _ASKED.search(sent)
         if m and (not listed or body.find(sent[:40]) > body.find(listed[-1].quote)):  # the options laid out last
-            parts = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
+            parts = next((m.group(x), m.group(y)) for x, y in ("ab", "cd", "ef") if m.group(x))
             heads = [re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+)", "", part.strip(" ,"), flags=re.I).strip()
                      for part in parts]
             return [Option(str(n + 1), h, _said_about(text, h, heads[1 - n]), sent) for n, h in enumerate(heads)]
@@ -1274,9 +1280,14 @@ def _reason_in(sents: list[str], skip: str = "") -> str:
         if r and s != skip:
             return r
     for s in sents:
-        if s != skip and not _DIRECTIVE.search(s):
+        if s != skip and not _ORDERS.search(s):
             return s.rstrip(".!")
     return ""
+
+
+# a sentence that tells rather than explains: it starts with what to do, or says what must be
+_ORDERS = re.compile(r"^\W*(?:only|keep|use|stay|just|do|make|leave|put|drop|add|remove|go|switch|back to)\b|"
+                     r"\b(?:must|should|never|always|instead|rather|prefer)\b", re.I)
 
 
 @dataclass
@@ -1320,6 +1331,18 @@ def _said_choice(session: Session, earlier: list[Utterance], reply: str, turn: i
     return None
 
 
+def _revert_head(reply: str, rev: re.Match, psents: list[str]) -> str:
+    """The choice a revert makes: "back to X" → X; "revert X. Y" → Y; "scrap X, go with Y" → Y;
+    "" when it names none ("get back to you", "put it back")."""
+    rest = rev.group("rest").strip(" .,:")
+    at = next((i for i, x in enumerate(psents) if _REVERT.search(x)), -1)
+    after = psents[at + 1:] if at >= 0 else []
+    tail = reply[rev.end():].split("\n")[0].strip(" .,:;—–-")
+    head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
+        (after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
+    return head if len(head.split()) >= 2 else ""
+
+
 def _choice_title(text: str) -> str:
     text = text.rstrip(" ?")  # an option offered as a question: "… or reject it with a 400?"
     t = title_of(text, choice=True)
@@ -1359,16 +1382,10 @@ def exchanges(session: Session) -> list[Proposal]:
         rev = _REVERT.search(reply)
         if rev and last is None:  # a choice said in a sentence ("let's use X"), not picked from options
             last = _said_choice(session, said[:k], reply, u.turn)
-        if rev and last is not None and _stems(reply) & _stems(last.about):  # reverts that choice, not any
+        if rev and last is not None and _stems(reply) & _stems(last.about) and _revert_head(reply, rev, psents):
+            # reverts that choice, not any; one that names no choice ("put it back and drop the wait") is read below
             rest = rev.group("rest").strip(" .,:")
-            at = next((i for i, x in enumerate(psents) if _REVERT.search(x)), -1)
-            after = psents[at + 1:] if at >= 0 else []
-            # "back to X": X is the choice now; "revert X": X is the one dropped, the next words say what instead
-            tail = reply[rev.end():].split("\n")[0].strip(" .,:;—–-")  # "scrap X, go with Y"
-            head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
-                (after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
-            if len(head.split()) < 2:
-                continue  # "get back to you" names no choice
+            head = _revert_head(reply, rev, psents)
             old = last.proposal
             if old in out:
                 out.remove(old)
@@ -1448,7 +1465,9 @@ def exchanges(session: Session) -> list[Proposal]:
                 last = _Decided(out[-1], x)
                 continue
         down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
-        proposal = next((s for s in sentences(agent.text) if _PROPOSAL.search(s)), "")
+        # what the agent proposed or did in its last turn ("I'll give debounce a leading option …" then "Done.")
+        proposer, proposal = next(((a, x) for a in reversed(prior) if a.turn == agent.turn
+                                   for x in sentences(a.text) if _PROPOSAL.search(x)), (agent, ""))
         dismissed = ""  # "78 is cute but nobody knows sysexits. exit 2": the proposal named and waved off
         if not down and proposal and len(psents) > 1 and \
                 (_tokens(psents[0]) & _tokens(proposal) or _stems(psents[0]) & _stems(proposal)) and \
@@ -1476,8 +1495,8 @@ def exchanges(session: Session) -> list[Proposal]:
                     (psents[0] if dismissed and len(psents[0].split()) <= 10 and not settles else "")
                 if x:
                     settles.insert(0, (x, "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", x)[0]), 0.7))
-            listed = _listed_after(agent.text, proposal) if not neither else []  # "I'd:\n1. js-yaml …\n2. TOML …"
-            offered = with_options[0] if neither else agent
+            listed = _listed_after(proposer.text, proposal) if not neither else []  # "I'd:\n1. js-yaml …\n2. TOML …"
+            offered = with_options[0] if neither else proposer
             for n, (x, kind, title, conf) in enumerate(settles):
                 why = dismissed.split(" but ", 1)[-1].rstrip(".") if dismissed else \
                     _reason_in([y for y in psents if y != x], x) or reason_of(x) or \
