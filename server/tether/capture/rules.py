@@ -590,6 +590,10 @@ def _invariant(s: str, main: str) -> Hit | None:
     return None
 
 
+_PURPOSE = re.compile(r"\bso(?: that)? (?:people|users?|you|we|they|callers?|customers?|it|one) (?:can|could|don't|won't|"
+                      r"do not|will|may)\b", re.I)
+
+
 def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
     body = _DISCOURSE.sub("", s)
     if proposal:
@@ -603,8 +607,10 @@ def _decision(s: str, nxt: str, proposal: bool = False) -> Hit | None:
             if m:
                 alt = _alt(m.group("alt"))
                 quoted = clause[:m.start("alt")].count("`") % 2
-                if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or quoted:
-                    continue  # "rather than patch it" names no option; "`… EUR only, not GBP`" is quoted text
+                if not alt or len(alt.split()) > 8 or _PRONOUN_END.search(alt) or quoted or \
+                        _PURPOSE.search(clause[:m.start("alt")]):
+                    continue  # "rather than patch it" names no option; "`… EUR only, not GBP`" is quoted text;
+                    # "add X so people can write Y instead of Z": what the feature is for, not a choice
                 lead = re.split(r",\s+(?:and|but|so)\s+", clause[:m.start("x")])[-1] if rx is not _RATHER else ""
                 title = title_of(lead + m.group("x"), choice=True)  # the clause with the choice, not the story before
                 if len(title.split()) < 2:
@@ -1541,13 +1547,20 @@ class RuleExtractor:
             sents = sentences(u.text)
             opts = options_in(u.text) if u.who == ASSISTANT else []
             laid_out = [_EMPH.sub("", o.quote) for o in opts]
+            ruled = _ruled_items(u.text) if u.who == USER else []  # "rules:\n- …\n- …": one point an item
             for i, s in enumerate(sents):
                 if any(s in q for q in laid_out):
                     continue  # an option laid out for the person to choose: :func:`exchanges` reads the answer
+                item = next((x for x in ruled if s in x), None)
+                if item is not None and not item.startswith(s[:40]):
+                    continue  # read with its item's first sentence
                 hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "", person=u.who == USER)
+                if item is not None:
+                    hit = hit or next((h for x in sentences(item)[1:] for h in (classify(x, person=True),) if h), None) \
+                        or _item_rule(item)
                 if hit is None:
                     continue
-                quote = s
+                quote = item or s
                 own = _own_pick(s, opts)
                 if own is not None:  # "I'll do the second as a deliberate workaround": that option, the others rejected
                     hit = replace(hit, title=_choice_title(own.head), alternatives=tuple(
@@ -1589,11 +1602,11 @@ class RuleExtractor:
                     if u.who == ASSISTANT or not (whole or hit.kind != "decision" and classify(s) is not None):
                         continue  # about no code the session touched and no hard rule ("… must never …"): talk
                     conf -= 0.15
-                prev = last.get(hit.kind)
+                prev = last.get(hit.kind) if item is None else None  # each item of a list of rules is a point
                 if prev is not None and prev[0] == k and prev[1].refs == refs:
                     _elaborate(prev[1], hit, evidence)  # the same point, said in more than one sentence
                     continue
-                rule = last.get("invariant")
+                rule = last.get("invariant") if item is None else None
                 if hit.kind == "decision" and hit.alternatives and rule is not None and rule[0] == k and \
                         set(rule[1].refs) & set(refs):
                     _elaborate(rule[1], hit, evidence)  # "… must X, not Y": what the rule rules out
@@ -1690,6 +1703,46 @@ def _assented(session: Session, k: int) -> bool:
     reply = next((r for r in said[k + 1:] if r.who == USER), None)
     return reply is not None and reply.turn == u.turn + 1 and bool(_ASSENT.match(reply.text)) and \
         not _ASSENT_NOT.search(reply.text[:80]) and bool(session.edits({reply.turn}))
+
+
+# -- a person's rules as a list ---------------------------------------------------------------------------
+
+# a line that announces a list of how things must be: "rules:", "how i want messages to work:"
+_RULES_CUE = re.compile(r"\b(?:rules?|how i want|how (?:it|this|they) should|requirements?|constraints?|guidelines?|"
+                        r"conventions?|ground rules|the deal|policy|non-negotiable)\b[^\n]*:\s*$", re.I)
+
+
+def _ruled_items(text: str) -> list[str]:
+    """The items of a list the person introduces as rules (each with its continuation lines)."""
+    lines = _FENCE.sub("\n", text).split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if out or not _RULES_CUE.search(line) or _BULLET.match(line):
+            continue
+        for nxt in lines[i + 1:]:
+            if _BULLET.match(nxt):
+                out.append(_EMPH.sub("", _BULLET.sub("", nxt)).strip())
+            elif nxt.startswith((" ", "\t")) and nxt.strip() and out:
+                out[-1] += " " + _EMPH.sub("", nxt.strip())
+            elif nxt.strip() and out:
+                break
+    return [x for x in out if not _PROCESS.search(x)]  # "run ruff before you say you're done": how to work
+
+
+def _item_rule(item: str) -> Hit | None:
+    """An item of the person's rules that no rule reads on its own: a limit ("no plural logic
+    in v1 — leave plurals out"), a choice ("X, not Y"), else a rule ("a missing translation
+    falls back to english")."""
+    first = sentences(item)[0] if sentences(item) else item
+    if skipped(first):
+        return None
+    if re.search(r"\bleave\s+.{2,40}?\s+out\b|\b(?:for now|later|in v1|not (?:yet|now))\b", item, re.I):
+        return Hit("boundary", title_of(first), 0.65, rationale=reason_of(item))
+    alt = re.search(r",\s+not\s+(?:from\s+|in\s+|with\s+)?(?P<alt>[^,.;—–]{2,60})", first)
+    if alt:
+        return Hit("decision", title_of(first[:alt.start()], choice=True), 0.7, rationale=reason_of(item),
+                   alternatives=(Alternative(_alt(alt.group("alt")), reason_of(item)),))
+    return Hit("invariant", title_of(first), 0.65, rationale=reason_of(item), plain=True)
 
 
 # -- leads: what the rules could not read ----------------------------------------------------------------
