@@ -144,6 +144,7 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
 _REPORTED = re.compile(r"\b(says(?! why)|said|saying|suggests|suggested|claims|claimed|according to|reads:|"
                        r"states that|told (?:me|us|them)|thinks|believes|reckons|insists|heads up|"
+                       r"(?:people|users|customers|they|folks|clients) (?:say|said|report|complain)|"
                        r"\w+'s (?:rule|take|view|opinion|idea|advice|preference|policy|position) is|"
                        r"dunno|don't know if|not sure (?:if|whether)|"
                        r"the (error|message|warning|"
@@ -461,7 +462,7 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|,\s*never\s+(?:an?\s+)?\w+|\bwe never\s+\w+|"
                     r"(?:^|\s[—–-]\s|,\s)(?:an?\s+|the\s+|every\s+|each\s+|no\s+|our\s+)?"
                     r"(?!(?:i|you|we|they|it|he|she|this|that|there)\b)(?:[\w`$.-]+\s+){1,3}(?:never|always)\s+"
-                    r"(?!been\b)\w+|"
+                    r"(?!been\b|going\b|had\b|got\b)\w+|"
                     r"^(?:nothing|no \w+)\b.{3,60}\b(?:ever|never)\b|\band (?:nowhere|nothing|no ?one) else\b|"
                     r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
@@ -471,7 +472,7 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
 _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:handle|support|deal with)\b|"
                     r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
                     r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b|\bwe only \w+|"
-                    r"\b(?:stays?|remains?) out\b", re.I)
+                    r"\b(?:stays?|remains?) out\b|^no \w+(?:\s\w+)? (?:here|for now|in v\d|yet)\b", re.I)
 _KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?!(?:the rest|everything|it|all|them|the others?|other)\b)"
                          r"(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
                          r"(?:alone|as is|as it is|in place|where it is|in there)\b", re.I)
@@ -486,7 +487,7 @@ _FOR_NOW = re.compile(r"\b(?:for (?:now|today|the moment)|tomorrow|later)\b", re
 # how things are now, not how they must be: "the exports are CSV only right now"
 _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
                     r"for some reason|somehow)\b", re.I)
-_PERSON_TRIGGER = re.compile(r"\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
+_PERSON_TRIGGER = re.compile(r"^no\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
                              r"has to|have to|"
                              r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever|else|out|never|rule|"
                              r"reminder|remember)\b", re.I)
@@ -1008,7 +1009,8 @@ _PICK_THAT = re.compile(r"\b(?:go with (?:that|it|this|your (?:pick|suggestion|r
                         r"sounds good|agreed|i agree|makes sense|let'?s do (?:it|that)|go ahead|fine by me|works for me|"
                         r"ship it|that one|your (?:pick|suggestion|recommendation))\b", re.I)
 _CHOOSE_VERB = re.compile(r"\b(?:go with|prefer|let'?s|use|take|pick|choose|then|keep|want)\b", re.I)
-_TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:reject(?:ed)?|no+|nah|nope|not that|"
+_TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:reject(?:ed)?|no+(?!\s+\w+(?:\s\w+)?\s+"
+                        r"(?:here|for now|in v\d|yet)\b)|nah|nope|not that|"
                         r"not like that|stop|don'?t|please don'?t|wrong|let'?s not|"
                         r"i'?d rather not|rather not|actually)\b\s*[.,!:;—–-]*\s*",
                         re.I)
