@@ -741,8 +741,11 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
                         owner if owner and text is sentence and _mentions(text, owner) else ""
                     if hit and (c.path, hit) not in named:
                         named.append((c.path, hit))
+            named = _code_not_tests(session, named)
+            if any(not _TEST_PATH.search(c.path) for c in edits):  # a test's name ("async validators") is not
+                named = [r for r in named if not _TEST_PATH.search(r[0])]  # what a note is about when code changed
             if named:
-                return _with(_code_not_tests(session, named), asked)
+                return _with(named, asked)
     if asked:
         return asked[:MAX_SYMBOLS]
     if not edits:
