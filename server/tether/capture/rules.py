@@ -936,9 +936,8 @@ def reported(session: Session) -> list[Proposal]:
             continue
         fix = next((c for c in session.edits({u.turn}) if not _TEST_PATH.search(c.path)), None)
         diag = next((a for a in said[k + 1:] if a.who == ASSISTANT and a.turn == u.turn), None)
-        if fix is None or diag is None or diag.index > fix.index or \
-                any(c.edit for c in session.calls({u.turn}) if c.index < fix.index):
-            continue  # no fix, or no word of why before it (a command that reproduces the failure is fine)
+        if fix is None or diag is None or diag.index > fix.index:
+            continue  # no fix, or no word of why before it (a failing command or a test that reproduces it is fine)
         first = next((x for x in sentences(diag.text) if not skipped(x) and len(x.split()) >= 5), "")
         if not first or _NARRATION.match(first):
             continue
