@@ -17,7 +17,8 @@ Figures per set: precision, recall, rejected options recovered (an expected ``re
 phrase in an option — or its reason — of the matching candidate), false positives per 10
 sessions (candidates that match nothing expected), cross-session merges (expected candidates
 of a scenario of several sessions matched by one candidate with evidence from more than one
-session), and the milliseconds ``distill`` takes (reading the transcript, extraction,
+session), what the request at Stop asks the session's own agent about (expected candidates the
+rules missed whose key phrase a lead quotes: "found or asked"), and the milliseconds ``distill`` takes (reading the transcript, extraction,
 fingerprinting the anchors, the queue) per 1,000 transcript lines; also on a synthetic long
 transcript made of the fixtures' sessions repeated. Figures are printed, never asserted.
 
@@ -44,14 +45,15 @@ from tether.capture import candidates as capture  # noqa: E402
 from tether.capture.distill import distill  # noqa: E402
 from tether.core.workspace import Workspace  # noqa: E402
 
-SUMMED = ("tp", "candidates", "expected", "sessions", "rejected", "rejected_found", "restated", "merged")
+SUMMED = ("tp", "candidates", "expected", "sessions", "rejected", "rejected_found", "restated", "merged", "asked",
+          "leads")
 
 
 def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
     root = base / suite.name / sc["name"] / "repo"
     make_repo(root, suite.repo(sc))
     ws, _ = Workspace.init(root, exact=True)
-    seconds, lines = 0.0, 0
+    seconds, lines, leads = 0.0, 0, []
     try:
         for name in sc["sessions"]:
             path = materialize(name, root, base / suite.name / sc["name"] / "transcripts", suite.transcript(name))
@@ -60,10 +62,14 @@ def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
             done = distill(ws, transcript=path)
             seconds += time.perf_counter() - t
             lines += done.lines
+            leads += [x.quote.lower() for x in done.leads]
         cands = [c.to_json() for c in capture.candidates(ws)]
     finally:
         ws.close()
     d = detail(cands, sc["expected"], len(sc["sessions"]))
+    # what the rules missed that the request at Stop asks the agent about (a lead quotes its key phrase)
+    d["asked"] = sum(any(e["phrase"].lower() in q for q in leads) for e in d["missed"])
+    d["leads"] = len(leads)
     if verbose:
         print(f"\n{suite.name}/{sc['name']}: {d['tp']}/{d['candidates']} candidates right, "
               f"{d['tp']}/{d['expected']} expected found, {d['rejected_found']}/{d['rejected']} rejected options")
@@ -115,6 +121,7 @@ def summary(rows: list[dict]) -> dict:
     return {"scenarios": len(rows), **t, "precision": ratio(t["tp"], t["candidates"]),
             "recall": ratio(t["tp"], t["expected"]), "rejected_recovered": ratio(t["rejected_found"], t["rejected"]),
             "false_positives_per_10_sessions": 10 * (t["candidates"] - t["tp"]) / t["sessions"] if t["sessions"] else 0,
+            "found_or_asked": ratio(t["tp"] + t["asked"], t["expected"]),
             "lines": lines, "seconds": secs, "ms_per_1000_lines": secs / lines * 1e6 if lines else 0.0}
 
 
@@ -123,7 +130,9 @@ def line(label: str, s: dict) -> str:
             f"({s['tp']}/{s['candidates']}), recall {s['recall']:.2f} ({s['tp']}/{s['expected']}), rejected options "
             f"{s['rejected_recovered']:.2f} ({s['rejected_found']}/{s['rejected']}), false positives "
             f"{s['false_positives_per_10_sessions']:.1f} per 10 sessions, merged across sessions "
-            f"{s['merged']}/{s['restated']}, {s['ms_per_1000_lines']:.0f} ms per 1,000 lines ({s['lines']} lines)")
+            f"{s['merged']}/{s['restated']}, {s['ms_per_1000_lines']:.0f} ms per 1,000 lines ({s['lines']} lines); "
+            f"found or asked about at Stop {s['found_or_asked']:.2f} ({s['tp']}+{s['asked']}/{s['expected']}, "
+            f"{s['leads']} leads)")
 
 
 def main() -> None:

@@ -1768,15 +1768,26 @@ def leads(session: Session, covered: set[int]) -> list[Lead]:
     out: list[Lead] = []
     for k in range(len(said) - 1, -1, -1):
         u = said[k]
-        if u.who != USER or u.index > last_edit or (u.line and u.line in covered) or not u.text.strip():
+        if u.index > last_edit or (u.line and u.line in covered) or not u.text.strip():
             continue
         words = " ".join(u.text.split())
+        if u.who == ASSISTANT:  # "That's deliberate — cheap trackers report dates years ahead …"
+            odd = next((x for x in sentences(u.text) if (_DELIBERATE.search(x) or _LOOKS.search(x) or _HACK.search(x))
+                        and not _NOT_DELIBERATE.search(x) and not skipped(x)), "")
+            if odd and session.edits({u.turn}):  # about code its turn changed
+                out.append(Lead(u.line, u.at, "the agent called its code deliberate",
+                                f"\"{_around_sentence(u.text, odd)[:200]}\""))
+            continue
         agent = next((a for a in reversed(said[:k]) if a.who == ASSISTANT), None)
         opts = options_in(agent.text) if agent is not None and agent.turn == u.turn - 1 else []
+        plan = next((x for x in sentences(agent.text) if _PROPOSAL.search(x)), "") \
+            if agent is not None and agent.turn == u.turn - 1 else ""
         if opts:
             why, quote = "answered options", f"{' / '.join(o.head for o in opts[:4])} → \"{words[:160]}\""
         elif agent is not None and (_TURN_DOWN.match(u.text) or _NEITHER.match(u.text)):
             why, quote = "turned down", f"\"{words[:200]}\""
+        elif plan and _ASSENT.match(u.text) and len(u.text.split()) <= 6:  # "👍" to "I'll key it by (customer, id)"
+            why, quote = "accepted the agent's plan", f"\"{plan[:160]}\" → \"{words[:40]}\""
         elif any(_RULE_WORD.search(x) and not skipped(x) for x in sentences(u.text)):
             why, quote = "sounds like a rule", f"\"{words[:200]}\""
         else:
