@@ -350,10 +350,10 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
 # the person recalls a decision made before ("remember we …", "what we agreed last week — …")
-_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|holds|applies)|(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|"
-                       r"settled)|"
-                       r"what we (?:agreed|"
-                       r"decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|we already)\b", re.I)
+_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|holds|applies)|"
+                       r"(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|settled)|"
+                       r"what we (?:agreed|decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|"
+                       r"we already|same (?:rule|deal|thing|as (?:before|last time))|as usual|again:)", re.I)
 
 
 def _lead_in(message: str, sentence: str) -> str:
