@@ -34,6 +34,7 @@ PENDING, ACCEPTED, MERGED, DISMISSED = "pending", "accepted", "merged", "dismiss
 STATUSES = (PENDING, ACCEPTED, MERGED, DISMISSED)
 
 SAME_TEXT = 0.5  # token Dice at or above which two statements of one kind on one code are one
+SAME_WORDS = 0.6  # … and at or above which two of one kind from two sessions are one, wherever they are
 MAX_EVIDENCE = 20  # evidence kept per candidate (the first ones, and the latest)
 
 
@@ -298,10 +299,11 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
         for p in proposals:
             same = next((c for c in known if c.kind == p.kind and _same_code(c.anchors, p.anchors)
                          and restates(c, p, _names(c.anchors + p.anchors))), None)
-            if same is None:  # said again in another session, on other code of the same file
+            if same is None:  # said again in another session: on other code of the same file, or anywhere
+                # in nearly the same words
                 same = next((c for c in known if c.kind == p.kind and c.status == PENDING and c.sessions != p.sessions
-                             and _same_file(c.anchors, p.anchors) and restates(c, p, _names(c.anchors + p.anchors))),
-                            None)
+                             and (_same_file(c.anchors, p.anchors) and restates(c, p, _names(c.anchors + p.anchors))
+                                  or _similarity(c.title, _more(c), p.title, _more(p)) >= SAME_WORDS)), None)
             if same is None and p.recalls:  # "remember, we …" while working on other code: the decision it names best
                 earlier = [c for c in known if c.status == PENDING and c.sessions != p.sessions
                            and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(c.title, p.title))]
