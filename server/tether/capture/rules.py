@@ -464,6 +464,7 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"(?!(?:i|you|we|they|it|he|she|this|that|there)\b)(?:[\w`$.-]+\s+){1,3}(?:never|always)\s+"
                     r"(?!been\b|going\b|had\b|got\b)\w+|"
                     r"^(?:nothing|no \w+)\b.{3,60}\b(?:ever|never)\b|\band (?:nowhere|nothing|no ?one) else\b|"
+                    r"^no [\w`.-]+(?:\s[\w`.-]+)?,\s+(?:same rule|ever|never|not even)\b|"
                     r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
@@ -507,7 +508,7 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
     if _HOLDS.search(main) or (_OBLIGED.search(main) and not _SELF_OBLIGED.match(_DISCOURSE.sub("", _NO.sub("", s)))):
         return Hit("invariant", title_of(main), 0.65, rationale=reason_of(s), plain=True)
     for clause in re.split(r"\s[—–]\s|\s-\s|;\s+", s)[1:]:  # "the guid thing still stands — guids never change"
-        if _HOLDS.search(f" — {clause}") and not _STATE.search(clause):
+        if (_HOLDS.search(clause) or _HOLDS.search(f" — {clause}")) and not _STATE.search(clause):
             return Hit("invariant", title_of(main_clause(clause)), 0.6, rationale=reason_of(clause), plain=True)
     return None
 
@@ -1485,8 +1486,8 @@ def exchanges(session: Session) -> list[Proposal]:
             dismissed, psents = psents[0], psents[1:]
         if (down or dismissed) and agent.turn == u.turn - 1:
             neither = with_options[1] if with_options is not None and _NEITHER.match(reply) else []
-            if not proposal and not neither:
-                continue
+            if not proposal and not neither and not session.edits({agent.turn}):
+                continue  # nothing proposed or done to turn down
             rejected = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|shall i|"
                                           r"should i|want me to|"
                                           r"my plan is|i(?:'ve)? (?:made|changed|switched|added))\s+",
@@ -1520,8 +1521,10 @@ def exchanges(session: Session) -> list[Proposal]:
                 evidence = [Evidence(session.id, ASSISTANT, offered.at,
                                      (proposal if not neither else offered.text)[:400], offered.line),
                             Evidence(session.id, USER, u.at, reply[:400], u.line)]
-                alternatives = [Alternative(o.head, o.why) for o in neither or listed] or [Alternative(rejected, why)]
-                out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives))
+                alternatives = [Alternative(o.head, o.why) for o in neither or listed] or \
+                ([Alternative(rejected, why)] if rejected else [])  # (what it did, unsaid: no option to name)
+                out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives,
+                                    recalls=bool(_REMINDER.search(x))))  # "no — no innerHTML, same rule as …"
                 if kind == "decision":
                     last = _Decided(out[-1], title)
     return out
