@@ -17,10 +17,11 @@ Figures per set: precision, recall, rejected options recovered (an expected ``re
 phrase in an option — or its reason — of the matching candidate), false positives per 10
 sessions (candidates that match nothing expected), cross-session merges (expected candidates
 of a scenario of several sessions matched by one candidate with evidence from more than one
-session), what the request at Stop asks the session's own agent about (expected candidates the
-rules missed whose key phrase a lead quotes: "found or asked"), and the milliseconds ``distill`` takes (reading the transcript, extraction,
-fingerprinting the anchors, the queue) per 1,000 transcript lines; also on a synthetic long
-transcript made of the fixtures' sessions repeated. Figures are printed, never asserted.
+session), what the request at Stop asks the session's own agent about (expected candidates
+the rules missed whose key phrase a lead quotes: "found or asked"), and the milliseconds
+``distill`` takes (reading the transcript, extraction, fingerprinting the anchors, the queue)
+per 1,000 transcript lines; also on a synthetic long transcript made of the fixtures'
+sessions repeated. Figures are printed, never asserted.
 
     python3 bench/distill.py [--set NAME]… [--repeat 40] [--json OUT] [-v]
 """

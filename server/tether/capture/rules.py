@@ -64,7 +64,8 @@ prompt starts; the next one when the person's next message accepts the agent's p
 likeliest first and at most three — or the touched symbols the sentence names, when it names
 some (also in prose: "token bucket"; a method of a touched class: "`reserve()`"), with a
 definition of an edited file the person named (by its name, a call or in backticks, in the last
-few turns); code before tests, and a name found in a test stands for the same name in the code. Code edited in other turns counts only
+few turns); code before tests, and a name found in a test stands for the same name in the code
+(a test's own name is no anchor when code changed). Code edited in other turns counts only
 when the statement's turn edited none. An edit touching more than three definitions anchors
 its file. A person's statement with no edit in its turn is anchored on the next turn's edits
 (the work it leads to); with none, it is dropped unless it is a hard rule ("… must never …"),
