@@ -646,6 +646,34 @@ def test_a_choice_the_person_questions_and_keeps_once_the_agent_says_why_is_a_de
     assert [e["who"] for e in c["evidence"]] == ["assistant", "user", "assistant", "user"]  # the choice as made first
 
 
+def test_a_list_of_rules_the_person_writes_is_read_an_item_at_a_time(tmp_path):
+    out = exchange(tmp_path, "rules-list", [
+        ("user", "to_cents needs fixing. rules for amounts:\n\n"
+                 "- a fraction of a cent is refused with a ValueError. rounding hides bugs\n"
+                 "- prices come from the catalog as strings, not floats — the feed sends both\n"
+                 "- currencies other than USD stay out for now\n"
+                 "- run the tests before you say you're done")], TO_CENTS)
+    got = sorted((c["kind"], c["title"]) for c in out["new"])
+    assert got == [("boundary", "Currencies other than USD stay out for now"),
+                   ("decision", "Prices come from the catalog as strings"),
+                   ("invariant", "A fraction of a cent is refused with a ValueError")]
+    (d,) = [c for c in out["new"] if c["kind"] == "decision"]
+    assert [a["option"] for a in d["alternatives"]] == ["floats"]
+    assert all(anchor_label(c["anchors"][0]) == "src/shop/money.py:to_cents" for c in out["new"])
+
+
+def test_a_revert_takes_back_the_plan_the_agent_carried_out(tmp_path):
+    out = exchange(tmp_path, "revert-plan", [
+        ("user", "to_cents(0.125) gives 12. fix it however you think best"),
+        ("assistant", "I'll round half up with `Decimal`, so 0.125 becomes 13."), ("edit", ""),
+        ("assistant", "Done."),
+        ("user", "hmm, actually scratch that — rounding hides the importer's bug. refuse sub-cent amounts instead")],
+        TO_CENTS)
+    (c,) = out["new"]
+    assert c["kind"] == "decision" and c["title"].startswith("Refuse sub-cent amounts")
+    assert [a["option"] for a in c["alternatives"]] == ["round half up with `Decimal`"]
+
+
 # -- the agent distils its own session: the request at Stop -----------------------------------------
 
 def stop_event(r: Replayed, sid: str, **kw) -> dict:
