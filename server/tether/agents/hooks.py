@@ -589,17 +589,19 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
     if len(fresh) > MAX_ASKED:
         lines.append(f"- … and {len(fresh) - MAX_ASKED} more (`tether review`)")
     if leads:
-        lines.append(("Also, where" if fresh else f"While changing {changing}, this session may have settled "
-                      "something where") + " the person said (tether could not tell what was settled):")
+        lines.append(("Also, this session may have settled something here" if fresh else
+                      f"While changing {changing}, this session may have settled something here") +
+                     " that tether could not write down itself:")
         lines += [f"- {x['why']}: {x['quote']}" for x in leads]
     if fresh:
         lines.append("Record each candidate that holds — with tether's MCP tool accept_candidate(id) (or `tether "
                      "accept ID`); correct the wording first with record_note if it is not quite right — and dismiss "
                      "the rest with dismiss_candidate(id) (`tether dismiss ID`).")
-    lines.append(("Record" if fresh else "Record what was settled there") + " with record_note (kind, path, line, "
-                 "title, rationale, alternatives) any decision, invariant, boundary or workaround this session "
-                 "settled that " + ("the list misses" if fresh else "would help the next session (nothing if none)")
-                 + ", on the code it is about. Then finish.")
+    what = "any decision, invariant, boundary or workaround this session settled that the list misses" if fresh else \
+        "what was settled there — a decision, invariant, boundary or workaround the next session should know — or " \
+        "nothing if nothing was"
+    lines.append(f"Record with record_note (kind, path, line, title, rationale, alternatives) {what}, on the code it "
+                 "is about. Then finish.")
     return "\n".join(lines) + "\n"
 
 

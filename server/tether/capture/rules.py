@@ -79,9 +79,11 @@ decision.
 Confidence: a base per rule (0.55–0.8), more when a reason is given or the person said it,
 less without code; candidates under 0.5 are not proposed.
 
-Leads (:func:`leads`): where the person may have settled something that no proposal quotes —
-an answer to options, a turn-down, a sentence with a rule's words — before code changed. They
-are not candidates: the request at Stop asks the session's own agent what was settled there.
+Leads (:func:`leads`): where the session may have settled something that no proposal quotes —
+the person answering options, turning the agent down, accepting a plan in a word or saying
+something with a rule's words before code changed; the agent calling code it changed
+deliberate. They are not candidates: the request at Stop asks the session's own agent what was
+settled there.
 """
 
 from __future__ import annotations
@@ -1772,16 +1774,18 @@ def leads(session: Session, covered: set[int]) -> list[Lead]:
     out: list[Lead] = []
     for k in range(len(said) - 1, -1, -1):
         u = said[k]
-        if u.index > last_edit or (u.line and u.line in covered) or not u.text.strip():
+        if (u.line and u.line in covered) or not u.text.strip():
             continue
         words = " ".join(u.text.split())
-        if u.who == ASSISTANT:  # "That's deliberate — cheap trackers report dates years ahead …"
+        if u.who == ASSISTANT:  # "That's deliberate — cheap trackers report dates years ahead …" (also after the edit)
             odd = next((x for x in sentences(u.text) if (_DELIBERATE.search(x) or _LOOKS.search(x) or _HACK.search(x))
                         and not _NOT_DELIBERATE.search(x) and not skipped(x)), "")
             if odd and session.edits({u.turn}):  # about code its turn changed
                 out.append(Lead(u.line, u.at, "the agent called its code deliberate",
                                 f"\"{_around_sentence(u.text, odd)[:200]}\""))
             continue
+        if u.index > last_edit:
+            continue  # no code changed after the person said it
         agent = next((a for a in reversed(said[:k]) if a.who == ASSISTANT), None)
         opts = options_in(agent.text) if agent is not None and agent.turn == u.turn - 1 else []
         plan = next((x for x in sentences(agent.text) if _PROPOSAL.search(x)), "") \
