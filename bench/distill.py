@@ -18,7 +18,9 @@ phrase in an option — or its reason — of the matching candidate), false posi
 sessions (candidates that match nothing expected), cross-session merges (expected candidates
 of a scenario of several sessions matched by one candidate with evidence from more than one
 session), what the request at Stop asks the session's own agent about (expected candidates
-the rules missed whose key phrase a lead quotes: "found or asked"), and the milliseconds
+the rules missed whose key phrase a lead quotes: "found or asked"), expected candidates missed
+although a wrong candidate states them (its key phrase, but on other code or as another kind),
+and the milliseconds
 ``distill`` takes (reading the transcript, extraction, fingerprinting the anchors, the queue)
 per 1,000 transcript lines; also on a synthetic long transcript made of the fixtures'
 sessions repeated. Figures are printed, never asserted.
@@ -39,7 +41,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE.parent / "server"))
 
-from capture_fixtures import Suite, anchor_label, detail, make_repo, materialize, replay, suites  # noqa: E402
+from capture_fixtures import Suite, anchor_label, detail, make_repo, materialize, near, replay, suites  # noqa: E402
 
 from tether.agents.hooks import answer  # noqa: E402
 from tether.capture import candidates as capture  # noqa: E402
@@ -47,7 +49,7 @@ from tether.capture.distill import distill  # noqa: E402
 from tether.core.workspace import Workspace  # noqa: E402
 
 SUMMED = ("tp", "candidates", "expected", "sessions", "rejected", "rejected_found", "restated", "merged", "asked",
-          "leads")
+          "leads", "near_anchor", "near_kind", "near_both")
 
 
 def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
@@ -71,6 +73,7 @@ def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
     # what the rules missed that the request at Stop asks the agent about (a lead quotes its key phrase)
     d["asked"] = sum(any(e["phrase"].lower() in q for q in leads) for e in d["missed"])
     d["leads"] = len(leads)
+    d.update({f"near_{k}": n for k, n in near(d).items()})
     if verbose:
         print(f"\n{suite.name}/{sc['name']}: {d['tp']}/{d['candidates']} candidates right, "
               f"{d['tp']}/{d['expected']} expected found, {d['rejected_found']}/{d['rejected']} rejected options")
@@ -133,7 +136,8 @@ def line(label: str, s: dict) -> str:
             f"{s['false_positives_per_10_sessions']:.1f} per 10 sessions, merged across sessions "
             f"{s['merged']}/{s['restated']}, {s['ms_per_1000_lines']:.0f} ms per 1,000 lines ({s['lines']} lines); "
             f"found or asked about at Stop {s['found_or_asked']:.2f} ({s['tp']}+{s['asked']}/{s['expected']}, "
-            f"{s['leads']} leads)")
+            f"{s['leads']} leads); missed but stated by a wrong candidate: on other code {s['near_anchor']}, "
+            f"as another kind {s['near_kind']}, both {s['near_both']}")
 
 
 def main() -> None:

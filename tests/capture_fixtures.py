@@ -148,12 +148,16 @@ def anchor_label(anchor: dict) -> str:
     return f"{anchor['path']}:{anchor['name']}" if anchor.get("name") else anchor["path"]
 
 
+def says(cand: dict, exp: dict) -> bool:
+    """The candidate states the expected one: its key phrase in the title or the evidence."""
+    return exp["phrase"].lower() in " ".join([cand["title"], *(e["quote"] for e in cand["evidence"])]).lower()
+
+
 def matches(cand: dict, exp: dict) -> bool:
     """A candidate is the expected one: the same kind, the expected anchor among its
     anchors, and the key phrase in its title or its evidence."""
-    text = " ".join([cand["title"], *(e["quote"] for e in cand["evidence"])]).lower()
     return cand["kind"] == exp["kind"] and exp["anchor"] in {anchor_label(a) for a in cand["anchors"]} \
-        and exp["phrase"].lower() in text
+        and says(cand, exp)
 
 
 def pairs(cands: list[dict], expected: list[dict]) -> list[tuple[dict, dict]]:
@@ -190,3 +194,18 @@ def detail(cands: list[dict], expected: list[dict], sessions: int) -> dict:
             "merged": sum(len(c["sessions"]) > 1 for c, _ in found) if sessions > 1 else 0,
             "missed": [e for e in expected if all(e is not x for _, x in found)],
             "wrong": [c for c in cands if all(c is not x for x, _ in found)]}
+
+
+def near(d: dict) -> dict[str, int]:
+    """Expected candidates missed although a wrong candidate states them: what the extractor
+    found but tied to other code ("anchor"), called another kind ("kind"), or both."""
+    out = {"anchor": 0, "kind": 0, "both": 0}
+    for e in d["missed"]:
+        said = [c for c in d["wrong"] if says(c, e)]
+        if any(c["kind"] == e["kind"] for c in said):
+            out["anchor"] += 1
+        elif any(e["anchor"] in {anchor_label(a) for a in c["anchors"]} for c in said):
+            out["kind"] += 1
+        elif said:
+            out["both"] += 1
+    return out
