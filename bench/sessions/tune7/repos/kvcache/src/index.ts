@@ -1,0 +1,11 @@
+export { Cache } from "./cache.js";
+export type { CacheOptions, SetOptions } from "./cache.js";
+export { ManualClock, systemClock } from "./clock.js";
+export type { Clock } from "./clock.js";
+export { sizeOf } from "./size.js";
+export type { Sizer } from "./size.js";
+export { Stats } from "./stats.js";
+export type { StatsSnapshot } from "./stats.js";
+export { WriteThroughCache } from "./writeThrough.js";
+export type { BackingStore } from "./writeThrough.js";
+export { dump, restore } from "./serialize.js";
