@@ -8,6 +8,7 @@ hooks write it (``observe``); distillation and ``tether log`` read it.
 from __future__ import annotations
 
 import os
+import re
 import time
 
 import orjson
@@ -221,6 +222,9 @@ def edited_symbols(text: str, rel: str, ranges: list[tuple[int, int]]) -> list[s
     return out
 
 
+_COMMENT = re.compile(r"\s*(?:#|//|/\*|\*|--)")
+
+
 def touched_definitions(src: SourceFile, ranges: list[tuple[int, int]]) -> list[Definition]:
     out: list[Definition] = []
     spans = []  # each definition's lines, from its decorators or export keyword on
@@ -241,7 +245,9 @@ def touched_definitions(src: SourceFile, ranges: list[tuple[int, int]]) -> list[
         # into a function's first lines touched that function)
         inside = [(r, d) for r, d in spans if d.parent == parent and r.sl <= el and sl <= r.el]
         covered = {ln for r, _ in inside for ln in range(r.sl, r.el + 1)}
-        rest = any(lines[ln].strip() and ln not in covered for ln in range(sl, el + 1))
+        # a comment written above a definition is that definition's ("/** Store first … */")
+        rest = any(lines[ln].strip() and ln not in covered and not _COMMENT.match(lines[ln])
+                   for ln in range(sl, el + 1))
         picked = [d for _, d in inside]
         if enclosing is not None and (rest or not picked):
             picked.insert(0, enclosing)

@@ -301,7 +301,8 @@ _CAN_GO = re.compile(r"\b(?:can|could) (?:be removed|go|be dropped|be deleted|be
 _MUST = re.compile(r"\b(must|shall)\s+(?!have\s+(?:been|had|gotten|missed|forgotten|changed|broken|seen|done)\b)"
                    r"(?!be\s+(?:the|a|an|in|from|because|caused|due|related|why|what|that|it|something|somewhere|"
                    r"wrong|missing|broken|coming|failing|somebody|someone|my|your|our|their|a bug)\b)\w+", re.I)
-_MODAL_NEVER = re.compile(r"\b(should|has to|have to|needs? to|can|may|is to|are to|must)\s+(never|always|not ever)\b"
+_MODAL_NEVER = re.compile(r"(?<!\bthat )(?<!\bwhich )(?<!\bwho )"  # "a value that may never exist": a description
+                          r"\b(should|has to|have to|needs? to|can|may|is to|are to|must)\s+(never|always|not ever)\b"
                           r"(?!\s+(?:happen|occur|be reached|reach|get here|get hit|come up|fail|work)\b)", re.I)
 _IMPERATIVE = re.compile(r"^(never|always|don't ever|do not ever|under no circumstances|at no point)\s+"
                          r"(?!mind\b|been\b|seen\b|had\b|knew\b|know\b|again\b|thought\b|said\b|ever\b)\w+", re.I)
@@ -703,7 +704,7 @@ def _mentions(sentence: str, qualname: str) -> bool:
     if distinctive and re.search(rf"\b{re.escape(short)}\b", sentence) is not None:
         return True
     parts = [w.lower() for w in _IDENT.findall(short)]
-    return len(parts) >= 2 and re.search(r"\b" + r"[\s_-]+".join(map(re.escape, parts)) + r"s?\b",
+    return len(parts) >= 2 and all(w.isalpha() for w in parts) and re.search(r"\b" + r"[\s_-]+".join(map(re.escape, parts)) + r"s?\b",
                                           sentence.lower()) is not None
 
 
@@ -731,7 +732,8 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
                                  if u.who == USER and min(turns) - 3 <= u.turn <= max(turns))])
     asked = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
              if _as_code(words, d) or _DISTINCT.search(d.rsplit(".", 1)[-1]) and
-             re.search(rf"\b{re.escape(d.rsplit('.', 1)[-1])}\b", words)]  # its name, not "front matter" for FrontMatter
+             re.search(rf"\b{re.escape(d.rsplit('.', 1)[-1])}\b", words)  # its name, not "front matter" for FrontMatter
+             or "." in d and re.search(rf"\b{re.escape(d)}\b", words)]  # `WriteThroughCache.set`
     asked = [(path, d) for path, d in asked if not any(n.startswith(f"{d}.") for _, n in asked)]  # a method, not its class
     for pool in (in_turn, [] if edits else session.edits()):  # other turns' code: only when this one edited none
         for text in (sentence, message):
@@ -794,7 +796,7 @@ def _code_not_tests(session: Session, refs: list[tuple[str, str]]) -> list[tuple
 
 _DISTINCT = re.compile(r"_|[a-z][A-Z]")  # a name that reads as code, not as a word
 _TEST_PATH = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
-_IDENT = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
+_IDENT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]{2,}(?![a-z])|[A-Za-z][a-z0-9]*|[0-9]+")  # ROUND_HALF_EVEN, HTTPServer
 _COMMON = frozenset("""the and for with this that from into will was are not but you your our its has have had all
 any can one two use used using self return def class new let var const none true false null import string
 number value values""".split())
@@ -1630,10 +1632,15 @@ class RuleExtractor:
                 if hit.plain:
                     plain.add(id(p))
                 out.append(p)
-        for rule in (p for p in out if p.kind == "invariant" and p.evidence[0].who == USER):
+        for rule in [p for p in out if p.kind == "invariant" and p.evidence[0].who == USER]:
             for a in answers:  # "raise. … reserved must never go below zero": the rule rules the other options out
                 if a.kind == "decision" and any(e.who == USER and e.line == rule.evidence[0].line for e in a.evidence) \
                         and set(a.refs) & set(rule.refs):
+                    if not _UNIVERSAL.search(rule.title) and len(a.evidence[-1].quote) > len(rule.evidence[0].quote):
+                        # "half even. totals must match the statement": why it was picked, not a rule of its own
+                        a.rationale = rule.evidence[0].quote.rstrip(".!")
+                        out.remove(rule)
+                        break
                     known = {x.option.lower() for x in rule.alternatives}
                     rule.alternatives += [x for x in a.alternatives if x.option.lower() not in known]
         if not session.out_of_time():
@@ -1648,6 +1655,11 @@ class RuleExtractor:
                                                              set(r.refs) & set(g.refs) for r in told))]
         out = sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
         return _one_per_choice(out)
+
+
+# a rule that holds beyond the choice it came with ("amounts stay integers all the way through")
+_UNIVERSAL = re.compile(r"\b(?:never|always|every|everywhere|anywhere|any|all|nothing|no \w+ ever|end to end|throughout|"
+                        r"all the way|no matter)\b", re.I)
 
 
 def _one_per_choice(proposals: list[Proposal]) -> list[Proposal]:
