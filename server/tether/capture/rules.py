@@ -315,7 +315,11 @@ _RULE = re.compile(r"^(?:the\s+|one\s+|a\s+|new\s+|our\s+)?(invariant|rule|const
 # where a rule applies: "for the whole billing package", "across the codebase"
 _WHOLE = re.compile(r"\b(?:for|in|across|throughout|to)\s+(?:the\s+)?(?:whole|entire|all(?:\s+of)?(?:\s+the)?)\s+"
                     r"(?:(?P<name>[\w.-]+)\s+)?(?P<what>package|module|folder|directory|codebase|code|repo|repository|"
-                    r"project|app|service)\b", re.I)
+                    r"project|app|service)\b|"
+                    # "rule for this codebase", "in this lib money is never float", "never float anywhere in ledgerline"
+                    r"\b(?:for|in|across|throughout)\s+(?:this|our)\s+(?P<this>codebase|code base|lib|library|package|"
+                    r"project|repo|repository|app|service)\b|"
+                    r"\b(?:anywhere|everywhere|nowhere)\s+in\s+(?:the\s+|this\s+|our\s+)?(?P<where>[\w.-]+)", re.I)
 # "amounts stay integers all the way through", "… remain UTC everywhere": a property held throughout
 _THROUGHOUT = re.compile(r"\b(?:stays?|remains?|are kept|is kept)\b.{2,60}?\b(?:all the way through|everywhere|"
                          r"end to end|throughout|at all times|across the board)\b", re.I)
@@ -464,6 +468,8 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"across the board|in every \w+|no matter what)\b|"
                     r",?\s*(?:full stop|period|no exceptions|that's final)\b|"
                     r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|,\s*never\s+(?:an?\s+)?\w+|\bwe never\s+\w+|"
+                    r"(?<!\bit )(?<!\bthis )(?<!\bthat )(?<!\bthere )\b(?:is|are)\s+never\s+(?!been\b|going\b|reached\b|"
+                    r"called\b|used\b|hit\b|run\b|set\b|read\b|seen\b)\w+|"  # "money is never float"
                     r"(?:^|\s[—–-]\s|,\s)(?:an?\s+|the\s+|every\s+|each\s+|no\s+|our\s+)?"
                     r"(?!(?:i|you|we|they|it|he|she|this|that|there)\b)(?:[\w`$.-]+\s+){1,3}(?:never|always)\s+"
                     r"(?!been\b|going\b|had\b|got\b)\w+|"
@@ -517,7 +523,12 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
     return None
 
 
+_MAX = re.compile(r"^(?:(?:but|and|so|ok)\s+)?(?:max(?:imum)?|at most|no more than|up to|never more than)\s+\d", re.I)
+
+
 def _boundary(s: str, main: str) -> Hit | None:
+    if _MAX.match(_DISCOURSE.sub("", s)):  # "but max 5 days back, if older … it must fail loud": a limit
+        return Hit("boundary", title_of(s), 0.7, rationale=reason_of(s))
     if _SCOPE.search(s) and not _SCOPE_NEG.search(s):
         return Hit("boundary", title_of(s), 0.75)
     if _DELIB_NOT.search(s):
@@ -735,6 +746,7 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
              re.search(rf"\b{re.escape(d.rsplit('.', 1)[-1])}\b", words)  # its name, not "front matter" for FrontMatter
              or "." in d and re.search(rf"\b{re.escape(d)}\b", words)]  # `WriteThroughCache.set`
     asked = [(path, d) for path, d in asked if not any(n.startswith(f"{d}.") for _, n in asked)]  # a method, not its class
+    asked = [r for r in asked if r[1] not in _error_types(session)]  # "RateMissing: no rate …": what raises it
     for pool in (in_turn, [] if edits else session.edits()):  # other turns' code: only when this one edited none
         for text in (sentence, message):
             named = []
@@ -748,6 +760,9 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
                     if hit and (c.path, hit) not in named:
                         named.append((c.path, hit))
             named = _code_not_tests(session, named)
+            raised = _error_types(session)  # "raise a new `UnbalancedEntry`": about the code that raises it
+            if any(n not in raised for c in in_turn if not _TEST_PATH.search(c.path) for n in c.symbols):
+                named = [r for r in named if r[1] not in raised]
             if any(not _TEST_PATH.search(c.path) for c in edits):  # a test's name ("async validators") is not
                 named = [r for r in named if not _TEST_PATH.search(r[0])]  # what a note is about when code changed
             if named:
@@ -758,6 +773,7 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
         return [(GLOB_ALL, "")]
     pool = [c for c in edits if c.symbols] or edits
     pool = [c for c in pool if not _TEST_PATH.search(c.path)] or pool
+    pool = [c for c in pool if set(c.symbols) - _error_types(session)] or pool  # what raises, not what is raised
     pool = [c for c in pool if c.index > at] or pool  # the work it leads to, not the work that led to it
     words = _content(sentence)
     best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
@@ -765,6 +781,16 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     ranked = [best, *sorted((c for c in pool if c is not best), key=lambda c: (abs(c.index - at), c.index < at))]
     # the work a statement leads to is every definition its turn's edits touched, the likeliest first
     return _with(_refs_of(ranked[0]), [r for c in ranked[1:] for r in _refs_of(c) if r[1]])
+
+
+_ERROR_CLASS = re.compile(r"\bclass\s+(\w+)\s*(?:\(\s*[\w.]*(?:Error|Exception|Warning)\s*\)|"
+                          r"extends\s+[\w.]*(?:Error|Exception))")
+
+
+def _error_types(session: Session) -> set[str]:
+    """The error classes the session's edits declare (``class RateMissing(LookupError)``,
+    ``class Timeout extends Error``): what code raises, not what a statement is about."""
+    return {m.group(1) for c in session.edits() for m in _ERROR_CLASS.finditer(c.text)}
 
 
 def _with(refs: list[tuple[str, str]], more: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -814,13 +840,29 @@ def _content(text: str) -> set[str]:
     return out
 
 
-def _scope_of(session: Session, whole: re.Match) -> list[tuple[str, str]]:
+def _scope_of(session: Session, whole: re.Match) -> list[tuple[str, str]] | None:
     """Where a rule "for the whole X package" applies: the folder named X that holds files
     the session touched, as ``folder/**/*.ext`` (their common extension) — the repository
-    (``**``) for "the whole codebase", or when no such folder was touched."""
+    (``**``) for "the whole codebase", or when no such folder was touched. "In this lib",
+    "for this codebase", "anywhere in ledgerline": the top folder of the code the session
+    touched (or the one named). None: "anywhere in the logs" names no place in the code."""
+    touched = [c.path for c in session.calls() if c.path]
+    if whole.group("this") or whole.group("where"):  # "in this lib", "anywhere in ledgerline": the package the
+        # session worked in (the top folder of the code it touched), or the folder named
+        code = [p for p in touched if not _TEST_PATH.search(p) and "/" in p]
+        tops = {p.split("/")[0] for p in code}
+        where = (whole.group("where") or "").lower().strip(".-")
+        if where in (p.split("/")[0].lower() for p in touched):
+            tops = {next(p.split("/")[0] for p in touched if p.split("/")[0].lower() == where)}
+        elif where and where not in ("codebase", "code", "repo", "repository", "project", "lib", "library", "app"):
+            return None  # "never anywhere in the logs": no place in the code
+        if len(tops) == 1:
+            top = tops.pop()
+            exts = {q.rsplit(".", 1)[-1] for q in code if q.startswith(top + "/") and "." in q}
+            return [(f"{top}/**/*.{exts.pop()}" if len(exts) == 1 else f"{top}/**", "")]
+        return [(GLOB_ALL, "")]
     name = (whole.group("name") or "").lower()
-    if whole.group("what").lower() in ("package", "module", "folder", "directory") and name:
-        touched = [c.path for c in session.calls() if c.path]
+    if whole.group("what") and whole.group("what").lower() in ("package", "module", "folder", "directory") and name:
         for path in touched:
             parts = path.split("/")
             if name in (x.lower() for x in parts[:-1]):
@@ -1244,6 +1286,15 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     with a choosing word."""
     head = reply.strip()[:200]
     first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
+    # "nope. keep it sync. D", "hmm C sounds more correct?? … no wait. … ok B, last known rate": a label said on its
+    # own (the last one said, when the person thinks aloud)
+    for sent in reversed(re.split(r"(?<=[.!?,;])\s+|\n+", reply.strip()[:800])[1:]):
+        m = _PICK_LABEL.match(sent)
+        if m and len(sent.split()) <= 2 and (m.group("label").isupper() or m.group("label").isdigit()) and \
+                not sent.rstrip().endswith("?"):
+            hit = _resolve(m.group("label"), options)
+            if hit is not None:
+                return hit
     if _UNDECIDED.search(first) or first.rstrip().endswith("?"):
         return None  # (a side question after the pick is no doubt about it: "I like 2. side question: …?")
     if _SEVERAL.match(first):
@@ -1255,12 +1306,6 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
         hit = _resolve(m.group("label"), options)
         if hit is not None:
             return hit
-    for sent in re.split(r"(?<=[.!?,;])\s+|\n+", head)[1:]:  # "nope. keep it sync. D": a label said on its own
-        m = _PICK_LABEL.match(sent)
-        if m and len(sent.split()) <= 2 and (m.group("label").isupper() or m.group("label").isdigit()):
-            hit = _resolve(m.group("label"), options)
-            if hit is not None:
-                return hit
     m = _PICK_ORDINAL.search(head)
     if m:
         n = _ORDINAL[m.group("n").lower()]
@@ -1296,7 +1341,7 @@ def _reason_in(sents: list[str], skip: str = "") -> str:
         if r and s != skip:
             return r
     for s in sents:
-        if s != skip and not _ORDERS.search(s):
+        if s != skip and not _ORDERS.search(s) and not s.rstrip().endswith("?"):
             return s.rstrip(".!")
     return ""
 
@@ -1502,8 +1547,9 @@ def exchanges(session: Session) -> list[Proposal]:
             settles: list[tuple[str, str, str, float]] = []  # (sentence, kind, title, confidence): what the reply settles
             for x, h in hits:  # the first rule or choice (one point said in one breath), and any limit
                 kind = h.kind
-                if kind == "invariant" and classify(x) is None:  # "no — every shift is a UTC instant, full stop":
-                    kind = "decision"  # a plain statement against a proposal is the choice made instead
+                if kind == "invariant" and classify(x) is None and not _WHOLE.search(x):  # "no — every shift is a
+                    kind = "decision"  # UTC instant, full stop": a plain statement against a proposal is the choice
+                    # made instead (not one for the whole package: "no float pls. in this lib money is never float")
                 if kind == "boundary" or not any(k != "boundary" for _, k, _, _ in settles):
                     settles.append((x, kind, h.title, max(h.confidence, 0.75)))
             if not any(k in ("decision", "invariant") for _, k, _, _ in settles):  # "no deps for this, just …"
@@ -1520,8 +1566,9 @@ def exchanges(session: Session) -> list[Proposal]:
                 # it instead, the client handles chunks": after a turn-down, what follows the choice is why
                 if len(hits) == 0 and not why:
                     break  # "no, just the code": a terse steer with no reason is no decision to keep
-                refs = refs_for(x)
-                if refs == [(GLOB_ALL, "")]:
+                whole = _WHOLE.search(x) if kind != "decision" else None
+                refs = (whole and _scope_of(session, whole)) or refs_for(x)
+                if refs == [(GLOB_ALL, "")] and not whole:
                     continue
                 evidence = [Evidence(session.id, ASSISTANT, offered.at,
                                      (proposal if not neither else offered.text)[:400], offered.line),
@@ -1606,8 +1653,8 @@ class RuleExtractor:
                 elif not _agent_plan(session, u, hit, s):
                     continue  # the agent alone: an explanation, a summary or a musing, not something settled
                 whole = _WHOLE.search(s)
-                refs = _scope_of(session, whole) if whole and hit.kind != "decision" else \
-                    anchor_refs(session, u.index, turns, s, u.text)
+                whole = whole if whole and hit.kind != "decision" and _scope_of(session, whole) else None
+                refs = _scope_of(session, whole) if whole else anchor_refs(session, u.index, turns, s, u.text)
                 if refs == [(GLOB_ALL, "")] and not whole and u.who == USER:  # said before the work it leads to
                     refs = anchor_refs(session, u.index, turns | {u.turn + 1}, s, u.text)
                 if refs == [(GLOB_ALL, "")]:
