@@ -10,8 +10,9 @@ its repository is copied to a temporary folder, each session is replayed through
 handler (the observation log records prompts, edits with their symbols, commands and
 failures while the edits are applied), then ``distill`` reads each transcript. The pending
 candidates are scored against the expected ones: a candidate is right when its kind, one of
-its anchors (``path:Qualified.name``, ``path`` or a pattern) and the key phrase (in its title
-or evidence) match an expected candidate.
+its anchors (``path:Qualified.name``, ``path`` or a pattern — or a pattern that picks the same
+files of the repository's end state: ``pkg/*.py`` is ``pkg/**/*.py`` in a flat package) and the
+key phrase (in its title or evidence) match an expected candidate.
 
 Figures per set: precision, recall, rejected options recovered (an expected ``rejected``
 phrase in an option — or its reason — of the matching candidate), false positives per 10
@@ -69,11 +70,13 @@ def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
         cands = [c.to_json() for c in capture.candidates(ws)]
     finally:
         ws.close()
-    d = detail(cands, sc["expected"], len(sc["sessions"]))
+    files = [p.relative_to(root).as_posix() for p in root.rglob("*")
+             if p.is_file() and not {".git", ".tether"} & set(p.relative_to(root).parts)]
+    d = detail(cands, sc["expected"], len(sc["sessions"]), files)
     # what the rules missed that the request at Stop asks the agent about (a lead quotes its key phrase)
     d["asked"] = sum(any(e["phrase"].lower() in q for q in leads) for e in d["missed"])
     d["leads"] = len(leads)
-    d.update({f"near_{k}": n for k, n in near(d).items()})
+    d.update({f"near_{k}": n for k, n in near(d, files).items()})
     if verbose:
         print(f"\n{suite.name}/{sc['name']}: {d['tp']}/{d['candidates']} candidates right, "
               f"{d['tp']}/{d['expected']} expected found, {d['rejected_found']}/{d['rejected']} rejected options")

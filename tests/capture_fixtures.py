@@ -17,6 +17,8 @@ import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from tether.core.files import glob_match
+
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 SETS = Path(__file__).parent.parent / "bench" / "sessions"
 PLACEHOLDER = "{{ROOT}}"
@@ -153,19 +155,30 @@ def says(cand: dict, exp: dict) -> bool:
     return exp["phrase"].lower() in " ".join([cand["title"], *(e["quote"] for e in cand["evidence"])]).lower()
 
 
-def matches(cand: dict, exp: dict) -> bool:
+def ties(cand: dict, exp: dict, files: list[str] = ()) -> bool:
+    """The expected anchor is among the candidate's: the same label, or a pattern that
+    picks the same files of the repository (``pkg/*.py`` and ``pkg/**/*.py`` in a flat
+    package)."""
+    labels = {anchor_label(a) for a in cand["anchors"]}
+    if exp["anchor"] in labels:
+        return True
+    picked = (lambda pattern: {f for f in files if glob_match(pattern, f)})
+    return "*" in exp["anchor"] and bool(picked(exp["anchor"])) and \
+        any("*" in x and picked(x) == picked(exp["anchor"]) for x in labels)
+
+
+def matches(cand: dict, exp: dict, files: list[str] = ()) -> bool:
     """A candidate is the expected one: the same kind, the expected anchor among its
-    anchors, and the key phrase in its title or its evidence."""
-    return cand["kind"] == exp["kind"] and exp["anchor"] in {anchor_label(a) for a in cand["anchors"]} \
-        and says(cand, exp)
+    anchors (:func:`ties`), and the key phrase in its title or its evidence."""
+    return cand["kind"] == exp["kind"] and ties(cand, exp, files) and says(cand, exp)
 
 
-def pairs(cands: list[dict], expected: list[dict]) -> list[tuple[dict, dict]]:
+def pairs(cands: list[dict], expected: list[dict], files: list[str] = ()) -> list[tuple[dict, dict]]:
     """(candidate, expected) matched: each candidate matches at most one expected, and the
     other way round."""
     left, out = list(expected), []
     for c in cands:
-        e = next((e for e in left if matches(c, e)), None)
+        e = next((e for e in left if matches(c, e, files)), None)
         if e is not None:
             left.remove(e)
             out.append((c, e))
@@ -184,9 +197,9 @@ def rejected_found(cand: dict, exp: dict) -> int:
     return sum(any(r.lower() in t for t in texts) for r in exp.get("rejected", []))
 
 
-def detail(cands: list[dict], expected: list[dict], sessions: int) -> dict:
-    """Everything the benchmark reports of one scenario."""
-    found = pairs(cands, expected)
+def detail(cands: list[dict], expected: list[dict], sessions: int, files: list[str] = ()) -> dict:
+    """Everything the benchmark reports of one scenario (``files``: its repository's)."""
+    found = pairs(cands, expected, files)
     return {"tp": len(found), "candidates": len(cands), "expected": len(expected), "sessions": sessions,
             "rejected": sum(len(e.get("rejected", [])) for e in expected),
             "rejected_found": sum(rejected_found(c, e) for c, e in found),
@@ -196,7 +209,7 @@ def detail(cands: list[dict], expected: list[dict], sessions: int) -> dict:
             "wrong": [c for c in cands if all(c is not x for x, _ in found)]}
 
 
-def near(d: dict) -> dict[str, int]:
+def near(d: dict, files: list[str] = ()) -> dict[str, int]:
     """Expected candidates missed although a wrong candidate states them: what the extractor
     found but tied to other code ("anchor"), called another kind ("kind"), or both."""
     out = {"anchor": 0, "kind": 0, "both": 0}
@@ -204,7 +217,7 @@ def near(d: dict) -> dict[str, int]:
         said = [c for c in d["wrong"] if says(c, e)]
         if any(c["kind"] == e["kind"] for c in said):
             out["anchor"] += 1
-        elif any(e["anchor"] in {anchor_label(a) for a in c["anchors"]} for c in said):
+        elif any(ties(c, e, files) for c in said):
             out["kind"] += 1
         elif said:
             out["both"] += 1
