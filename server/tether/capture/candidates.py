@@ -210,6 +210,10 @@ def restates(a, b, names: set[str] = frozenset()) -> bool:
     return bool((_code_words(text_a) - names) & _idents(text_b) or (_code_words(text_b) - names) & _idents(text_a))
 
 
+def _said(c) -> str:
+    return f"{c.title} {c.rationale or ''}"
+
+
 def _shared(a: str, b: str) -> int:
     return len(set(text_tokens(a)) & set(text_tokens(b)))
 
@@ -306,8 +310,8 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
                                   or _similarity(c.title, _more(c), p.title, _more(p)) >= SAME_WORDS)), None)
             if same is None and p.recalls:  # "remember, we …" while working on other code: the decision it names best
                 earlier = [c for c in known if c.status == PENDING and c.sessions != p.sessions
-                           and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(c.title, p.title))]
-                same = max(earlier, key=lambda c: (c.kind == p.kind, _shared(c.title, p.title)), default=None)
+                           and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(_said(c), _said(p)))]
+                same = max(earlier, key=lambda c: (c.kind == p.kind, _shared(_said(c), _said(p))), default=None)
             if same is None:
                 p.id = p.id or new_id()
                 p.created = p.updated = p.created or now()

@@ -592,8 +592,10 @@ def _invariant(s: str, main: str) -> Hit | None:
     body = _DISCOURSE.sub("", s)
     if _SELF.match(body):
         return None
-    if _RULE.match(body):
-        return Hit("invariant", title_of(s), 0.8, rationale=reason_of(s))
+    rule = _RULE.match(body)
+    if rule:  # "Rule for this codebase, please keep it in mind: anything we use as …": what the rule says
+        said = body[rule.end():] if len(body[rule.end():].split()) >= 3 else s
+        return Hit("invariant", title_of(said), 0.8, rationale=reason_of(said))
     named = _RULE_NAMED.search(body)
     if named:  # "make that a rule, not just this function: nothing scraped goes to slack unescaped"
         return Hit("invariant", title_of(body[named.end():]), 0.8, rationale=reason_of(body[named.end():]))
