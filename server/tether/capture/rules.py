@@ -738,7 +738,9 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     a tie, and an edit that touched a definition before one that touched none (an import);
     the repository when its turn edited nothing."""
     edits = session.edits(turns)
-    in_turn = edits + [c for c in session.calls(turns) if not c.edit and c.path and c.symbols]
+    # code read in the turn counts when nothing was edited: "keep what `get()` does, add a sweep" is about the edit
+    in_turn = edits if any(c.symbols for c in edits) else \
+        edits + [c for c in session.calls(turns) if not c.edit and c.path and c.symbols]
     # the code of an edited file the person names as code ("load_config should …"): what they asked
     # about is among the anchors whatever else the statement names (a helper the edit wrote serves it)
     words = " ".join([people, *(u.text for u in session.said()  # the person's words of the last few turns
