@@ -222,16 +222,19 @@ def edited_symbols(text: str, rel: str, ranges: list[tuple[int, int]]) -> list[s
     return out
 
 
-_COMMENT = re.compile(r"\s*(?:#|//|/\*|\*|--)")
+_COMMENT = re.compile(r"\s*(?:#|//|/\*|\*)")
 
 
 def touched_definitions(src: SourceFile, ranges: list[tuple[int, int]]) -> list[Definition]:
     out: list[Definition] = []
-    spans = []  # each definition's lines, from its decorators or export keyword on
+    spans = []  # each definition's lines, from its decorators or export keyword on — and the comment right
+    lines = src.pos.lines  # above it, which is about it ("/** Store first … */")
     for d in src.defs:
         r = src.def_range(d)
-        spans.append((Range(min(r.sl, src.pos.line_of_byte(d.outer)), r.sc, r.el, r.ec), d))
-    lines = src.pos.lines
+        start = min(r.sl, src.pos.line_of_byte(d.outer))
+        while start > 0 and _COMMENT.match(lines[start - 1]):
+            start -= 1
+        spans.append((Range(start, r.sc, r.el, r.ec), d))
     for sl, el in ranges:
         el = min(el, len(lines) - 1)
         while sl < el and not lines[sl].strip():
@@ -245,9 +248,7 @@ def touched_definitions(src: SourceFile, ranges: list[tuple[int, int]]) -> list[
         # into a function's first lines touched that function)
         inside = [(r, d) for r, d in spans if d.parent == parent and r.sl <= el and sl <= r.el]
         covered = {ln for r, _ in inside for ln in range(r.sl, r.el + 1)}
-        # a comment written above a definition is that definition's ("/** Store first … */")
-        rest = any(lines[ln].strip() and ln not in covered and not _COMMENT.match(lines[ln])
-                   for ln in range(sl, el + 1))
+        rest = any(lines[ln].strip() and ln not in covered for ln in range(sl, el + 1))
         picked = [d for _, d in inside]
         if enclosing is not None and (rest or not picked):
             picked.insert(0, enclosing)

@@ -771,7 +771,9 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
                 named = [r for r in named if not _TEST_PATH.search(r[0])]  # what a note is about when code changed
             if named:
                 return _with(named, asked)
-    if asked:
+    # what the person named, unless the turn's code edits touched none of it (then those edits first)
+    touched = {(c.path, n) for c in edits if not _TEST_PATH.search(c.path) for n in c.symbols}
+    if asked and (set(asked) & touched or not touched):
         return asked[:MAX_SYMBOLS]
     if not edits:
         return [(GLOB_ALL, "")]
@@ -784,7 +786,7 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
                                     -abs(c.index - at), c.index > at))
     ranked = [best, *sorted((c for c in pool if c is not best), key=lambda c: (abs(c.index - at), c.index < at))]
     # the work a statement leads to is every definition its turn's edits touched, the likeliest first
-    return _with(_refs_of(ranked[0]), [r for c in ranked[1:] for r in _refs_of(c) if r[1]])
+    return _with(_refs_of(ranked[0]), [r for c in ranked[1:] for r in _refs_of(c) if r[1]] + asked)
 
 
 _ERROR_CLASS = re.compile(r"\bclass\s+(\w+)\s*(?:\(\s*[\w.]*(?:Error|Exception|Warning)\s*\)|"
@@ -1025,7 +1027,10 @@ _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|ei
                           r"fix(?:es)?|"
                           r"ideas|strategies|routes|candidates|do you want|would you (?:like|rather|prefer)|"
                           r"you prefer|which (?:one|would|do|should)|"
-                          r"to decide|or\b[^.?!]*\?)", re.I)
+                          r"to decide|or\b[^.?!]*\?|"
+                          # "Should `has()`:" then "- drop an expired entry …, or" / "- stay side-effect free?"
+                          r"^[^\n]*\b(?:should|shall|do (?:you|we) want|would you|which)\b[^\n]*:\s*$|,\s*or\s*$)",
+                          re.I | re.M)
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
                      r"choices|alternatives)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|"
                      r"\b(?:we|you|i) could(?: either)?)\s+"
