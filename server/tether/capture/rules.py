@@ -1114,7 +1114,7 @@ def _tables_as_lists(body: str) -> str:
 
 def _split_option(rest: str) -> tuple[str, str]:
     """An option's text as (what it is, what was said about it)."""
-    rest = rest.strip()
+    rest = re.sub(r",?\s+or\s*$|\?\s*$", "", rest.strip())  # "- drop an expired entry …, or" / "- stay pure?"
     m = re.match(r"^\*\*(?P<b>.+?)\*\*\s*(?P<after>.*)$", rest)
     if m:
         head, after = m.group("b"), m.group("after")
@@ -1334,7 +1334,18 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
         if hit is not None and (sent in short or _CHOOSE_VERB.search(sent) or _ASSENT.match(head) or
                                 len(_stems(sent) & _stems(hit.head)) >= 2):
             return hit
+    # a long reply about several things: "… So let's go with disallow all for 5xx and network errors, …"
+    for sent in sentences(reply[len(head):] if len(reply) > len(head) else ""):
+        chosen = _CHOSEN.search(sent)
+        what = re.split(r"(?<=[.!?])\s+", sent[chosen.end():])[0] if chosen else ""
+        hit = _resolve(what, options) if what and not _DISMISS.search(sent[:chosen.start()]) else None
+        if hit is not None and len(_stems(what) & _stems(hit.head)) >= min(2, len(_stems(hit.head))):
+            return hit
     return None
+
+
+_CHOSEN = re.compile(r"\b(?:let'?s (?:go with|use|do|take|pick)|(?:we'll|i'll|we will) go with|go with|i'd pick|"
+                     r"i pick|pick|i choose|i prefer)\s+", re.I)
 
 
 # a sentence of a reply that turns an option down rather than picking it
