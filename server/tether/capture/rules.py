@@ -754,9 +754,12 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     for pool in (in_turn, [] if edits else session.edits()):  # other turns' code: only when this one edited none
         for text in (sentence, message):
             named = []
+            direct = {sym for c in pool for sym in c.symbols}
             for c in pool:
-                # a class an edit touched stands for its methods too: "`reserve()` …" of a touched StockLedger
-                members = [d for d in session.defined.get(c.path, ()) if any(d.startswith(f"{x}.") for x in c.symbols)]
+                # a class an edit touched stands for its methods too: "`reserve()` …" of a touched StockLedger —
+                # unless the turn changed some of them (then "keep what `get()` does" is not about `get`)
+                members = [d for d in session.defined.get(c.path, ()) if any(d.startswith(f"{x}.") for x in c.symbols)
+                           and not any(y.startswith(f"{x}.") for x in c.symbols for y in direct)]
                 for sym in [*c.symbols, *members]:
                     owner = sym.rsplit(".", 1)[0] if "." in sym else ""
                     hit = sym if text and _mentions(text, sym) else \
