@@ -319,7 +319,9 @@ _WHOLE = re.compile(r"\b(?:for|in|across|throughout|to)\s+(?:the\s+)?(?:whole|en
                     # "rule for this codebase", "in this lib money is never float", "never float anywhere in ledgerline"
                     r"\b(?:for|in|across|throughout)\s+(?:this|our)\s+(?P<this>codebase|code base|lib|library|package|"
                     r"project|repo|repository|app|service)\b|"
-                    r"\b(?:anywhere|everywhere|nowhere)\s+in\s+(?:the\s+|this\s+|our\s+)?(?P<where>[\w.-]+)", re.I)
+                    r"\b(?:anywhere|everywhere|nowhere)\s+in\s+(?:the\s+|this\s+|our\s+)?(?P<where>[\w.-]+)|"
+                    # "a rule for everything in format.ts: …": that file
+                    r"\b(?:everything|anything|all(?: the)? code|every \w+)\s+in\s+`?(?P<file>[\w/.-]+\.[a-z]{1,4})\b", re.I)
 # "amounts stay integers all the way through", "… remain UTC everywhere": a property held throughout
 _THROUGHOUT = re.compile(r"\b(?:stays?|remains?|are kept|is kept)\b.{2,60}?\b(?:all the way through|everywhere|"
                          r"end to end|throughout|at all times|across the board)\b", re.I)
@@ -854,8 +856,13 @@ def _scope_of(session: Session, whole: re.Match) -> list[tuple[str, str]] | None
     the session touched, as ``folder/**/*.ext`` (their common extension) — the repository
     (``**``) for "the whole codebase", or when no such folder was touched. "In this lib",
     "for this codebase", "anywhere in ledgerline": the top folder of the code the session
-    touched (or the one named). None: "anywhere in the logs" names no place in the code."""
+    touched (or the one named). "Everything in format.ts": that file. None: "anywhere in the
+    logs" names no place in the code."""
     touched = [c.path for c in session.calls() if c.path]
+    if whole.group("file"):
+        named = whole.group("file").lower()
+        path = next((p for p in touched if p.lower() == named or p.lower().endswith("/" + named)), None)
+        return [(path, "")] if path else None
     if whole.group("this") or whole.group("where"):  # "in this lib", "anywhere in ledgerline": the package the
         # session worked in (the top folder of the code it touched), or the folder named
         code = [p for p in touched if not _TEST_PATH.search(p) and "/" in p]
