@@ -477,6 +477,7 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"(?!been\b|going\b|had\b|got\b)\w+|"
                     r"^(?:nothing|no \w+)\b.{3,60}\b(?:ever|never)\b|\band (?:nowhere|nothing|no ?one) else\b|"
                     r"^no [\w`.-]+(?:\s[\w`.-]+)?,\s+(?:same rule|ever|never|not even)\b|"
+                    r"^no [\w`.-]+\b.{0,60}?\b(?:at all|in anything|anywhere)\b|"  # "no dom in the render code at all"
                     r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
@@ -1577,7 +1578,8 @@ def exchanges(session: Session) -> list[Proposal]:
             settles: list[tuple[str, str, str, float]] = []  # (sentence, kind, title, confidence): what the reply settles
             for x, h in hits:  # the first rule or choice (one point said in one breath), and any limit
                 kind = h.kind
-                if kind == "invariant" and classify(x) is None and not _WHOLE.search(x):  # "no — every shift is a
+                if kind == "invariant" and classify(x) is None and not _WHOLE.search(x) and \
+                        not _ANYWHERE.search(x):  # "no — every shift is a
                     kind = "decision"  # UTC instant, full stop": a plain statement against a proposal is the choice
                     # made instead (not one for the whole package: "no float pls. in this lib money is never float")
                 if kind == "boundary" or not any(k != "boundary" for _, k, _, _ in settles):
@@ -1734,6 +1736,8 @@ class RuleExtractor:
         return _one_per_choice(out)
 
 
+# a statement against a proposal that rules beyond it: "no dom, no window in anything that renders"
+_ANYWHERE = re.compile(r"\b(?:at all|anything|anywhere|everywhere|in any \w+)\b", re.I)
 # a rule that holds beyond the choice it came with ("amounts stay integers all the way through")
 _UNIVERSAL = re.compile(r"\b(?:never|always|every|everywhere|anywhere|any|all|nothing|no \w+ ever|end to end|throughout|"
                         r"all the way|no matter)\b", re.I)
