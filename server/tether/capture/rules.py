@@ -963,12 +963,15 @@ def gotchas(session: Session) -> list[Proposal]:
         evidence = [Evidence(session.id, TOOL, f.at, f"$ {f.command}\n{err}".strip(), f.line)]
         if explanation:  # what the agent found, said around that sentence too
             u, s = explanation
-            evidence.append(Evidence(session.id, u.who, u.at, _around_sentence(u.text, s), u.line))
+            evidence.append(Evidence(session.id, u.who, u.at, _around_sentence(u.text, ""), u.line))  # all of it
         names = ", ".join(f"`{s}`" for s in fix.symbols[:MAX_SYMBOLS]) or "the file"
         evidence.append(Evidence(session.id, ASSISTANT, fix.at, f"fixed by editing {names} in {fix.path}; "
                                                                 f"`{passed.command}` then passed", fix.line))
         conf = 0.8 if explanation else 0.65
-        out.append(Proposal("gotcha", title, conf, _refs_of(fix), evidence, works_around=err))
+        fixes = [c for c in later if fix.index < c.index < passed.index and c.edit and c.path and
+                 not _TEST_PATH.search(c.path)]  # every fix before it passed
+        refs = _with(_refs_of(fix), [r for c in fixes for r in _refs_of(c) if r[1]])
+        out.append(Proposal("gotcha", title, conf, refs, evidence, works_around=err))
     return out
 
 
@@ -990,6 +993,16 @@ def _around_sentence(message: str, sentence: str) -> str:
 _PASTED = re.compile(r"```|^\s*(?:Traceback|\S+>\s|\$ )|^\s*(?:E\s+)?[\w.]+(?:Error|Exception)\b", re.M)
 
 
+# a bug told in words ("cli never exits now. ?", "the chart has no tick at -30%, bottom of axis is empty")
+_SYMPTOM = re.compile(r"\b(?:never (?:exits|ends|returns|finishes|stops|terminates)|hangs?|hanging|crash(?:es|ed|ing)?|"
+                      r"broken|doesn'?t work|does not work|isn'?t working|stopped working|stuck|leaks?|leaking|"
+                      r"has no|is empty|are empty|is missing|are missing|off by one|wrong (?:result|value|total|order)s?|"
+                      r"shows? (?:nothing|nan|undefined|null)|nan\b|blank)\b", re.I)
+# the agent naming the cause: "That's the sweep timer: …", "Reproduced, and it's floating point", "Found it."
+_DIAGNOSED = re.compile(r"^(?:reproduced|found it|that's|that is|it's|this is|the (?:problem|issue|cause|culprit|"
+                        r"bug|reason) (?:is|was))\b|\b(?:because|caused by|due to|comes from|turns out)\b", re.I)
+
+
 def reported(session: Session) -> list[Proposal]:
     """A bug the person reports with what they saw pasted in (a traceback, an error, a
     query's output), the agent's diagnosis, then its fix in the same turn: a gotcha on the
@@ -997,15 +1010,17 @@ def reported(session: Session) -> list[Proposal]:
     out = []
     said = session.said()
     for k, u in enumerate(said):
-        if u.who != USER or not _PASTED.search(u.text):
+        pasted = _PASTED.search(u.text)
+        if u.who != USER or not (pasted or _SYMPTOM.search(u.text)):
             continue
         fix = next((c for c in session.edits({u.turn}) if not _TEST_PATH.search(c.path)), None)
-        diag = next((a for a in said[k + 1:] if a.who == ASSISTANT and a.turn == u.turn), None)
+        diag = next((a for a in said[k + 1:] if a.who == ASSISTANT and a.turn == u.turn and not
+                     _NARRATION.match(_DISCOURSE.sub("", a.text.strip()))), None)  # not "Let me reproduce it first."
         if fix is None or diag is None or diag.index > fix.index:
             continue  # no fix, or no word of why before it (a failing command or a test that reproduces it is fine)
         first = next((x for x in sentences(diag.text) if not skipped(x) and len(x.split()) >= 5), "")
-        if not first or _NARRATION.match(first):
-            continue
+        if not first or _NARRATION.match(first) or not pasted and not _DIAGNOSED.search(first):
+            continue  # told, not pasted: only with a diagnosis ("That's the sweep timer: …", "it's floating point")
         err = error_line(u.text) if _ERROR_LINE.search(u.text) else ""
         evidence = [Evidence(session.id, USER, u.at, (err or u.text.strip().split("\n")[0])[:300], u.line),
                     Evidence(session.id, ASSISTANT, diag.at, _around_sentence(diag.text, ""), diag.line),  # all of it
