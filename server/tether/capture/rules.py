@@ -363,7 +363,8 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
 _REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|holds|applies)|"
                        r"(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|settled)|"
                        r"what we (?:agreed|decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|"
-                       r"we already|same (?:rule|deal|thing|as (?:before|last time))|as usual|again:)", re.I)
+                       r"we already|same (?:rule|deal|thing|as (?:before|last time|with))|as usual|again:|"
+                       r"the other (?:week|day))", re.I)
 
 
 def _lead_in(message: str, sentence: str) -> str:
@@ -467,7 +468,7 @@ def _read(s: str, nxt: str, person: bool) -> Hit | None:
 _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\s+|never\s+|only\s+)?(?!here\b|there\b|"
                     r"open\b|the same\b|done\b|fine\b|ok\b|okay\b|good\b|broken\b|slow\b|wrong\b|it\b|this\b|that\b)"
                     r"\S.{1,60}?\b(?:all the way(?: through| down)?|everywhere|end to end|throughout|at all times|"
-                    r"across the board|in every \w+|no matter what)\b|"
+                    r"across the board|in every \w+|no matter what|for the (?:whole )?life(?:time)? of the \w+)\b|"
                     r",?\s*(?:full stop|period|no exceptions|that's final)\b|"
                     r"\b(?:is|are)\s+(?:[\w`$.-]+\s+){1,3}only\b|,\s*never\s+(?:an?\s+)?\w+|\bwe never\s+\w+|"
                     r"(?<!\bit )(?<!\bthis )(?<!\bthat )(?<!\bthere )\b(?:is|are)\s+never\s+(?!been\b|going\b|reached\b|"
@@ -482,7 +483,8 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
                     r"in (?:minor units|cents|utc|memory))\b|"
-                    r"\bonly\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|is allowed to|gets? to)\s+\w+", re.I)
+                    r"\b(?:only|nothing but|no one but|nobody but)\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|is allowed to|gets? to|"
+                    r"can)\s+\w+|\bonly ever\s+\w+", re.I)
 _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:handle|support|deal with)\b|"
                     r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
                     r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b|\bwe only \w+|"
@@ -1099,6 +1101,18 @@ _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:re
                         r"not like that|stop|don'?t|please don'?t|wrong|let'?s not|"
                         r"i'?d rather not|rather not|actually)\b\s*[.,!:;—–-]*\s*",
                         re.I)
+def _past_turn_down(reply: str) -> str:
+    """The reply after its turn-down word ("no — it must …" → "it must …"); a negated
+    verb goes with what it negates: "don't do that, take it out of clear()" → "take it out …"."""
+    m = _TURN_DOWN.match(reply)
+    if m is None:
+        return reply
+    if re.search(r"(?:n'?t|\bnot)\W*$", m.group(0), re.I):
+        end = re.search(r"[,.;!—–]", reply[m.end():m.end() + 40])
+        return reply[m.end() + end.end():].lstrip() if end else reply
+    return reply[m.end():]
+
+
 _NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above))\b[.,!:;—–-]*\s*", re.I)
 _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|scrap|ditch|"
                      r"throw out|scratch (?:that|this|it)|"
@@ -1485,7 +1499,7 @@ def exchanges(session: Session) -> list[Proposal]:
         with_options = next(((a, o) for a in reversed(prior) for o in (options_in(a.text),) if o), None)
         refs_for = (lambda text: anchor_refs(session, u.index, {u.turn}, text, u.text))
         reply = u.text.strip()
-        psents = sentences(_NEITHER.sub("", _TURN_DOWN.sub("", reply, count=1), count=1)) or [reply]
+        psents = sentences(_NEITHER.sub("", _past_turn_down(reply), count=1)) or [reply]
         rev = _REVERT.search(reply)
         if rev and last is None:  # a choice said in a sentence ("let's use X"), not picked from options
             last = _said_choice(session, said[:k], reply, u.turn)
@@ -1618,7 +1632,7 @@ def exchanges(session: Session) -> list[Proposal]:
                 if refs == [(GLOB_ALL, "")] and not whole:
                     continue
                 evidence = [Evidence(session.id, ASSISTANT, offered.at,
-                                     (proposal if not neither else offered.text)[:400], offered.line),
+                                     (proposal if proposal and not neither else offered.text)[:400], offered.line),
                             Evidence(session.id, USER, u.at, reply[:400], u.line)]
                 alternatives = [Alternative(o.head, o.why) for o in neither or listed] or \
                 ([Alternative(rejected, why)] if rejected else [])  # (what it did, unsaid: no option to name)
@@ -1752,7 +1766,8 @@ class RuleExtractor:
 
 
 # a statement against a proposal that rules beyond it: "no dom, no window in anything that renders"
-_ANYWHERE = re.compile(r"\b(?:at all|anything|anywhere|everywhere|in any \w+)\b", re.I)
+_ANYWHERE = re.compile(r"\b(?:at all|anything|anywhere|everywhere|in any \w+|never|always|only ever|nothing but|"
+                       r"for the (?:whole )?life(?:time)? of)\b", re.I)
 # a rule that holds beyond the choice it came with ("amounts stay integers all the way through")
 _UNIVERSAL = re.compile(r"\b(?:never|always|every|everywhere|anywhere|any|all|nothing|no \w+ ever|end to end|throughout|"
                         r"all the way|no matter)\b", re.I)
