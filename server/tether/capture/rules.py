@@ -411,7 +411,8 @@ _TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains
                       r"picked|settled|agreed|go with|going with|prefer|append-only|immutable|idempotent|read-only|"
                       r"pure|thread-safe|reentrant|sorted|unique|negative|positive|invariant|rule|constraint|"
                       r"let's|we'll|i'd|i would|i recommend|i suggest|i propose|we could|we can|considered|"
-                      r"ruled out|should|has to|have to|needs? to", re.I)
+                      r"ruled out|should|has to|have to|needs? to|\bcap(?:ped|s)?\b|\bclamp|\bmax\b|maximum|at most|"
+                      r"no more than", re.I)
 
 
 # words that lead up to what is said after a colon (not a list: that has its own line)
@@ -528,11 +529,12 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
     return None
 
 
-_MAX = re.compile(r"^(?:(?:but|and|so|ok)\s+)?(?:max(?:imum)?|at most|no more than|up to|never more than)\s+\d", re.I)
+_MAX = re.compile(r"^(?:(?:but|and|so|ok)\s+)?(?:max(?:imum)?|at most|no more than|up to|never more than)\s+\d|"
+                  r"\b(?:cap|clamp|limit)(?:ped|s|ed)?\s+(?:it\s+|them\s+)?(?:at|to)\s+\d", re.I)  # "cap it at 30 seconds"
 
 
 def _boundary(s: str, main: str) -> Hit | None:
-    if _MAX.match(_DISCOURSE.sub("", s)):  # "but max 5 days back, if older … it must fail loud": a limit
+    if _MAX.search(_DISCOURSE.sub("", s)):  # "but max 5 days back, if older … it must fail loud": a limit
         return Hit("boundary", title_of(s), 0.7, rationale=reason_of(s))
     if _SCOPE.search(s) and not _SCOPE_NEG.search(s):
         return Hit("boundary", title_of(s), 0.75)
@@ -1115,7 +1117,7 @@ def _past_turn_down(reply: str) -> str:
 
 _NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above))\b[.,!:;—–-]*\s*", re.I)
 _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|scrap|ditch|"
-                     r"throw out|scratch (?:that|this|it)|"
+                     r"throw out|scratch (?:that|this|it)|forget (?:about )?(?=the\b|that\b|this\b)|"
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
@@ -1452,6 +1454,11 @@ def _said_choice(session: Session, earlier: list[Utterance], reply: str, turn: i
     return None
 
 
+def _words_of(text: str) -> set[str]:
+    """Every word, short ones too ("forget the ip thing" names the "resolved ip" choice)."""
+    return set(re.findall(r"\w+", text.lower())) - {"the", "that", "this", "thing", "a", "an", "it"}
+
+
 def _revert_head(reply: str, rev: re.Match, psents: list[str]) -> str:
     """The choice a revert makes: "back to X" → X; "revert X. Y" → Y; "scrap X, go with Y" → Y;
     "" when it names none ("get back to you", "put it back")."""
@@ -1503,7 +1510,8 @@ def exchanges(session: Session) -> list[Proposal]:
         rev = _REVERT.search(reply)
         if rev and last is None:  # a choice said in a sentence ("let's use X"), not picked from options
             last = _said_choice(session, said[:k], reply, u.turn)
-        if rev and last is not None and _stems(reply) & _stems(last.about) and _revert_head(reply, rev, psents):
+        if rev and last is not None and (_stems(reply) & _stems(last.about) or _words_of(rev.group("rest")) &
+                                         _words_of(last.about)) and _revert_head(reply, rev, psents):
             # reverts that choice, not any; one that names no choice ("put it back and drop the wait") is read below
             rest = rev.group("rest").strip(" .,:")
             head = _revert_head(reply, rev, psents)
@@ -1514,9 +1522,10 @@ def exchanges(session: Session) -> list[Proposal]:
             said_then = reply[rev.end():].split("\n")[0].strip(" .:;,—–-")  # "back to X: the reason"
             why = (said_then if head == rest and len(said_then.split()) >= 3 else "") or \
                 _reason_in([x for x in psents if x != head and not _REVERT.search(x)], head)
+            earlier = [a for a in old.alternatives if not _stems(a.option) & _stems(head)]  # the options it had
             out.append(Proposal("decision", _choice_title(head), 0.75, refs,
                                 [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
-                                [Alternative(last.head, why)]))
+                                [Alternative(last.head, why), *earlier]))
             last = _Decided(out[-1], head)
             continue
         if with_options is not None and with_options[0].index not in answered:
