@@ -416,7 +416,7 @@ _TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains
 
 
 # words that lead up to what is said after a colon (not a list: that has its own line)
-_LEAD_IN = re.compile(r"^[^:`\n]{3,120}?:\s+(?=\S.{10,})")
+_LEAD_IN = re.compile(r"^(?:[^:`\n]|`[^`\n]{1,40}`){3,120}?:\s+(?=\S.{10,})")
 
 
 def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
@@ -504,13 +504,21 @@ _FOR_NOW = re.compile(r"\b(?:for (?:now|today|the moment)|tomorrow|later)\b", re
 # how things are now, not how they must be: "the exports are CSV only right now"
 _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
                     r"for some reason|somehow)\b", re.I)
-_PERSON_TRIGGER = re.compile(r"^no\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
+_PERSON_TRIGGER = re.compile(r"^no\b|\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
                              r"has to|have to|"
                              r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever|else|out|never|rule|"
                              r"reminder|remember)\b", re.I)
 
 
+# "What I want is per-host queues: …": the person's choice, said as a want
+_WANT = re.compile(r"^(?:so\s+|instead\s*,?\s+)?what (?:i|we) (?:really )?(?:want|need|'d like|would like) (?:is|are)\s+"
+                   r"(?P<x>.{4,})", re.I)
+
+
 def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
+    want = _WANT.match(_DISCOURSE.sub("", s))
+    if want:
+        return Hit("decision", title_of(want.group("x")), 0.7, rationale=reason_of(s))
     if _LIMIT.search(s):
         return Hit("boundary", title_of(main if len(main.split()) >= 4 else s), 0.65, rationale=reason_of(s))
     keep = _KEEP_AS_IS.search(s)
@@ -1116,6 +1124,9 @@ def _past_turn_down(reply: str) -> str:
 
 
 _NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above))\b[.,!:;—–-]*\s*", re.I)
+# said later in a long reply: "… On the frontier itself: none of these three, really."
+_NEITHER_LATER = re.compile(r"(?:^|[:.!]\s+)(?:neither(?: of (?:these|them|those))?|none of (?:these|them|those|the above)"
+                            r"(?: \w+)?)(?:,\s*really)?[.!]", re.I | re.M)
 _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|scrap|ditch|"
                      r"throw out|scratch (?:that|this|it)|forget (?:about )?(?=the\b|that\b|this\b)|"
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
@@ -1134,6 +1145,9 @@ _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
+_WEIGHED = re.compile(r"\b(?:pros?|cons?|good|bad|upside|downside|trade-?off|cost|risk)s?\b", re.I)
+
+
 def _tables_as_lists(body: str) -> str:
     """A markdown table of options (agents lay choices out so) as a list: a row's first cell
     is the option, the others what was said about it, under their column names."""
@@ -1141,6 +1155,8 @@ def _tables_as_lists(body: str) -> str:
     while i < len(lines):
         if i + 1 < len(lines) and _TABLE_ROW.match(lines[i]) and _TABLE_RULE.match(lines[i + 1]):
             header = [c.strip() for c in _TABLE_ROW.match(lines[i]).group(1).split("|")]
+            if any(_OPTIONS_CUE.search(h) or _WEIGHED.search(h) for h in header):
+                out.append("Options:")  # "| option | how | good | bad |": the header says what the rows are
             i += 2
             while i < len(lines) and _TABLE_ROW.match(lines[i]):
                 cells = [c.strip() for c in _TABLE_ROW.match(lines[i]).group(1).split("|")]
@@ -1530,7 +1546,8 @@ def exchanges(session: Session) -> list[Proposal]:
             continue
         if with_options is not None and with_options[0].index not in answered:
             a, opts = with_options
-            pick = _picked(reply, opts, a.text, tersely=a.turn == u.turn - 1)
+            pick = _picked(reply, opts, a.text, tersely=a.turn == u.turn - 1) if not _NEITHER_LATER.search(reply) \
+                else None
             if pick is not None:
                 why = pick.why or ""
                 mine = _reason_in(psents)
@@ -1594,7 +1611,8 @@ def exchanges(session: Session) -> list[Proposal]:
                                     [Alternative(_alt(alt), "")] if alt else []))
                 last = _Decided(out[-1], x)
                 continue
-        down = _TURN_DOWN.match(reply) or _NEITHER.match(reply)
+        down = _TURN_DOWN.match(reply) or _NEITHER.match(reply) or \
+            (with_options is not None and with_options[0].index not in answered and _NEITHER_LATER.search(reply))
         # what the agent proposed or did in its last turn ("I'll give debounce a leading option …" then "Done.")
         proposer, proposal = next(((a, x) for a in reversed(prior) if a.turn == agent.turn
                                    for x in sentences(a.text) if _PROPOSAL.search(x)), (agent, ""))
@@ -1604,7 +1622,8 @@ def exchanges(session: Session) -> list[Proposal]:
                 re.search(r"\bbut\b", psents[0]) and not _ASSENT.match(reply):
             dismissed, psents = psents[0], psents[1:]
         if (down or dismissed) and agent.turn == u.turn - 1:
-            neither = with_options[1] if with_options is not None and _NEITHER.match(reply) else []
+            neither = with_options[1] if with_options is not None and (_NEITHER.match(reply) or
+                                                                       _NEITHER_LATER.search(reply)) else []
             if not proposal and not neither and not session.edits({agent.turn}):
                 continue  # nothing proposed or done to turn down
             rejected = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|is to|shall i|"
@@ -1640,11 +1659,14 @@ def exchanges(session: Session) -> list[Proposal]:
                 refs = (whole and _scope_of(session, whole)) or refs_for(x)
                 if refs == [(GLOB_ALL, "")] and not whole:
                     continue
+                quoted = reply[:400] if reply.find(x) + len(x) <= 400 else _around_sentence(reply, x)  # far down a
+                # long reply: what it said there
                 evidence = [Evidence(session.id, ASSISTANT, offered.at,
                                      (proposal if proposal and not neither else offered.text)[:400], offered.line),
-                            Evidence(session.id, USER, u.at, reply[:400], u.line)]
-                alternatives = [Alternative(o.head, o.why) for o in neither or listed] or \
-                ([Alternative(rejected, why)] if rejected else [])  # (what it did, unsaid: no option to name)
+                            Evidence(session.id, USER, u.at, quoted, u.line)]
+                alternatives = [] if kind == "boundary" and n and neither else \
+                    [Alternative(o.head, o.why) for o in neither or listed] or \
+                    ([Alternative(rejected, why)] if rejected else [])  # (what it did, unsaid: no option to name)
                 out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives,
                                     recalls=bool(_REMINDER.search(x))))  # "no — no innerHTML, same rule as …"
                 if kind == "decision":
