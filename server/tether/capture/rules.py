@@ -216,7 +216,7 @@ _ING = {"using": "use", "keeping": "keep", "storing": "store", "switching": "swi
         "putting": "put", "writing": "write", "sticking": "stick", "rounding": "round", "parsing": "parse"}
 
 
-_NO = re.compile(r"^(?:no|nope|nah|actually|wait)\s*[,.!:;—–-]+\s*", re.I)  # "No, it must …": the answer's "no"
+_NO = re.compile(r"^(?:(?:no+|nope|nah|actually|wait)\s+)*(?:no+|nope|nah|actually|wait)\s*[,.!:;—–-]+\s*", re.I)  # "No, it must …": the answer's "no"
 
 
 def title_of(clause: str, choice: bool = False) -> str:
@@ -440,7 +440,15 @@ def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
     return _read(s, nxt, person)
 
 
+# "please make it so that X", "make sure that X": X is what is asked for, not a reason
+_ASK_THAT = re.compile(r"^(?:(?:so|and|also)\s+)?(?:please\s+|pls\s+)?(?:make (?:it so|sure|certain)|ensure|see to it)"
+                       r"\s+(?:that\s+)?(?=\S.{10,})", re.I)
+
+
 def _read(s: str, nxt: str, person: bool) -> Hit | None:
+    asked = _ASK_THAT.match(s) if person else None
+    if asked:
+        s = s[asked.end():]
     if _PROPOSE.match(_DISCOURSE.sub("", s)) and not s.rstrip().endswith("?") and not person:
         hit = _decision(s, nxt, proposal=True)
         if hit is not None:
@@ -478,6 +486,8 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"(?!(?:i|you|we|they|it|he|she|this|that|there)\b)(?:[\w`$.-]+\s+){1,3}(?:never|always)\s+"
                     r"(?!been\b|going\b|had\b|got\b)\w+|"
                     r"^(?:nothing|no \w+)\b.{3,60}\b(?:ever|never)\b|\band (?:nowhere|nothing|no ?one) else\b|"
+                    r"\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\s+(?:be\s+|ever\s+)?\w+|"  # "nothing can be
+                    # posted into a closed period any more"
                     r"^no [\w`.-]+(?:\s[\w`.-]+)?,\s+(?:same rule|ever|never|not even)\b|"
                     r"^no [\w`.-]+\b.{0,60}?\b(?:at all|in anything|anywhere)\b|"  # "no dom in the render code at all"
                     r"\b(?:don't|do not|never) ever\s+\w+|"
@@ -489,7 +499,8 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
 _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:handle|support|deal with)\b|"
                     r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
                     r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b|\bwe only \w+|"
-                    r"\b(?:stays?|remains?) out\b|^no \w+(?:\s\w+)? (?:here|for now|in v\d|yet)\b", re.I)
+                    r"\b(?:stays?|remains?) out\b|^no \w+(?:\s\w+)? (?:here|for now|in v\d|yet)\b|"
+                    r"^(?:just|only)\s+.{3,80}?\b(?:for now|in v\d|until)\b", re.I)  # "only comma csv … for now"
 _KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?!(?:the rest|everything|it|all|them|the others?|other)\b)"
                          r"(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
                          r"(?:alone|as is|as it is|in place|where it is|in there)\b", re.I)
@@ -504,7 +515,7 @@ _FOR_NOW = re.compile(r"\b(?:for (?:now|today|the moment)|tomorrow|later)\b", re
 # how things are now, not how they must be: "the exports are CSV only right now"
 _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
                     r"for some reason|somehow)\b", re.I)
-_PERSON_TRIGGER = re.compile(r"^no\b|\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
+_PERSON_TRIGGER = re.compile(r"^no\b|\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\b|\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
                              r"has to|have to|"
                              r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever|else|out|never|rule|"
                              r"reminder|remember)\b", re.I)
@@ -1111,6 +1122,11 @@ _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:re
                         r"not like that|stop|don'?t|please don'?t|wrong|let'?s not|"
                         r"i'?d rather not|rather not|actually)\b\s*[.,!:;—–-]*\s*",
                         re.I)
+_RESTORE = re.compile(r"\b(?:put (?:it|them|that) back|restore it|bring it back|so (?:nobody|no one) (?:\W?fix|remove|"
+                      r"touch|change)|(?:nobody|no one) \W?fixes it)", re.I)
+_BUGGY = re.compile(r"\b(?:leftover bug|looks like a bug|looked wrong|looks wrong|a bug)\b", re.I)
+
+
 def _past_turn_down(reply: str) -> str:
     """The reply after its turn-down word ("no — it must …" → "it must …"); a negated
     verb goes with what it negates: "don't do that, take it out of clear()" → "take it out …"."""
@@ -1386,8 +1402,9 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     short = [first] if len(first.split()) <= 2 else [head] if len(head.split()) <= 6 else []  # "Reject." / "the
     # lock file one" name an option by its words
     for sent in short + [x for x in re.split(r"(?<=[.!?])\s+|\n+", head) if x.strip()]:
-        if sent not in short and _DISMISS.search(sent):
-            continue  # "fraction is overkill": the option turned down, not the one picked
+        if sent not in short and (_DISMISS.search(sent) or _TURN_DOWN.match(head)):
+            continue  # "fraction is overkill": the option turned down, not the one picked; "no, not now. only
+            # comma csv …": words of an option said after turning them all down
         hit = _resolve(sent, options)
         if hit is not None and (sent in short or _CHOOSE_VERB.search(sent) or _ASSENT.match(head) or
                                 len(_stems(sent) & _stems(hit.head)) >= 2):
@@ -1633,8 +1650,11 @@ def exchanges(session: Session) -> list[Proposal]:
             hits = [(x, classify(x, person=True)) for x in psents]
             hits = [(x, h) for x, h in hits if h is not None and h.kind in ("invariant", "decision", "boundary")]
             settles: list[tuple[str, str, str, float]] = []  # (sentence, kind, title, confidence): what the reply settles
+            # the agent undid code it took for a bug; the person has it put back: odd on purpose, a workaround
+            restored = _RESTORE.search(reply) and any(_LOOKS.search(x) or _BUGGY.search(x)
+                                                      for a in prior if a.turn == agent.turn for x in sentences(a.text))
             for x, h in hits:  # the first rule or choice (one point said in one breath), and any limit
-                kind = h.kind
+                kind = "workaround" if restored and h.kind != "boundary" else h.kind
                 if kind == "invariant" and classify(x) is None and not _WHOLE.search(x) and \
                         not _ANYWHERE.search(x):  # "no — every shift is a
                     kind = "decision"  # UTC instant, full stop": a plain statement against a proposal is the choice
