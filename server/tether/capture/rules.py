@@ -186,12 +186,16 @@ _ASKING = re.compile(r"^(?:is|are|was|were|does|did|can|could|would|will|shall|s
                      r"you|i|they|he|she|these|those)\b", re.I)
 
 
+# a chore for somebody else: "someone should fix that, not you, I'll do it in the docs pass"
+_ELSEWHERE = re.compile(r"\b(?:someone|somebody) (?:should|needs to|has to|must|could|will have to)\b", re.I)
+
+
 def skipped(s: str) -> bool:
     """A sentence no rule reads: a question, a hypothesis, reported speech, or about the
     conversation rather than the code."""
     if s.rstrip().endswith("?") or "?" in main_clause(s) or _ASKING.match(s):
         return True
-    if _CONDITIONAL.match(s) or _REPORTED.search(s) or _PROCESS.search(s):
+    if _CONDITIONAL.match(s) or _REPORTED.search(s) or _PROCESS.search(s) or _ELSEWHERE.search(s):
         return True
     return bool(_HEDGE.search(main_clause(s)))
 
@@ -430,8 +434,8 @@ def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
         # "reminder because it matters here: amounts are integer minor units": what follows the colon
         rest = s[lead.end():]
         hit = _read(rest, nxt, person)
-        if hit is not None:
-            return hit
+        if hit is not None:  # "For sitemaps: not in this release.": too short to say what it is about alone
+            return hit if len(rest.split()) >= 6 else replace(hit, title=title_of(s))
         if person and (_REMINDER.search(lead.group(0)) and _A_PROPERTY.match(rest) or
                        re.search(r"\b(?:rule|invariant)\b", lead.group(0), re.I)) and not skipped(rest):
             # "reminder: amounts are integer minor units", "this doesn't change the rule: it still fails
@@ -500,7 +504,8 @@ _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:h
                     r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
                     r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b|\bwe only \w+|"
                     r"\b(?:stays?|remains?) out\b|^no \w+(?:\s\w+)? (?:here|for now|in v\d|yet)\b|"
-                    r"^(?:just|only)\s+.{3,80}?\b(?:for now|in v\d|until)\b", re.I)  # "only comma csv … for now"
+                    r"^(?:just|only)\s+.{3,80}?\b(?:for now|in v\d|until)\b|"  # "only comma csv … for now"
+                    r"\bnot in this (?:release|version|pr|change|iteration)\b", re.I)  # "For sitemaps: not in this release"
 _KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?!(?:the rest|everything|it|all|them|the others?|other)\b)"
                          r"(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
                          r"(?:alone|as is|as it is|in place|where it is|in there)\b", re.I)
@@ -515,7 +520,7 @@ _FOR_NOW = re.compile(r"\b(?:for (?:now|today|the moment)|tomorrow|later)\b", re
 # how things are now, not how they must be: "the exports are CSV only right now"
 _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
                     r"for some reason|somehow)\b", re.I)
-_PERSON_TRIGGER = re.compile(r"^no\b|\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\b|\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
+_PERSON_TRIGGER = re.compile(r"^no\b|\bnot in this\b|\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\b|\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
                              r"has to|have to|"
                              r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever|else|out|never|rule|"
                              r"reminder|remember)\b", re.I)
