@@ -505,7 +505,10 @@ _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:h
                     r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b|\bwe only \w+|"
                     r"\b(?:stays?|remains?) out\b|^no \w+(?:\s\w+)? (?:here|for now|in v\d|yet)\b|"
                     r"^(?:just|only)\s+.{3,80}?\b(?:for now|in v\d|until)\b|"  # "only comma csv … for now"
-                    r"\bnot in this (?:release|version|pr|change|iteration)\b", re.I)  # "For sitemaps: not in this release"
+                    r"\bnot in this (?:release|version|pr|change|iteration)\b|"  # "For sitemaps: not in this release"
+                    r"\bwe \w+ it but (?:cap|clamp|limit)(?:ped|s|ed)?\s+(?:it\s+|them\s+)?(?:at|to)\s+\d|"
+                    r"^(?:(?:but|and)\s+)?(?:cap|clamp|limit)\s+(?:it\s+|them\s+)?(?:at|to)\s+\d", re.I)  # "… we honour
+# it but cap it at 30 seconds": said by the person (the agent capping a value is part of its fix)
 _KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?!(?:the rest|everything|it|all|them|the others?|other)\b)"
                          r"(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
                          r"(?:alone|as is|as it is|in place|where it is|in there)\b", re.I)
@@ -553,8 +556,7 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
     return None
 
 
-_MAX = re.compile(r"^(?:(?:but|and|so|ok)\s+)?(?:max(?:imum)?|at most|no more than|up to|never more than)\s+\d|"
-                  r"\b(?:cap|clamp|limit)(?:ped|s|ed)?\s+(?:it\s+|them\s+)?(?:at|to)\s+\d", re.I)  # "cap it at 30 seconds"
+_MAX = re.compile(r"^(?:(?:but|and|so|ok)\s+)?(?:max(?:imum)?|at most|no more than|up to|never more than)\s+\d", re.I)
 
 
 def _boundary(s: str, main: str) -> Hit | None:
