@@ -1168,6 +1168,9 @@ _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
+# a column that says something about each row ("| | How | Good | Bad |"): the rows are the options
+_ATTRIBUTE = re.compile(r"^\s*(?:how|what|why|when|where|who|pros?|cons?|good|bad|cost|effort|risk|notes?|downsides?|"
+                        r"upsides?|complexity|trade-?offs?|impact|speed|size|change|description|details?)\b", re.I)
 _WEIGHED = re.compile(r"\b(?:pros?|cons?|good|bad|upside|downside|trade-?off|cost|risk)s?\b", re.I)
 
 
@@ -1178,6 +1181,19 @@ def _tables_as_lists(body: str) -> str:
     while i < len(lines):
         if i + 1 < len(lines) and _TABLE_ROW.match(lines[i]) and _TABLE_RULE.match(lines[i + 1]):
             header = [c.strip() for c in _TABLE_ROW.match(lines[i]).group(1).split("|")]
+            if not _EMPH.sub("", header[0]).strip() and len(header) >= 3 and \
+                    not any(_ATTRIBUTE.match(_EMPH.sub("", h)) or _WEIGHED.search(h) for h in header[1:]):
+                # "| | plain JSON | v8.serialize | msgpack |": the options are the columns, the rows what is said of each
+                rows = []
+                i += 2
+                while i < len(lines) and _TABLE_ROW.match(lines[i]):
+                    rows.append([c.strip() for c in _TABLE_ROW.match(lines[i]).group(1).split("|")])
+                    i += 1
+                out.append("Options:")
+                for j, head in enumerate(header[1:], 1):
+                    said = "; ".join(f"{r[0]}: {r[j]}" for r in rows if j < len(r) and r[j])
+                    out.append(f"- {head}" + (f" — {said}" if said else ""))
+                continue
             if any(_OPTIONS_CUE.search(h) or _WEIGHED.search(h) for h in header):
                 out.append("Options:")  # "| option | how | good | bad |": the header says what the rows are
             i += 2
@@ -1427,7 +1443,9 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
 
 
 _CHOSEN = re.compile(r"\b(?:let'?s (?:go with|use|do|take|pick)|(?:we'll|i'll|we will) go with|go with|i'd pick|"
-                     r"i pick|pick|i choose|i prefer)\s+", re.I)
+                     r"i pick|pick|i choose|i prefer)\s+|"
+                     r"^(?:for|on|as for|regarding)\s+(?:the\s+)?[\w .-]{2,30}?[,:]\s+", re.I)  # "For the format, plain
+# JSON with a version field, …": the topic, then the option chosen for it
 
 
 # a sentence of a reply that turns an option down rather than picking it
@@ -1574,7 +1592,10 @@ def exchanges(session: Session) -> list[Proposal]:
                 else None
             if pick is not None:
                 why = pick.why or ""
-                mine = _reason_in(psents)
+                # the person's reason: in the sentence that names the pick ("For the format, plain JSON …, so we can
+                # change it later"), else their first one
+                naming = max(psents, key=lambda x: len(_stems(x) & _stems(pick.head)))
+                mine = (reason_of(naming) if _stems(naming) & _stems(pick.head) else "") or _reason_in(psents)
                 rejected = [Alternative(o.head, o.why) for o in opts if o is not pick]
                 asked = " ".join(x.text for x in said if x.who == USER and x.turn == a.turn)
                 refs = anchor_refs(session, u.index, {u.turn}, f"{pick.head} {pick.why}", f"{a.text}\n{reply}", asked)
