@@ -538,7 +538,8 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
     want = _WANT.match(_DISCOURSE.sub("", s))
     if want:
         return Hit("decision", title_of(want.group("x")), 0.7, rationale=reason_of(s))
-    if _LIMIT.search(s):
+    if _LIMIT.search(s) and not re.match(r"^(?:when|whenever|once)\b", s, re.I):  # "When a fetch follows a
+        # redirect, we only mark the original URL as seen, so …": how it behaves, told with the bug
         return Hit("boundary", title_of(main if len(main.split()) >= 4 else s), 0.65, rationale=reason_of(s))
     keep = _KEEP_AS_IS.search(s)
     if keep and not _FOR_NOW.search(s):  # "leave that sleep alone, the sandbox rate-limits us. It can go when …"
