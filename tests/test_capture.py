@@ -494,6 +494,13 @@ def session_file(tmp_path: Path, name: str, said: list[tuple[str, str]], edit: t
     root = tmp_path / name
     make_repo(root)
     ok(root, "init", *init)
+    return root, more_session(root, tmp_path / f"{name}.jsonl", said, edit)
+
+
+def more_session(root: Path, t: Path, said: list[tuple[str, str]], edit: tuple[str, str, str]) -> Path:
+    """Another session on ``root`` (its transcript written at ``t``): it says ``said`` and
+    makes ``edit`` as :func:`session_file` does."""
+    name = t.stem
     path, old, new = edit
     f = root / path
     f.write_text(f.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
@@ -510,9 +517,8 @@ def session_file(tmp_path: Path, name: str, said: list[tuple[str, str]], edit: t
             add("user", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "The file has been updated."}])
         else:
             add(who, text if who == "user" else [{"type": "text", "text": text}])
-    t = tmp_path / f"{name}.jsonl"
     t.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
-    return root, t
+    return t
 
 
 TO_CENTS = ("src/shop/money.py", "    return round(amount * 100)\n",
@@ -672,6 +678,90 @@ def test_a_revert_takes_back_the_plan_the_agent_carried_out(tmp_path):
     (c,) = out["new"]
     assert c["kind"] == "decision" and c["title"].startswith("Refuse sub-cent amounts")
     assert [a["option"] for a in c["alternatives"]] == ["round half up with `Decimal`"]
+
+
+def test_a_pick_said_far_down_a_long_reply_or_by_the_words_of_the_code_an_option_names(tmp_path):
+    options = ("assistant", "Options:\n\n1. **keep `ROUND_HALF_UP`** — what people expect; a cent off now and then\n"
+                            "2. **switch to `ROUND_HALF_EVEN`** — matches the bank\n"
+                            "3. **refuse fractions of a cent** — loud\n\nWhich one?")
+    # the option named by the words of its code, with the person's reason (a "must" said as a reason is no rule)
+    out = exchange(tmp_path, "code-words", [("user", "to_cents is a cent off the bank sometimes"), options,
+                                            ("user", "half even. totals must match the statement")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"], c["rationale"]) == ("decision", "Switch to `ROUND_HALF_EVEN`",
+                                                       "totals must match the statement")
+    assert [a["option"] for a in c["alternatives"]] == ["keep `ROUND_HALF_UP`", "refuse fractions of a cent"]
+    # a long reply about several things that picks one in passing — after weighing another
+    out = exchange(tmp_path, "far-down", [("user", "to_cents is a cent off the bank sometimes"), options, (
+        "user", "Thanks. A few things first: the CI cache is stale again, I'll look at it myself. Ana asked about "
+                "the changelog, ignore that for now. On rounding: my first instinct was 1, because people expect "
+                "it, but honestly a cent off is how the last audit started. So let's go with refusing fractions of "
+                "a cent, loudly, and the importer can clean its data.")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent")
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+
+
+def test_none_of_the_options_then_what_the_person_wants_instead_rejects_them_all(tmp_path):
+    out = exchange(tmp_path, "none-of-these", [
+        ("user", "to_cents(0.125) gives 12. options?"),
+        ("assistant", "| option | how | bad |\n|---|---|---|\n| **round half up** | `Decimal` | hides bad feeds |\n"
+                      "| **truncate** | as today | loses money |\n\nI'd go with round half up."),
+        ("user", "Okay, read it twice. Unrelated: the deploy notes are mine, leave them. On rounding itself: none of "
+                 "these, really. What I want is a ValueError for fractions of a cent, so the importer has to clean "
+                 "its data.")], TO_CENTS)
+    (c,) = out["new"]
+    assert c["kind"] == "decision" and c["title"].startswith("A ValueError for fractions of a cent")
+    assert [a["option"] for a in c["alternatives"]] == ["round half up", "truncate"]
+
+
+def test_a_rule_for_the_whole_library_is_on_its_package_and_said_again_later_it_is_one_candidate(tmp_path):
+    root, t1 = session_file(tmp_path, "lib-rule", [
+        ("user", "format_price drifts on big carts"),
+        ("assistant", "I'll sum the float prices and round once at the end."), ("edit", ""),
+        ("user", "no float pls. in this lib money is never float, also not for a sum. cents all the way")],
+        ("src/shop/money.py", "    return f\"${cents / 100:.2f}\"\n",
+         "    return f\"${cents // 100}.{cents % 100:02d}\"\n"))
+    (c,) = ok_json(root, "distill", "--transcript", str(t1))["new"]
+    assert c["kind"] == "invariant" and [anchor_label(a) for a in c["anchors"]] == ["src/**/*.py"]
+    # a week later, other code, other words: the same rule, recalled
+    t2 = more_session(root, tmp_path / "lib-rule-2.jsonl", [
+        ("user", "cart total is slow"),
+        ("assistant", "I'll keep a running float total in `Cart.add`."), ("edit", ""),
+        ("user", "no — same rule like last week, money is never float anywhere in src. keep cents")],
+        ("src/shop/cart.py", "    def total(self):\n", "    def total(self):  # cents\n"))
+    out = ok_json(root, "distill", "--transcript", str(t2))
+    assert out["new"] == [] and [len(c["sessions"]) for c in out["updated"]] == [2]
+
+
+def test_a_bug_told_in_words_then_diagnosed_and_fixed_is_a_gotcha(tmp_path):
+    out = exchange(tmp_path, "told-bug", [
+        ("user", "format_price(5) shows nothing useful, the receipt is blank for small amounts"),
+        ("assistant", "That's the division: `cents / 100` gives 0.05 and the template drops values under 0.1."),
+        ("edit", ""), ("assistant", "Fixed.")],
+        ("src/shop/money.py", "    return f\"${cents / 100:.2f}\"\n",
+         "    return f\"${cents // 100}.{cents % 100:02d}\"\n"))
+    (c,) = out["new"]
+    assert c["kind"] == "gotcha" and c["title"].startswith("That's the division")
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:format_price"]
+    # told without a diagnosis before the fix: no gotcha
+    assert exchange(tmp_path, "told-no-why", [
+        ("user", "the receipt is blank for small amounts"), ("edit", ""), ("assistant", "Fixed.")],
+        ("src/shop/money.py", "    return f\"${cents / 100:.2f}\"\n",
+         "    return f\"${cents // 100}.{cents % 100:02d}\"\n"))["new"] == []
+
+
+def test_code_the_agent_took_for_a_bug_and_the_person_has_put_back_is_a_workaround(tmp_path):
+    out = exchange(tmp_path, "put-back", [
+        ("user", "add a docstring to to_cents"),
+        ("assistant", "While I'm here: `round(amount * 100)` looks wrong for negative refunds, so I'll drop the "
+                      "round."),
+        ("user", "no no, it must round!! the gateway rejects fractional cents. keep it, and write a comment so "
+                 "nobody 'fixes' it again"), ("edit", "")],
+        (TO_CENTS[0], TO_CENTS[1], "    # the gateway rejects fractional cents\n" + TO_CENTS[1]))
+    (c,) = out["new"]
+    assert c["kind"] == "workaround" and "round" in c["title"].lower()
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
 
 
 # -- the agent distils its own session: the request at Stop -----------------------------------------

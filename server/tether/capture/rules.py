@@ -1130,8 +1130,8 @@ _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:re
                         r"not like that|stop|don'?t|please don'?t|wrong|let'?s not|"
                         r"i'?d rather not|rather not|actually)\b\s*[.,!:;—–-]*\s*",
                         re.I)
-_RESTORE = re.compile(r"\b(?:put (?:it|them|that) back|restore it|bring it back|so (?:nobody|no one) (?:\W?fix|remove|"
-                      r"touch|change)|(?:nobody|no one) \W?fixes it)", re.I)
+_RESTORE = re.compile(r"\b(?:put (?:it|them|that) back|restore it|bring it back|keep it|so (?:nobody|no one) "
+                      r"(?:\W?fix|remove|touch|change)|(?:nobody|no one) \W?fixes it)", re.I)
 _BUGGY = re.compile(r"\b(?:leftover bug|looks like a bug|looked wrong|looks wrong|a bug)\b", re.I)
 
 
@@ -1842,7 +1842,8 @@ class RuleExtractor:
                               and not (g not in told and any(r.evidence[0].line < g.evidence[0].line and
                                                              set(r.refs) & set(g.refs) for r in told))]
         out = sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
-        return _one_per_choice(out)
+        # "keep it, and write a comment …", "do that": says of nothing what it is
+        return [p for p in _one_per_choice(out) if not _PRONOUN_END.search(p.title.rstrip(".!"))]
 
 
 # a statement against a proposal that rules beyond it: "no dom, no window in anything that renders"
@@ -1870,6 +1871,8 @@ def _one_per_choice(proposals: list[Proposal]) -> list[Proposal]:
         p.evidence[:0] = [e for e in same.evidence if e not in p.evidence]
         p.rationale = p.rationale or same.rationale
         p.confidence = max(p.confidence, same.confidence)
+        if len(same.title.split()) >= 2 and len(same.title) < len(p.title):
+            p.title = same.title  # the option as it was named ("Refuse fractions of a cent"), not the sentence picking it
         out[out.index(same)] = p
     return out
 
