@@ -16,20 +16,23 @@ What remains is matched, first rule first:
 | invariant | "must …" (not "must have been", "must be the …"), "must/should/can never", "has to always", a sentence starting "Never …"/"Always …", "X is append-only/immutable/idempotent…", "Invariant: …" |
 | decision | a choice with the option rejected: "use/keep/store/go with X instead of / rather than Y", "chose/prefer X over Y", "X, not Y"; a choice alone: "decided to…", "let's go with…", "settled on…", "… so X like we agreed" (a recall); an agent's proposal ("I'd use X rather than Y") that the person's next message accepts ("yes", "go ahead", "sounds good") |
 | gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence; not a test the session's own change broke and it then updated, nor a failure that neither names the code then edited nor is talked about in its words |
-| gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output), the agent diagnoses it (after reproducing it, maybe) before editing, then fixes it in the same turn: its diagnosis is the title, all of it the evidence, every fix of the turn the code |
+| gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output) — or tells it in words ("cli never exits now", "the axis is empty") and the agent names a cause ("That's the sweep timer: …") — the agent diagnoses it (after reproducing it, maybe) before editing, then fixes it in the same turn: its diagnosis is the title, all of it the evidence, every fix of the turn the code |
 | workaround | a comment the agent wrote with its code that says why the code is odd ("// Workaround for …", "# deliberately …"): on what the edit touched, or more evidence for what the chat proposed on that code |
 
 A sentence that leads up to a colon ("reminder because it matters here: amounts are integer
 minor units") is read for what follows the colon; a rule announced so ("make that a rule, not
 just this function: nothing scraped goes to slack unescaped") is an invariant; "So: X" is a
 decision, or an invariant when X says what a thing is ("so: an invite token is single use").
-Reported views ("Tomasz thinks…", "Marco's rule is…", "heads up"), "dunno if…" and questions
-without their mark ("is that on purpose") are no statements.
+Reported views ("Tomasz thinks…", "Marco's rule is…", "heads up"), "dunno if…", chores for
+somebody else ("someone should fix that") and questions without their mark ("is that on
+purpose") are no statements. "Please make it so that X" asks for X.
 
 Said by the person, plainer statements rule too (said by the agent they explain): a property
-held ("amounts stay integers", "X, never Y", "we store everything as UTC, full stop", "only
-X may Y"), what the code is obliged to do ("parseConfig has to throw on …"), a limit ("don't
-bother with X", "we only sell in EUR"), code kept as it is for a reason ("leave that sleep
+held ("amounts stay integers", "X, never Y", "money is never float", "we store everything as
+UTC, full stop", "only X may Y", "nothing can be posted into a closed period", "cumulative for
+the life of the process"), what the code is obliged to do ("parseConfig has to throw on …"), a
+limit ("don't bother with X", "we only sell in EUR", "only X for now", "cap it at 30 seconds",
+"not in this release"), what they want ("What I want is X"), code kept as it is for a reason ("leave that sleep
 alone, the sandbox rate-limits us"; not "keep the rest as is", not "leave it for now"), a
 choice "I'd rather X than Y". Not a report of how things are now ("CSV only right now",
 "sometimes"), speculation ("it has to be something in …") or
@@ -47,12 +50,12 @@ Exchanges (:func:`exchanges`) read how the person answers the agent, over turns:
 
 | the agent | the person | proposes |
 |---|---|---|
-| lays out options — the last ones in its message (a list after "options" / "two ways" / "fixes" / "either" / "do you want:", lettered, numbered, bulleted, "Option A:" lines or the rows of a markdown table; or "either X, or Y", "Two alternatives: X, or Y", "should it return X or raise Y?") | picks one: a label ("B.", "yes, A", "hmm ok, I like 2", "nope. keep it sync. D"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), or words that echo one ("Reject.", "decimal then" — not a sentence that waves it off: "fraction is overkill"); not "1, 2 and 4 yes" (the steps of a plan) | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose); nothing when no code follows the pick within two turns |
+| lays out options — the last ones in its message (a list after "options" / "two ways" / "fixes" / "either" / "do you want:" / "Should `has()`:", lettered, numbered, bulleted, "Option A:" lines, the rows of a markdown table — or its columns, when the first header cell is empty; or "either X, or Y", "Two alternatives: X, or Y", "should it return X or raise Y?") | picks one: a label ("B.", "yes, A", "hmm ok, I like 2", "nope. keep it sync. D", the last one said when thinking aloud: "C sounds right?? … ok B"), an ordinal ("the second"), "ok" / "go with that" for the agent's pick ("I'd go with B"), words that echo one ("Reject.", "decimal then", "half even" for `ROUND_HALF_EVEN` — not a sentence that waves it off: "fraction is overkill", nor words said after turning them all down), or a choosing word or topic far down a long reply ("So let's go with disallow all", "For the format, plain JSON …"); not "1, 2 and 4 yes" (the steps of a plan) | a decision; the other options rejected, each with what the agent said about it (a workaround when the agent then calls the choice odd on purpose); nothing when no code follows the pick within two turns |
 | — (it takes one of its own: "I'll do the second as a deliberate workaround") | — | what its sentence says, about that option, the others rejected |
 | describes one thing, in its last few messages ("`time.monotonic()` is made for this; `perf_counter` also works but …") | takes it: "monotonic then.", "k whatever. first match then." | a decision; what "also works but …" rejected |
-| proposes ("I'll …", "I'd …", "We could …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." for options laid out), or names it and waves it off ("78 is cute but nobody knows sysexits. exit 2") | the person's first rule (a "must" sentence) or decision (their directive with a reason: "format check only"), and any limit they set ("we only write yaml"); the proposal (every option, or the items of the list it introduces) as rejected, their reason |
+| proposes ("I'll …", "I'd …", "We could …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." or, later in a long reply, "none of these three, really" for options laid out), or names it and waves it off ("78 is cute but nobody knows sysexits. exit 2") | the person's first rule (a "must" sentence; a workaround when the agent had taken the code for a bug and the person has it kept: "put it back … so nobody 'fixes' it") or decision (their directive with a reason: "format check only"), and any limit they set ("we only write yaml"); the proposal (every option, or the items of the list it introduces) as rejected, their reason |
 | chose and did something, then says why when the person questions it ("why a hash though, random would've been one line") | keeps it: "ok fair, keep the hash" | a decision on the code it went into, the alternative the person named rejected |
-| — | reverts an earlier choice: "revert X. Y", "back to Y", "scrap X, go with Y", "scratch that — … Y" | a decision for Y, X rejected (X: the earlier decision, or the plan the agent carried out last); the earlier decision withdrawn |
+| — | reverts an earlier choice: "revert X. Y", "back to Y", "scrap X, go with Y", "scratch that — … Y", "forget the ip thing … Y" | a decision for Y, X rejected (X: the earlier decision, or the plan the agent carried out last) with the options X had turned down; the earlier decision withdrawn |
 
 The reason is the clause after "because", "since", "so that", "given that" or a dash, or
 a next sentence that starts "That way…", "Otherwise…", "The reason…". A rejected option's
@@ -70,7 +73,10 @@ when the statement's turn edited none. An edit touching more than three definiti
 its file. A person's statement with no edit in its turn is anchored on the next turn's edits
 (the work it leads to); with none, it is dropped unless it is a hard rule ("… must never …"),
 which is about the repository (pattern ``**``) and loses confidence; said by the agent, it is
-dropped. A rule "for the whole X package" is about that folder (``src/x/**/*.py``). A gotcha
+dropped. A rule "for the whole X package" is about that folder (``src/x/**/*.py``); "in this lib",
+"for this codebase", "anywhere in ledgerline" about the package the session worked in; "everything
+in format.ts" about that file. An error class the session declared is not what a statement is
+about when the code raising it changed too; a doc comment above a definition is part of it. A gotcha
 anchors on the edit that fixed it. A person recalling an earlier decision ("remember we …",
 "reminder: …") marks the proposal ``recalls``: the queue joins it to that decision. A choice
 the person states and then settles among the agent's options, on the same code, is one
