@@ -1257,8 +1257,9 @@ def options_in(text: str) -> list[Option]:
         m = _INLINE.search(sent) or _ASKED.search(sent)
         if m and (not listed or body.find(sent[:40]) > body.find(listed[-1].quote)):  # the options laid out last
             parts = next((m.group(x), m.group(y)) for x, y in ("ab", "cd", "ef") if m.group(x))
-            heads = [re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+)", "", part.strip(" ,"), flags=re.I).strip()
-                     for part in parts]
+            heads = [re.sub(r"\s+(?:fine|ok|okay|enough|good enough)$", "",  # "or is a module constant fine?"
+                            re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+|is\s+|it\s+be\s+)", "", part.strip(" ,"),
+                                   flags=re.I).strip(), flags=re.I) for part in parts]
             return [Option(str(n + 1), h, _said_about(text, h, heads[1 - n]), sent) for n, h in enumerate(heads)]
     return listed
 
