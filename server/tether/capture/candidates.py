@@ -336,9 +336,16 @@ def _absorb(c: Candidate, p: Candidate) -> bool:
     fresh = [e for e in p.evidence if e.key() not in have]
     if not fresh:
         return False
+    another = bool(set(p.sessions) - set(c.sessions))
     c.evidence = sorted(c.evidence + fresh, key=lambda e: (e.at, e.line))
     have = _keys(c.anchors)
-    c.anchors += [a for a in p.anchors if not _keys([a]) & have][:max(0, 3 - len(c.anchors))]  # restated elsewhere
+    elsewhere = [a for a in p.anchors if not _keys([a]) & have]
+    if elsewhere and another:  # said again in another session about other code: the rule
+        # holds for what both are on — their file, or the folder of their files
+        scope = _scope(c.anchors + elsewhere)
+        c.anchors = [scope] + [a for a in c.anchors if _keys([a]) != _keys([scope])] if scope else c.anchors
+    c.anchors += [a for a in elsewhere if not _keys([a]) & _keys(c.anchors)][:max(0, 3 - len(c.anchors))]
+    c.anchors = c.anchors[:3]
     if len(c.evidence) > MAX_EVIDENCE:
         c.evidence = c.evidence[:MAX_EVIDENCE // 2] + c.evidence[-MAX_EVIDENCE // 2:]
     options = {a.option.lower(): i for i, a in enumerate(c.alternatives)}
@@ -355,6 +362,22 @@ def _absorb(c: Candidate, p: Candidate) -> bool:
     c.confidence = round(min(0.95, max(c.confidence, p.confidence) + 0.05 * min(restated, 3)), 2)
     c.updated = now()
     return True
+
+
+def _scope(anchors: list[A.Anchor]) -> A.Anchor | None:
+    """What code anchors on several places share: their file (``src/dom.ts``), or the top
+    folder of their files as a pattern (``geofence/**/*.py``); None when that is the whole
+    repository or they are patterns already."""
+    paths = {a.path for a in anchors if a.type != A.GLOB}
+    if len(paths) != len(anchors) and any(a.type == A.GLOB for a in anchors) or not paths:
+        return None
+    if len(paths) == 1:
+        return A.Anchor(A.FILE, path=next(iter(paths)))
+    tops = {p.split("/")[0] for p in paths if "/" in p}
+    exts = {p.rsplit(".", 1)[-1] for p in paths if "." in p.rsplit("/", 1)[-1]}
+    if len(tops) != 1 or len(tops) and any("/" not in p for p in paths):
+        return None
+    return A.Anchor(A.GLOB, pattern=f"{tops.pop()}/**/*.{exts.pop()}" if len(exts) == 1 else f"{tops.pop()}/**")
 
 
 def _set_status(ws: Workspace, cid: str, status: str, note: str = "") -> Candidate:
