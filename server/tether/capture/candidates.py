@@ -11,6 +11,7 @@ language server and the MCP server (``candidates``, ``places``, ``accept``, ``di
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -292,7 +293,8 @@ class Queued:
 def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
     """Add proposals to the queue: one that restates a queued candidate (same kind, same
     code, and :func:`restates` — in this session or another; or, recalling an earlier
-    decision, a pending one from another session on any code) adds its evidence to it;
+    decision, a pending one from another session on any code) adds its evidence to it — and,
+    said in another session about other code, the file or folder both are in to its anchors;
     evidence already there is not added twice, so distilling a session again changes
     nothing."""
     s = ws.store
@@ -365,7 +367,7 @@ def _absorb(c: Candidate, p: Candidate) -> bool:
 
 
 def _scope(anchors: list[A.Anchor]) -> A.Anchor | None:
-    """What code anchors on several places share: their file (``src/dom.ts``), or the top
+    """What code anchors on several places share: their file (``src/dom.ts``), or the
     folder of their files as a pattern (``geofence/**/*.py``); None when that is the whole
     repository or they are patterns already."""
     paths = {a.path for a in anchors if a.type != A.GLOB}
@@ -373,11 +375,11 @@ def _scope(anchors: list[A.Anchor]) -> A.Anchor | None:
         return None
     if len(paths) == 1:
         return A.Anchor(A.FILE, path=next(iter(paths)))
-    tops = {p.split("/")[0] for p in paths if "/" in p}
+    folder = posixpath.commonpath([posixpath.dirname(p) for p in paths])
     exts = {p.rsplit(".", 1)[-1] for p in paths if "." in p.rsplit("/", 1)[-1]}
-    if len(tops) != 1 or len(tops) and any("/" not in p for p in paths):
+    if not folder:
         return None
-    return A.Anchor(A.GLOB, pattern=f"{tops.pop()}/**/*.{exts.pop()}" if len(exts) == 1 else f"{tops.pop()}/**")
+    return A.Anchor(A.GLOB, pattern=f"{folder}/**/*.{exts.pop()}" if len(exts) == 1 else f"{folder}/**")
 
 
 def _set_status(ws: Workspace, cid: str, status: str, note: str = "") -> Candidate:
