@@ -1925,7 +1925,8 @@ def _assented(session: Session, k: int) -> bool:
         return False  # not the agent's last message of the turn
     reply = next((r for r in said[k + 1:] if r.who == USER), None)
     return reply is not None and reply.turn == u.turn + 1 and bool(_ASSENT.match(reply.text)) and \
-        not _ASSENT_NOT.search(reply.text[:80]) and bool(session.edits({reply.turn}))
+        not _ASSENT_NOT.search(reply.text[:80]) and bool(session.edits({reply.turn})) and \
+        len(sentences(reply.text)) <= 3  # not "Okay. Bunch of stuff, bear with me. …": a reply of its own
 
 
 # -- a person's rules as a list ---------------------------------------------------------------------------
