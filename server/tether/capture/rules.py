@@ -1849,8 +1849,11 @@ class RuleExtractor:
                               and not (g not in told and any(r.evidence[0].line < g.evidence[0].line and
                                                              set(r.refs) & set(g.refs) for r in told))]
         out = sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
-        # "keep it, and write a comment …", "do that": says of nothing what it is
-        return [p for p in _one_per_choice(out) if not _PRONOUN_END.search(p.title.rstrip(".!"))]
+        out = [p for p in _one_per_choice(out) if not _PRONOUN_END.search(p.title.rstrip(".!"))]  # "keep it, and
+        # write a comment …", "do that": says of nothing what it is
+        for p in out:
+            p.refs = _with_class(p.refs)
+        return out
 
 
 # a statement against a proposal that rules beyond it: "no dom, no window in anything that renders"
@@ -1859,6 +1862,16 @@ _ANYWHERE = re.compile(r"\b(?:at all|anything|anywhere|everywhere|in any \w+|nev
 # a rule that holds beyond the choice it came with ("amounts stay integers all the way through")
 _UNIVERSAL = re.compile(r"\b(?:never|always|every|everywhere|anywhere|any|all|nothing|no \w+ ever|end to end|throughout|"
                         r"all the way|no matter)\b", re.I)
+
+
+def _with_class(refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A statement about several methods of one class (``Throttle._key``, ``Throttle.allow``)
+    is about the class: it comes first."""
+    owners = [(path, name.rsplit(".", 1)[0]) for path, name in refs if "." in name]
+    for owner in dict.fromkeys(owners):
+        if owners.count(owner) >= 2 and owner not in refs:
+            return [owner, *refs][:MAX_SYMBOLS]
+    return refs
 
 
 def _one_per_choice(proposals: list[Proposal]) -> list[Proposal]:
