@@ -144,7 +144,8 @@ def sentences(text: str) -> list[str]:
 
 # -- filters -------------------------------------------------------------------------------------------
 
-_REASON = re.compile(r"\s*(?:,\s*|\s)(?:because|since|so that|given that|as it|as they)\b\s*|,\s*so\s+(?!that\b)|"
+_REASON = re.compile(r"\s*(?:,\s*|\s)(?:because|since|so that|given that|as it|as they|bc|b/c|cuz|coz)\b\s*|"
+                     r",\s*so\s+(?!that\b)|"
                      r"\s+[—–]\s+|\s+-\s+|;\s*", re.I)
 _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i wonder|wondering|considering|"
                     r"alternatively|hypothetically|in theory|one option|another option|options are|would it|"
@@ -158,7 +159,7 @@ _REPORTED = re.compile(r"\b(says(?! why)|said|saying|suggests|suggested|claims|c
                        r"dunno|don't know if|not sure (?:if|whether)|"
                        r"the (error|message|warning|"
                        r"traceback|log|output) (is|was|shows|reports))\b", re.I)
-_PROCESS = re.compile(r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
+_PROCESS = re.compile(r"\bno (?:code|changes|edits) yet\b|\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
                       r"replies|reply|responses?|summary|summaries|messages?|output|explanations?)|emojis?|"
                       r"force[- ]push|push (it |this |them )?to|commit message|pull request|this (chat|conversation)|"
                       r"in (the|this) chat|before (you )?(commit|push)|(the|a) commit|"
@@ -1118,7 +1119,7 @@ _RECOMMEND = re.compile(r"\b(?:i'd|i would|i'll|i will|my (?:pick|vote|recommend
                         r"choose\s+|recommend\s+|suggest\s+|use\s+|do\s+)?(?P<x>[^.!?]{1,80})", re.I)
 _ORDINAL = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "last": -1,
             "former": 0, "latter": -1}
-_PICK_LABEL = re.compile(r"^\s*(?:(?:hmm+|well|ah|oh)\b[,.!]?\s*)?(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed)\b"
+_PICK_LABEL = re.compile(r"^\s*(?:(?:hmm+|well|ah|oh|so)\b[,.!:]?\s*)?(?:(?:yes|ok|okay|sure|yep|yeah|right|fine|agreed)\b"
                          r"[,.!]?\s*)?(?:i\s+|i'd\s+)?"
                          r"(?:(?:prefer|pick|choose|take|want|like|go with|go for|vote for|let'?s (?:do|go with)|do|"
                          r"option)\s+)?"
@@ -1130,7 +1131,8 @@ _PICK_ORDINAL = re.compile(r"(?:^\s*|\b(?:the|do the|go with the|take the|use th
 _PICK_THAT = re.compile(r"\b(?:go with (?:that|it|this|your (?:pick|suggestion|recommendation))|do that|try it|"
                         r"sounds good|agreed|i agree|makes sense|let'?s do (?:it|that)|go ahead|fine by me|works for me|"
                         r"ship it|that one|your (?:pick|suggestion|recommendation))\b", re.I)
-_CHOOSE_VERB = re.compile(r"\b(?:go with|prefer|let'?s|use|take|pick|choose|then|keep|want)\b", re.I)
+_CHOOSE_VERB = re.compile(r"\b(?:go with|prefer|let'?s|use|take|pick|choose|then|keep|want|is fine|works for me)\b",
+                          re.I)
 _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:reject(?:ed)?|no+(?!\s+\w+(?:\s\w+)?\s+"
                         r"(?:here|for now|in v\d|yet)\b)|nah|nope|not that|"
                         r"not like that|stop|don'?t|please don'?t|wrong|let'?s not|"
@@ -1216,6 +1218,30 @@ def _tables_as_lists(body: str) -> str:
     return "\n".join(out)
 
 
+_OPTION_HEADING = re.compile(r"^#{2,6}\s+(?:\*\*)?(?:option\s+)?(?P<label>[A-Ea-e1-9])[.):]\s*(?P<head>.+?)(?:\*\*)?\s*$",
+                             re.I)
+
+
+def _headings_as_lists(body: str) -> str:
+    """Options laid out as headings ("### A. Batch elimination" and a paragraph under
+    each) as a list: the heading is the option, the first line under it what was said."""
+    lines, out, i = body.split("\n"), [], 0
+    while i < len(lines):
+        m = _OPTION_HEADING.match(lines[i])
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        i += 1
+        said = []
+        while i < len(lines) and not lines[i].startswith("#"):
+            if lines[i].strip():
+                said.append(_BULLET.sub("", lines[i]).strip())
+            i += 1
+        out.append(f"{m.group('label')}. **{m.group('head').strip()}**" + (f" — {' '.join(said)}" if said else ""))
+    return "\n".join(out)
+
+
 def _split_option(rest: str) -> tuple[str, str]:
     """An option's text as (what it is, what was said about it)."""
     rest = re.sub(r",?\s+or\s*$|\?\s*$", "", rest.strip())  # "- drop an expired entry …, or" / "- stay pure?"
@@ -1235,7 +1261,7 @@ def options_in(text: str) -> list[Option]:
     """The options a message lays out for the person to choose from: two or more list
     items after a word that announces a choice ("options", "two ways", "either"), or
     "either X, or Y" / "Options: X, or Y" / "should it be X or Y?" in a sentence."""
-    body = _tables_as_lists(_FENCE.sub("\n", text))
+    body = _headings_as_lists(_tables_as_lists(_FENCE.sub("\n", text)))
     lines = body.split("\n")
     out: list[Option] = []
     for i, line in enumerate(lines):
@@ -1457,7 +1483,7 @@ _CHOSEN = re.compile(r"\b(?:let'?s (?:go with|use|do|take|pick)|(?:we'll|i'll|we
 
 
 # a sentence of a reply that turns an option down rather than picking it
-_DISMISS = re.compile(r"\b(?:overkill|too (?:much|slow|complex|complicated|heavy|fancy)|no|not|don'?t|never|nah|nope|"
+_DISMISS = re.compile(r"\b(?:overkill|tempting|too (?:much|slow|complex|complicated|heavy|fancy)|no|not|don'?t|never|nah|nope|"
                       r"bad|worse|hate|bit us|bites?|surprising|overengineered|over-engineered)\b", re.I)
 
 
@@ -1469,7 +1495,8 @@ def _reason_in(sents: list[str], skip: str = "") -> str:
         if r and s != skip:
             return r
     for s in sents:
-        if s != skip and not _ORDERS.search(s) and not s.rstrip().endswith("?"):
+        if s != skip and not _ORDERS.search(s) and not s.rstrip().endswith("?") and \
+                not (_TURN_DOWN.match(s) and len(s.split()) <= 5):  # not "hmm wait actually no."
             return s.rstrip(".!")
     return ""
 
@@ -1532,8 +1559,10 @@ def _revert_head(reply: str, rev: re.Match, psents: list[str]) -> str:
     at = next((i for i, x in enumerate(psents) if _REVERT.search(x)), -1)
     after = psents[at + 1:] if at >= 0 else []
     tail = reply[rev.end():].split("\n")[0].strip(" .,:;—–-")
+    dashed = re.match(r"^\s*[—–:]\s*(?P<y>[^.!?\n]{4,})", reply[rev.end():])  # "revert the wait forever part — reject
+    # after 5s w/ a clear error msg"
     head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
-        (after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
+        dashed.group("y").strip() if dashed else (after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
     return head if len(head.split()) >= 2 else ""
 
 
@@ -1589,9 +1618,11 @@ def exchanges(session: Session) -> list[Proposal]:
             why = (said_then if head == rest and len(said_then.split()) >= 3 else "") or \
                 _reason_in([x for x in psents if x != head and not _REVERT.search(x)], head)
             earlier = [a for a in old.alternatives if not _stems(a.option) & _stems(head)]  # the options it had
+            named = re.sub(r"^(?:the|that|this)\s+|\s+(?:thing|part|stuff|bit|idea|approach)$", "", rest, flags=re.I)
+            named = named if len(named.split()) >= 2 and named != head else last.head  # "the wait forever part"
             out.append(Proposal("decision", _choice_title(head), 0.75, refs,
                                 [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
-                                [Alternative(last.head, why), *earlier]))
+                                [Alternative(named, why), *earlier]))
             last = _Decided(out[-1], head)
             continue
         if with_options is not None and with_options[0].index not in answered:
