@@ -1561,8 +1561,11 @@ def _revert_head(reply: str, rev: re.Match, psents: list[str]) -> str:
     tail = reply[rev.end():].split("\n")[0].strip(" .,:;—–-")
     dashed = re.match(r"^\s*[—–:]\s*(?P<y>[^.!?\n]{4,})", reply[rev.end():])  # "revert the wait forever part — reject
     # after 5s w/ a clear error msg"
+    instead = after and re.search(r"\b(?:instead|rather)\b", after[0], re.I)  # "scratch that — rounding hides the
+    # bug. refuse sub-cent amounts instead": the next sentence is the choice, the dash the reason
     head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
-        dashed.group("y").strip() if dashed else (after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
+        dashed.group("y").strip() if dashed and not instead else \
+        (after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
     return head if len(head.split()) >= 2 else ""
 
 
