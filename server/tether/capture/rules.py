@@ -510,7 +510,7 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
 _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:handle|support|deal with)\b|"
                     r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
                     r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b|\bwe only \w+|"
-                    r"\b(?:stays?|remains?) out\b|^no \w+(?:\s\w+)? (?:here|for now|in v\d|yet)\b|"
+                    r"\b(?:stays?|remains?) out\b|^no \w+(?:\s\w+){0,3} (?:here|for now|in v\d|yet)\b|"
                     r"^(?:just|only)\s+.{3,80}?\b(?:for now|in v\d|until)\b|"  # "only comma csv … for now"
                     r"\bnot in this (?:release|version|pr|change|iteration)\b|"  # "For sitemaps: not in this release"
                     r"\bwe \w+ it but (?:cap|clamp|limit)(?:ped|s|ed)?\s+(?:it\s+|them\s+)?(?:at|to)\s+\d|"
@@ -1028,7 +1028,8 @@ def _around_sentence(message: str, sentence: str) -> str:
     return (text[at:] if at >= 0 else sentence)[:400]
 
 
-_PASTED = re.compile(r"```|^\s*(?:Traceback|\S+>\s|\$ )|^\s*(?:E\s+)?[\w.]+(?:Error|Exception)\b", re.M)
+_PASTED = re.compile(r"```|^\s*(?:Traceback|\S+>\s|\$ )|^\s*(?:E\s+)?[\w.]+(?:Error|Exception)\b|"
+                     r"`[\w.]*(?:Error|Exception)\b[^`\n]*`", re.M)  # "I get `SqliteError: no such column: createdAt`"
 
 
 # a bug told in words ("cli never exits now. ?", "the chart has no tick at -30%, bottom of axis is empty")
@@ -1140,7 +1141,10 @@ _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:re
                         re.I)
 _RESTORE = re.compile(r"\b(?:put (?:it|them|that) back|restore it|bring it back|keep it|so (?:nobody|no one) "
                       r"(?:\W?fix|remove|touch|change)|(?:nobody|no one) \W?fixes it)", re.I)
-_BUGGY = re.compile(r"\b(?:leftover bug|looks like a bug|looked wrong|looks wrong|a bug)\b", re.I)
+_PUT_BACK = re.compile(r"^\s*(?:please\s+|pls\s+)?(?:put (?:back|(?:it|them|that) back)|restore|bring back|undo that)\b",
+                       re.I)  # "Please put back the 't' and 'f'! This is not leftover."
+_BUGGY = re.compile(r"\b(?:leftover|looks like a bug|looked wrong|looks wrong|a bug|dead code|unused|no longer needed|"
+                    r"redundant)\b", re.I)
 
 
 def _past_turn_down(reply: str) -> str:
@@ -1698,7 +1702,7 @@ def exchanges(session: Session) -> list[Proposal]:
                                     [Alternative(_alt(alt), "")] if alt else []))
                 last = _Decided(out[-1], x)
                 continue
-        down = _TURN_DOWN.match(reply) or _NEITHER.match(reply) or \
+        down = _TURN_DOWN.match(reply) or _NEITHER.match(reply) or _PUT_BACK.match(reply) or \
             (with_options is not None and with_options[0].index not in answered and _NEITHER_LATER.search(reply))
         # what the agent proposed or did in its last turn ("I'll give debounce a leading option …" then "Done.")
         proposer, proposal = next(((a, x) for a in reversed(prior) if a.turn == agent.turn
