@@ -1143,7 +1143,7 @@ _RESTORE = re.compile(r"\b(?:put (?:it|them|that) back|restore it|bring it back|
                       r"(?:\W?fix|remove|touch|change)|(?:nobody|no one) \W?fixes it)", re.I)
 _PUT_BACK = re.compile(r"^\s*(?:please\s+|pls\s+)?(?:put (?:back|(?:it|them|that) back)|restore|bring back|undo that)\b",
                        re.I)  # "Please put back the 't' and 'f'! This is not leftover."
-_BUGGY = re.compile(r"\b(?:leftover|looks like a bug|looked wrong|looks wrong|a bug|dead code|unused|no longer needed|"
+_BUGGY = re.compile(r"\b(?:leftovers?|looks like a bug|looked wrong|looks wrong|a bug|dead code|unused|no longer needed|"
                     r"redundant)\b", re.I)
 
 
@@ -1735,7 +1735,13 @@ def exchanges(session: Session) -> list[Proposal]:
                     # made instead (not one for the whole package: "no float pls. in this lib money is never float")
                 if kind == "boundary" or not any(k != "boundary" for _, k, _, _ in settles):
                     settles.append((x, kind, h.title, max(h.confidence, 0.75)))
-            if not any(k in ("decision", "invariant") for _, k, _, _ in settles):  # "no deps for this, just …"
+            if restored and not any(k != "boundary" for _, k, _, _ in settles):  # "Please put back the 't' and 'f'!
+                # This is not leftover. The 2019 import wrote booleans as strings …": why the odd code is there
+                x = next((y for y in psents if len(y.split()) >= 5 and not _PUT_BACK.match(y) and
+                          not _RESTORE.search(y) and not _TURN_DOWN.match(y)), "")
+                if x:
+                    settles.insert(0, (x, "workaround", title_of(main_clause(x)), 0.7))
+            if not any(k in ("decision", "invariant", "workaround") for _, k, _, _ in settles):  # "no deps for this, …"
                 x = next((y for y in psents if _DIRECTIVE.search(y) and all(y != z for z, *_ in settles)), "") or \
                     (psents[0] if dismissed and len(psents[0].split()) <= 10 and not settles else "")
                 if x:
