@@ -1,0 +1,3 @@
+"""bookshelf — a personal library catalogue."""
+
+__version__ = "0.3.0"
