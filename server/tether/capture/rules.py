@@ -890,6 +890,11 @@ def _content(text: str) -> set[str]:
     return out
 
 
+# the sentence after a rule that says where it holds: "It's a GDPR thing and it applies everywhere in mailq"
+_APPLIES = re.compile(r"^(?:(?:it's|this is|that's) [^.]{0,40}?\band\s+)?(?:it|this|that|the rule|which)\s+"
+                      r"(?:applies|holds|goes)\b", re.I)
+
+
 def _scope_of(session: Session, whole: re.Match) -> list[tuple[str, str]] | None:
     """Where a rule "for the whole X package" applies: the folder named X that holds files
     the session touched, as ``folder/**/*.ext`` (their common extension) — the repository
@@ -1474,14 +1479,16 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     for sent in sentences(reply[len(head):] if len(reply) > len(head) else ""):
         chosen = _CHOSEN.search(sent)
         what = re.split(r"(?<=[.!?])\s+", sent[chosen.end():])[0] if chosen else ""
-        hit = _resolve(what, options) if what and not _DISMISS.search(sent[:chosen.start()]) else None
+        hit = (_resolve(what, options) or _resolve(what.split(" and ")[0], options)) \
+            if what and not _DISMISS.search(sent[:chosen.start()]) else None  # "count only hard bounces … and leave
+        # the soft ones to the retry logic": the first clause says which
         if hit is not None and len(_stems(what) & _stems(hit.head)) >= min(2, len(_stems(hit.head))):
             return hit
     return None
 
 
 _CHOSEN = re.compile(r"\b(?:let'?s (?:go with|use|do|take|pick)|(?:we'll|i'll|we will) go with|go with|i'd pick|"
-                     r"i pick|pick|i choose|i prefer)\s+|"
+                     r"i pick|pick|i choose|i prefer|could we(?: maybe| perhaps| just)?|can we(?: maybe| just)?)\s+|"
                      r"^(?:for|on|as for|regarding)\s+(?:the\s+)?[\w .-]{2,30}?[,:]\s+", re.I)  # "For the format, plain
 # JSON with a version field, …": the topic, then the option chosen for it
 
@@ -1844,7 +1851,9 @@ class RuleExtractor:
                     turns.add(u.turn + 1)
                 elif not _agent_plan(session, u, hit, s):
                     continue  # the agent alone: an explanation, a summary or a musing, not something settled
-                whole = _WHOLE.search(s)
+                whole = _WHOLE.search(s) or next((_WHOLE.search(x) for x in sents[i + 1:i + 4]  # "… It's a GDPR
+                                                  if _APPLIES.match(x) and _WHOLE.search(x)), None)  # thing and it
+                # applies everywhere in mailq"
                 whole = whole if whole and hit.kind != "decision" and _scope_of(session, whole) else None
                 refs = _scope_of(session, whole) if whole else anchor_refs(session, u.index, turns, s, u.text)
                 if refs == [(GLOB_ALL, "")] and not whole and u.who == USER:  # said before the work it leads to
