@@ -1110,7 +1110,8 @@ _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|seve
 _ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s*(?:in|as)?|prefer|want|do)\s+"
                     r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?|"
                     # "Should `get_user` return None or raise KeyError?": the subject, then two verb phrases
-                    r"^(?:should|shall|do (?:you|we) want|would you like)\s+(?:(?:me|us|we|i|it|they|[\w`.()]+)\s+"
+                    r"^(?:should|shall|do (?:you|we) want|would you like)\s+(?:(?:me|us|we|i|it|they|`[^`\s]+`|\w+\(\)|"
+                    r"\w*[_.]\w+|(?-i:[a-z]+[A-Z]\w*))\s+"  # (a subject that is code; "Should soft bounces count …": no subject)
                     r"(?:to\s+)?)?(?P<c>[^?,;]{2,60}?),?\s+or\s+(?P<d>[^?,;]{2,60})\?|"
                     # "… should getRule return undefined like now and the loader skip it, or throw?", "should a point
                     # on the edge count as inside or outside?": a longer subject, then what it would do, two ways
