@@ -152,7 +152,7 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
                     r"do you (want|think|prefer)|what if|we can discuss|up to you|your call|tbd|to be decided)\b",
                     re.I)
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
-_REPORTED = re.compile(r"\b(says(?! why)|said|saying|suggests|suggested|claims|claimed|according to|reads:|"
+_REPORTED = re.compile(r"\b(says(?! why)|(?<!\bi )(?<!\bwe )(?<!\bi've )(?<!\bwe've )said|saying|suggests|suggested|claims|claimed|according to|reads:|"
                        r"states that|told (?:me|us|them)|thinks|believes|reckons|insists|heads up|"
                        r"(?:people|users|customers|they|folks|clients) (?:say|said|report|complain)|"
                        r"\w+'s (?:rule|take|view|opinion|idea|advice|preference|policy|position) is|"
@@ -329,7 +329,7 @@ _WHOLE = re.compile(r"\b(?:for|in|across|throughout|to)\s+(?:the\s+)?(?:whole|en
                     r"project|app|service)\b|"
                     # "rule for this codebase", "in this lib money is never float", "never float anywhere in ledgerline"
                     r"\b(?:for|in|across|throughout)\s+(?:this|our)\s+(?P<this>codebase|code base|lib|library|package|"
-                    r"project|repo|repository|app|service)\b|"
+                    r"project|repo|repository|app|service|core)\b|\b(?:in|across) the (?P<core>core|codebase|library)\b|"
                     r"\b(?:anywhere|everywhere|nowhere)\s+in\s+(?:the\s+|this\s+|our\s+)?(?P<where>[\w.-]+)|"
                     # "a rule for everything in format.ts: …": that file
                     r"\b(?:everything|anything|all(?: the)? code|every \w+)\s+in\s+`?(?P<file>[\w/.-]+\.[a-z]{1,4})\b", re.I)
@@ -374,7 +374,7 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
 _REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|holds|applies)|"
                        r"(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|settled)|"
                        r"what we (?:agreed|decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|"
-                       r"we already|same (?:rule|deal|thing|as (?:before|last time|with))|as usual|again:|"
+                       r"we already|same (?:rule|deal|thing|as (?:before|last time|with))|as usual|again:|as i said|"
                        r"the other (?:week|day))", re.I)
 
 
@@ -423,7 +423,7 @@ _TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains
                       r"pure|thread-safe|reentrant|sorted|unique|negative|positive|invariant|rule|constraint|"
                       r"let's|we'll|i'd|i would|i recommend|i suggest|i propose|we could|we can|considered|"
                       r"ruled out|should|has to|have to|needs? to|\bcap(?:ped|s)?\b|\bclamp|\bmax\b|maximum|at most|"
-                      r"no more than", re.I)
+                      r"no more than|keep (?:only )?(?:the )?(?:last|latest|newest|first) \d", re.I)
 
 
 # words that lead up to what is said after a colon (not a list: that has its own line)
@@ -500,7 +500,9 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\s+(?:be\s+|ever\s+)?\w+|"  # "nothing can be
                     # posted into a closed period any more"
                     r"^no [\w`.-]+(?:\s[\w`.-]+)?,\s+(?:same rule|ever|never|not even)\b|"
-                    r"^no [\w`.-]+\b.{0,60}?\b(?:at all|in anything|anywhere)\b|"  # "no dom in the render code at all"
+                    r"^no [\w`.-]+\b.{0,60}?\b(?:at all|in anything|anywhere|in the core)\b|"  # "no dom in the render code
+                    # at all"; "NOTHING in the core passes colors around as hex strings"
+                    r"^(?:nothing|no code|no module|none of the \w+) (?:in|of) (?:the|our|this) \w+ (?!is\b|was\b)\w+|"
                     r"\b(?:don't|do not|never) ever\s+\w+|"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
@@ -530,7 +532,7 @@ _FOR_NOW = re.compile(r"\b(?:for (?:now|today|the moment)|tomorrow|later)\b", re
 # how things are now, not how they must be: "the exports are CSV only right now"
 _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
                     r"for some reason|somehow)\b", re.I)
-_PERSON_TRIGGER = re.compile(r"^no\b|\bnot in this\b|\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\b|\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
+_PERSON_TRIGGER = re.compile(r"^no\b|^nothing\b|\bnot in this\b|\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\b|\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
                              r"has to|have to|"
                              r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever|else|out|never|rule|"
                              r"reminder|remember)\b", re.I)
@@ -564,7 +566,8 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
     return None
 
 
-_MAX = re.compile(r"^(?:(?:but|and|so|ok)\s+)?(?:max(?:imum)?|at most|no more than|up to|never more than)\s+\d", re.I)
+_MAX = re.compile(r"^(?:(?:but|and|so|ok)\s+)?(?:max(?:imum)?|at most|no more than|up to|never more than)\s+\d|"
+                  r"\bkeep (?:only )?(?:the )?(?:last|latest|newest|first) \d+\b", re.I)  # "keep the last 50 steps"
 
 
 def _boundary(s: str, main: str) -> Hit | None:
@@ -907,7 +910,7 @@ def _scope_of(session: Session, whole: re.Match) -> list[tuple[str, str]] | None
         named = whole.group("file").lower()
         path = next((p for p in touched if p.lower() == named or p.lower().endswith("/" + named)), None)
         return [(path, "")] if path else None
-    if whole.group("this") or whole.group("where"):  # "in this lib", "anywhere in ledgerline": the package the
+    if whole.group("this") or whole.group("where") or whole.group("core"):  # "in this lib", "anywhere in ledgerline": the package the
         # session worked in (the top folder of the code it touched), or the folder named
         code = [p for p in touched if not _TEST_PATH.search(p) and "/" in p]
         tops = {p.split("/")[0] for p in code}
@@ -1488,7 +1491,7 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     return None
 
 
-_CHOSEN = re.compile(r"\b(?:let'?s (?:go with|use|do|take|pick)|(?:we'll|i'll|we will) go with|go with|i'd pick|"
+_CHOSEN = re.compile(r"\b(?:let'?s (?:go with|use|do|take|pick|try)|(?:we'll|i'll|we will) go with|go with|i'd pick|"
                      r"i pick|pick|i choose|i prefer|could we(?: maybe| perhaps| just)?|can we(?: maybe| just)?)\s+|"
                      r"^(?:for|on|as for|regarding)\s+(?:the\s+)?[\w .-]{2,30}?[,:]\s+", re.I)  # "For the format, plain
 # JSON with a version field, …": the topic, then the option chosen for it
