@@ -503,7 +503,8 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"^no [\w`.-]+\b.{0,60}?\b(?:at all|in anything|anywhere|in the core)\b|"  # "no dom in the render code
                     # at all"; "NOTHING in the core passes colors around as hex strings"
                     r"^(?:nothing|no code|no module|none of the \w+) (?:in|of) (?:the|our|this) \w+ (?!is\b|was\b)\w+|"
-                    r"\b(?:don't|do not|never) ever\s+\w+|"
+                    r"\b(?:don't|do not|never) ever\s+\w+|\bwe (?:don'?t|do not) \w+\b.{0,60},\s*ever\b|"  # "we don't
+                    # delete or overwrite rows in that store, ever"
                     r"\b(?:stays?|remains?)\s+(?:an?\s+)?(?:integers?|ints?|strings?|bytes|utc|lower-?case|upper-?case|"
                     r"private|internal|immutable|read-only|sorted|unique|positive|non-negative|decimals?|ascii|utf-?8|"
                     r"in (?:minor units|cents|utc|memory))\b|"
@@ -1448,6 +1449,11 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
             hit = _resolve(m.group("label"), options)
             if hit is not None:
                 return hit
+    m = _PICK_LABEL.match(head)
+    if m and re.search(r"\b(?:prefer|pick|choose|take|go with|go for|vote for|let'?s)\b", m.group(0), re.I):
+        hit = _resolve(m.group("label"), options)  # "ok let's go with 1 then 👍 should it always be 5 …?"
+        if hit is not None:
+            return hit
     if _UNDECIDED.search(first) or first.rstrip().endswith("?"):
         return None  # (a side question after the pick is no doubt about it: "I like 2. side question: …?")
     if _SEVERAL.match(first):
@@ -1671,7 +1677,9 @@ def exchanges(session: Session) -> list[Proposal]:
                     evidence.append(Evidence(session.id, ASSISTANT, odd[0].at, odd[1], odd[0].line))
                 picked = Proposal(kind, _choice_title(pick.head), 0.8, refs, evidence, mine or why, rejected,
                                   works_around=around)
-                if refs != [(GLOB_ALL, "")]:  # a pick no code followed ("I'll open tickets for the first three"): talk
+                followed = any(session.edits({u.turn + d}) for d in (0, 1, 2))
+                if refs != [(GLOB_ALL, "")] and followed:  # a pick no code followed ("I'll open tickets for the first
+                    # three", "separate ticket I think"): talk
                     out.append(picked)
                 answered.add(a.index)
                 last = _Decided(picked, pick.head)
@@ -1800,7 +1808,7 @@ class RuleExtractor:
             {(e.line, x) for p in answers for e in p.evidence if e.who == USER for x in sentences(e.quote)
              if _REVERT.search(x)}
         stated = {(e.line, p.title): p for p in answers for e in p.evidence if e.who == USER}  # what an answer states
-        last: dict[str, tuple[int, Proposal]] = {}  # per kind: the last proposal, and the message it came from
+        last: dict[str, tuple] = {}  # per kind: the message the last proposal came from, it, and its sentence
         plain: set[int] = set()  # proposals from plain properties the person stated
         for k in range(len(said) - 1, -1, -1):  # the most recent first, so a time limit drops the oldest
             if session.out_of_time():
@@ -1833,7 +1841,7 @@ class RuleExtractor:
                 if i and re.match(r"^(?:it|this|that)\b", s, re.I):  # "It looks odd …": what "it" is
                     quote = f"{sents[i - 1]} {quote}"
                 if (u.line, hit.title) in stated:  # what a later sentence adds joins the answer's candidate
-                    last[hit.kind] = (k, stated[(u.line, hit.title)])
+                    last[hit.kind] = (k, stated[(u.line, hit.title)], i)
                 if (u.line, s) in taken or (u.line, hit.title) in stated:
                     continue  # read with the answer it belongs to (:func:`exchanges`)
                 if hit.kind == "decision":
@@ -1867,7 +1875,9 @@ class RuleExtractor:
                         continue  # about no code the session touched and no hard rule ("… must never …"): talk
                     conf -= 0.15
                 prev = last.get(hit.kind) if item is None else None  # each item of a list of rules is a point
-                if prev is not None and prev[0] == k and prev[1].refs == refs:
+                if prev is not None and prev[0] == k and (prev[1].refs == refs or hit.kind == "invariant" and
+                                                          prev[2] == i - 1):  # "values only ever reach the database
+                    # as bound parameters. Never interpolated into the SQL text": one rule said twice
                     _elaborate(prev[1], hit, evidence)  # the same point, said in more than one sentence
                     continue
                 rule = last.get("invariant") if item is None else None
@@ -1880,7 +1890,7 @@ class RuleExtractor:
                 p = Proposal(hit.kind, hit.title, round(min(conf, 0.95), 2), refs, evidence, hit.rationale,
                              list(hit.alternatives), hit.works_around, hit.remove_when,
                              recalls=u.who == USER and bool(_REMINDER.search(_lead_in(u.text, s))))
-                last[hit.kind] = (k, p)
+                last[hit.kind] = (k, p, i)
                 if hit.plain:
                     plain.add(id(p))
                 out.append(p)
@@ -1914,7 +1924,7 @@ class RuleExtractor:
 
 
 # a statement against a proposal that rules beyond it: "no dom, no window in anything that renders"
-_ANYWHERE = re.compile(r"\b(?:at all|anything|anywhere|everywhere|in any \w+|never|always|only ever|nothing but|"
+_ANYWHERE = re.compile(r"\b(?:at all|anything|anywhere|everywhere|in any \w+|never|always|ever|only ever|nothing but|"
                        r"for the (?:whole )?life(?:time)? of)\b", re.I)
 # a rule that holds beyond the choice it came with ("amounts stay integers all the way through")
 _UNIVERSAL = re.compile(r"\b(?:never|always|every|everywhere|anywhere|any|all|nothing|no \w+ ever|end to end|throughout|"
