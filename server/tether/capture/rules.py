@@ -1151,6 +1151,9 @@ _TURN_DOWN = re.compile(r"^\s*(?:(?:hmm+|hm+|well|ugh|ah|oh|wait)[,.]?\s+)?(?:re
                         re.I)
 _RESTORE = re.compile(r"\b(?:put (?:it|them|that) back|restore it|bring it back|keep it|so (?:nobody|no one) "
                       r"(?:\W?fix|remove|touch|change)|(?:nobody|no one) \W?fixes it)", re.I)
+# the person protecting odd code from the next "fix": "someone WILL "optimize" it back", "so nobody 'fixes' it"
+_GUARD = re.compile(r"\b(?:so (?:nobody|no one)|someone|somebody|people|the next person) (?:will |would )?\W?"
+                    r"(?:fix|optimi[sz]e|clean|simplif|tidy|refactor)\w*\W? (?:it|this|that)\b", re.I)
 _PUT_BACK = re.compile(r"^\s*(?:please\s+|pls\s+)?(?:put (?:back|(?:it|them|that) back)|restore|bring back|undo that)\b",
                        re.I)  # "Please put back the 't' and 'f'! This is not leftover."
 _BUGGY = re.compile(r"\b(?:leftovers?|looks like a bug|looked wrong|looks wrong|a bug|dead code|unused|no longer needed|"
@@ -1745,7 +1748,8 @@ def exchanges(session: Session) -> list[Proposal]:
             settles: list[tuple[str, str, str, float]] = []  # (sentence, kind, title, confidence): what the reply settles
             # the agent undid code it took for a bug; the person has it put back: odd on purpose, a workaround
             restored = _RESTORE.search(reply) and any(_LOOKS.search(x) or _BUGGY.search(x)
-                                                      for a in prior if a.turn == agent.turn for x in sentences(a.text))
+                                                      for a in prior if a.turn == agent.turn for x in sentences(a.text)) \
+                or _GUARD.search(reply)  # "keep the scratch canvas … someone WILL "optimize" it back"
             for x, h in hits:  # the first rule or choice (one point said in one breath), and any limit
                 kind = "workaround" if restored and h.kind != "boundary" else h.kind
                 if kind == "invariant" and classify(x) is None and not _WHOLE.search(x) and \
