@@ -516,6 +516,8 @@ _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:h
                     r"\b(?:stays?|remains?) out\b|^no \w+(?:\s\w+){0,3} (?:here|for now|in v\d|yet)\b|"
                     r"^(?:just|only)\s+.{3,80}?\b(?:for now|in v\d|until)\b|"  # "only comma csv … for now"
                     r"\bnot in this (?:release|version|pr|change|iteration)\b|"  # "For sitemaps: not in this release"
+                    r"^(?:and\s+)?[\w -]{2,40}? only (?:for now|in v\d|until)\b|"  # "And inner joins only for now"
+                    r"\bnot doing (?:that|this|it) (?:here|now|yet|for now)\b|"  # "no health checks …, not doing that here"
                     r"\bwe \w+ it but (?:cap|clamp|limit)(?:ped|s|ed)?\s+(?:it\s+|them\s+)?(?:at|to)\s+\d|"
                     r"^(?:(?:but|and)\s+)?(?:cap|clamp|limit)\s+(?:it\s+|them\s+)?(?:at|to)\s+\d", re.I)  # "… we honour
 # it but cap it at 30 seconds": said by the person (the agent capping a value is part of its fix)
@@ -533,7 +535,7 @@ _FOR_NOW = re.compile(r"\b(?:for (?:now|today|the moment)|tomorrow|later)\b", re
 # how things are now, not how they must be: "the exports are CSV only right now"
 _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
                     r"for some reason|somehow)\b", re.I)
-_PERSON_TRIGGER = re.compile(r"^no\b|^nothing\b|\bnot in this\b|\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\b|\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
+_PERSON_TRIGGER = re.compile(r"^no\b|^nothing\b|\bnot doing\b|\bnot in this\b|\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\b|\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
                              r"has to|have to|"
                              r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever|else|out|never|rule|"
                              r"reminder|remember)\b", re.I)
@@ -828,6 +830,7 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     pool = [c for c in edits if c.symbols] or edits
     pool = [c for c in pool if not _TEST_PATH.search(c.path)] or pool
     pool = [c for c in pool if set(c.symbols) - _error_types(session)] or pool  # what raises, not what is raised
+    pool = [c for c in pool if set(c.symbols) - _type_decls(session)] or pool  # what does, not the shapes it takes
     pool = [c for c in pool if c.index > at] or pool  # the work it leads to, not the work that led to it
     words = _content(sentence)
     best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
@@ -839,6 +842,14 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
 
 _ERROR_CLASS = re.compile(r"\bclass\s+(\w+)\s*(?:\(\s*[\w.]*(?:Error|Exception|Warning)\s*\)|"
                           r"extends\s+[\w.]*(?:Error|Exception))")
+
+
+_TYPE_DECL = re.compile(r"^\s*(?:export\s+)?(?:interface|type)\s+(\w+)", re.M)
+
+
+def _type_decls(session: Session) -> set[str]:
+    """The types the session's edits declare (``interface JoinOn``, ``type Cell = …``)."""
+    return {m.group(1) for c in session.edits() for m in _TYPE_DECL.finditer(c.text)}
 
 
 def _error_types(session: Session) -> set[str]:
@@ -1780,6 +1791,9 @@ def exchanges(session: Session) -> list[Proposal]:
                     break  # "no, just the code": a terse steer with no reason is no decision to keep
                 whole = _WHOLE.search(x) if kind != "decision" else None
                 refs = (whole and _scope_of(session, whole)) or refs_for(x)
+                if refs == [(GLOB_ALL, "")] and kind == "boundary":  # "no health checks …, not doing that here" and
+                    # nothing more to do: the code the turned-down offer was about
+                    refs = anchor_refs(session, agent.index, {agent.turn}, x, u.text)
                 if refs == [(GLOB_ALL, "")] and not whole:
                     continue
                 quoted = reply[:400] if reply.find(x) + len(x) <= 400 else _around_sentence(reply, x)  # far down a
@@ -1812,6 +1826,8 @@ class RuleExtractor:
             {(e.line, x) for p in answers for e in p.evidence if e.who == USER for x in sentences(e.quote)
              if _REVERT.search(x)}
         stated = {(e.line, p.title): p for p in answers for e in p.evidence if e.who == USER}  # what an answer states
+        picked = {e.line for p in answers if p.kind == "decision" for e in p.evidence if e.who == USER}  # a reply
+        # that chose: another choice said in it is why ("I'd rather add a builder when … than carry that API now")
         last: dict[str, tuple] = {}  # per kind: the message the last proposal came from, it, and its sentence
         plain: set[int] = set()  # proposals from plain properties the person stated
         for k in range(len(said) - 1, -1, -1):  # the most recent first, so a time limit drops the oldest
@@ -1846,7 +1862,7 @@ class RuleExtractor:
                     quote = f"{sents[i - 1]} {quote}"
                 if (u.line, hit.title) in stated:  # what a later sentence adds joins the answer's candidate
                     last[hit.kind] = (k, stated[(u.line, hit.title)], i)
-                if (u.line, s) in taken or (u.line, hit.title) in stated:
+                if (u.line, s) in taken or (u.line, hit.title) in stated or hit.kind == "decision" and u.line in picked:
                     continue  # read with the answer it belongs to (:func:`exchanges`)
                 if hit.kind == "decision":
                     hit = _rejected_reasons(sents, hit)
