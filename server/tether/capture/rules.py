@@ -110,7 +110,7 @@ _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _SPLIT = re.compile(r"(?<=[.!?])(?<!\.\.\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+"
                     r"(?=[A-Za-z`\"'(\[*_])")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
-_EMPH = re.compile(r"\*\*|__")
+_EMPH = re.compile(r"\*\*|__|(?<![\w*])\*(?=\w[^*\n]*\w\*(?![\w*]))|(?<=\w)\*(?![\w*])")  # **bold**, __bold__, *em*
 
 
 def sentences(text: str) -> list[str]:
@@ -1048,7 +1048,8 @@ def _around_sentence(message: str, sentence: str) -> str:
     return (text[at:] if at >= 0 else sentence)[:400]
 
 
-_PASTED = re.compile(r"```|^\s*(?:Traceback|\S+>\s|\$ )|^\s*(?:E\s+)?[\w.]+(?:Error|Exception)\b|"
+_PASTED = re.compile(r"```|^\s*(?:Traceback|\S+>\s|\$ )|^\s*(?:E\s+|Uncaught\s+)?[\w.]+(?:Error|Exception)\b|"
+                     r"^\s+at \S+ \(\S+:\d+|"  # a JavaScript stack frame
                      r"`[\w.]*(?:Error|Exception)\b[^`\n]*`", re.M)  # "I get `SqliteError: no such column: createdAt`"
 
 
@@ -1072,7 +1073,9 @@ def reported(session: Session) -> list[Proposal]:
         pasted = _PASTED.search(u.text)
         if u.who != USER or not (pasted or _SYMPTOM.search(u.text)):
             continue
-        fix = next((c for c in session.edits({u.turn}) if not _TEST_PATH.search(c.path)), None)
+        # the fix in the same turn, or the next when the agent asked how first ("Two fixes: … Which one?")
+        fix = next((c for t in (u.turn, u.turn + 1) for c in session.edits({t}) if not _TEST_PATH.search(c.path)),
+                   None)
         diag = next((a for a in said[k + 1:] if a.who == ASSISTANT and a.turn == u.turn and not
                      _NARRATION.match(_DISCOURSE.sub("", a.text.strip()))), None)  # not "Let me reproduce it first."
         if fix is None or diag is None or diag.index > fix.index:
@@ -1086,7 +1089,7 @@ def reported(session: Session) -> list[Proposal]:
                     Evidence(session.id, ASSISTANT, fix.at, f"fixed by editing "
                              f"{', '.join(f'`{x}`' for x in fix.symbols[:MAX_SYMBOLS]) or 'the file'} in {fix.path}",
                              fix.line)]
-        fixes = [c for c in session.edits({u.turn}) if not _TEST_PATH.search(c.path)]
+        fixes = [c for c in session.edits({fix.turn}) if not _TEST_PATH.search(c.path)]
         refs = _with(_refs_of(fix), [r for c in fixes[1:] for r in _refs_of(c) if r[1]])  # every fix of the turn
         out.append(Proposal("gotcha", title_of(first), 0.7, refs, evidence, works_around=err))
     return out
@@ -1927,7 +1930,8 @@ class RuleExtractor:
                     rule.alternatives += [x for x in a.alternatives if x.option.lower() not in known]
         if not session.out_of_time():
             out += _commented(session, out + answers)
-            said_lines = sorted({e.line for p in out + answers for e in p.evidence})
+            said_lines = sorted({e.line for p in out + answers if p.kind != "decision" for e in p.evidence})  # (the
+            # fix chosen among options is a note of its own: "scanline" after the stack overflow's diagnosis)
             # a trap whose explanation (said between the error and the fix) is a candidate already: that one
             told = reported(session)
             out += answers + [g for g in gotchas(session) + told
