@@ -233,7 +233,8 @@ _NO = re.compile(r"^(?:(?:no+|nope|nah|actually|wait)\s+)*(?:no+|nope|nah|actual
 def title_of(clause: str, choice: bool = False) -> str:
     """A note title from a clause: discourse words dropped; for a choice (``choice``), the
     one choosing too ("I'll go with X" → "Use X")."""
-    t = _DISCOURSE.sub("", _NO.sub("", clause.strip().rstrip(".!:;,"))).strip()
+    t = re.sub(r"^[^\w`\"'(\[$@#]+", "", clause.strip().rstrip(".!:;,"))  # "❌ we don't …": not the emoji
+    t = _DISCOURSE.sub("", _NO.sub("", t)).strip()
     t = re.sub(r"^(?:the\s+)?(?:rule|invariant|constraint|decision)\s*:\s*", "", t, flags=re.I)
     d = _DECIDER.sub("", t) if choice else t
     if d != t:
@@ -374,7 +375,8 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
 _REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|holds|applies)|"
                        r"(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|settled)|"
                        r"what we (?:agreed|decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|"
-                       r"we already|same (?:rule|deal|thing|as (?:before|last time|with))|as usual|again:|as i said|"
+                       r"we already|same (?:rule|deal|thing|principle|as (?:before|last time|with))|as usual|again:|"
+                       r"as i said|"
                        r"the other (?:week|day))", re.I)
 
 
@@ -497,6 +499,8 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"(?!(?:i|you|we|they|it|he|she|this|that|there)\b)(?:[\w`$.-]+\s+){1,3}(?:never|always)\s+"
                     r"(?!been\b|going\b|had\b|got\b)\w+|"
                     r"^(?:nothing|no \w+)\b.{3,60}\b(?:ever|never)\b|\band (?:nowhere|nothing|no ?one) else\b|"
+                    r"^nothing (?:\w+ ){0,6}(?:gets?|goes|reaches|passes|is) (?:\w+ed|into|through|past|to)\b|"  # "nothing a
+                    # caller hands us gets spliced into the SQL string"
                     r"\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\s+(?:be\s+|ever\s+)?\w+|"  # "nothing can be
                     # posted into a closed period any more"
                     r"^no [\w`.-]+(?:\s[\w`.-]+)?,\s+(?:same rule|ever|never|not even)\b|"
