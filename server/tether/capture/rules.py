@@ -1903,8 +1903,9 @@ class RuleExtractor:
                     conf -= 0.15
                 prev = last.get(hit.kind) if item is None else None  # each item of a list of rules is a point
                 if prev is not None and prev[0] == k and (prev[1].refs == refs or hit.kind == "invariant" and
-                                                          prev[2] == i - 1):  # "values only ever reach the database
-                    # as bound parameters. Never interpolated into the SQL text": one rule said twice
+                                                          prev[2] == i - 1) and \
+                        not _LEAD_IN.match(s):  # "values only ever reach the database as bound parameters. Never
+                    # interpolated into the SQL text": one rule said twice (not "Requirement: …" then "Out of scope: …")
                     _elaborate(prev[1], hit, evidence)  # the same point, said in more than one sentence
                     continue
                 rule = last.get("invariant") if item is None else None
