@@ -277,7 +277,7 @@ _NEG_BEFORE = r"(?<!\bnot )(?<!n't )(?<!\bnever )"
 
 # boundary
 _SCOPE = re.compile(r"\b(out of scope|not in scope|outside (?:the|our|this) scope|beyond (?:the|this) scope|"
-                    r"non-goal|not a goal)\b", re.I)
+                    r"non-goal|not a goal|not part of this (?:story|ticket|task|pr|change|issue|release))\b", re.I)
 _SCOPE_NEG = re.compile(r"\b(not|isn't|aren't|no longer|wasn't)\s+(out of scope|outside|beyond)\b", re.I)
 _WONT = re.compile(r"\b(won't|will not|are not going to|aren't going to|is not going to|isn't going to|not going to|"
                    r"we don't|we do not|we never|we not)\s+(?:try to\s+|even\s+|bother to\s+)?(handle|support|cover|deal with|"
@@ -606,7 +606,9 @@ def _around(s: str) -> str:
 
 _PAST_HACK = re.compile(r"\b(?:was|were|used to be)\s+(?:a |an |just a |our )?(?:\w+\s)?(?:hack|workaround|kludge)|"
                         r"\bleft ?over\b|\b(?:remov\w*|drop\w*|delet\w*|get rid of|clean\w* up)\s+(?:the |this |that |"
-                        r"an? |old )?(?:old )?(?:hack|workaround|kludge)|\bno longer need", re.I)
+                        r"an? |old )?(?:old )?(?:hack|workaround|kludge)|\bno longer need|"
+                        r"\b(?:was|were) (?:done |made |written |added )?(?:on purpose|deliberately|intentionally)\b.*\bbut\b",
+                        re.I)  # "It was done on purpose so a typo wouldn't crash a send, but it fails silently"
 _GENERIC = re.compile(r"^(?:this|that|it)(?: is|'s| was) (?:a |an |just a |our )?(?:\w+ )?(?:hack|workaround|kludge)\b",
                       re.I)
 
@@ -1465,7 +1467,8 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     # own (the last one said, when the person thinks aloud)
     for sent in reversed(re.split(r"(?<=[.!?,;])\s+|\n+", reply.strip()[:800])[1:]):
         m = _PICK_LABEL.match(sent)
-        if m and len(sent.split()) <= 2 and (m.group("label").isupper() or m.group("label").isdigit()) and \
+        if m and len(sent.split()) <= 2 and (m.group("label").isupper() or m.group("label").isdigit() or
+                                             sent.lstrip().startswith("(")) and \
                 not sent.rstrip().endswith("?"):
             hit = _resolve(m.group("label"), options)
             if hit is not None:
