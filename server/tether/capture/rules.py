@@ -855,13 +855,21 @@ _TYPE_DECL = re.compile(r"^\s*(?:export\s+)?(?:interface|type)\s+(\w+)", re.M)
 
 def _type_decls(session: Session) -> set[str]:
     """The types the session's edits declare (``interface JoinOn``, ``type Cell = …``)."""
-    return {m.group(1) for c in session.edits() for m in _TYPE_DECL.finditer(c.text)}
+    return _declared(session)[1]
 
 
 def _error_types(session: Session) -> set[str]:
     """The error classes the session's edits declare (``class RateMissing(LookupError)``,
     ``class Timeout extends Error``): what code raises, not what a statement is about."""
-    return {m.group(1) for c in session.edits() for m in _ERROR_CLASS.finditer(c.text)}
+    return _declared(session)[0]
+
+
+def _declared(session: Session) -> tuple[set[str], set[str]]:
+    """(error classes, types) the session's edits declare, read once a session."""
+    if getattr(session, "_declared", None) is None:
+        session._declared = ({m.group(1) for c in session.edits() for m in _ERROR_CLASS.finditer(c.text)},
+                             {m.group(1) for c in session.edits() for m in _TYPE_DECL.finditer(c.text)})
+    return session._declared
 
 
 def _with(refs: list[tuple[str, str]], more: list[tuple[str, str]]) -> list[tuple[str, str]]:
