@@ -345,7 +345,8 @@ def _absorb(c: Candidate, p: Candidate) -> bool:
     if elsewhere and another:  # said again in another session about other code: the rule
         # holds for what both are on — their file, or the folder of their files
         scope = _scope(c.anchors + elsewhere)
-        c.anchors = [scope] + [a for a in c.anchors if _keys([a]) != _keys([scope])] if scope else c.anchors
+        if scope is not None:
+            c.anchors = [scope] + [a for a in c.anchors if _keys([a]) != _keys([scope])]
     c.anchors += [a for a in elsewhere if not _keys([a]) & _keys(c.anchors)][:max(0, 3 - len(c.anchors))]
     c.anchors = c.anchors[:3]
     if len(c.evidence) > MAX_EVIDENCE:
@@ -370,9 +371,9 @@ def _scope(anchors: list[A.Anchor]) -> A.Anchor | None:
     """What code anchors on several places share: their file (``src/dom.ts``), or the
     folder of their files as a pattern (``geofence/**/*.py``); None when that is the whole
     repository or they are patterns already."""
-    paths = {a.path for a in anchors if a.type != A.GLOB}
-    if len(paths) != len(anchors) and any(a.type == A.GLOB for a in anchors) or not paths:
+    if any(a.type == A.GLOB for a in anchors):
         return None
+    paths = {a.path for a in anchors}
     if len(paths) == 1:
         return A.Anchor(A.FILE, path=next(iter(paths)))
     folder = posixpath.commonpath([posixpath.dirname(p) for p in paths])
