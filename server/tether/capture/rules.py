@@ -152,14 +152,16 @@ _HEDGE = re.compile(r"\b(could|might|maybe|perhaps|possibly|probably|not sure|i 
                     r"do you (want|think|prefer)|what if|we can discuss|up to you|your call|tbd|to be decided)\b",
                     re.I)
 _CONDITIONAL = re.compile(r"^(?:if|whether|unless|suppose|supposing|assuming|in case)\b", re.I)
-_REPORTED = re.compile(r"\b(says(?! why)|(?<!\bi )(?<!\bwe )(?<!\bi've )(?<!\bwe've )said|saying|suggests|suggested|claims|claimed|according to|reads:|"
+_REPORTED = re.compile(r"\b(says(?! why)|(?<!\bi )(?<!\bwe )(?<!\bi've )(?<!\bwe've )said|saying|suggests|suggested|"
+                       r"claims|claimed|according to|reads:|"
                        r"states that|told (?:me|us|them)|thinks|believes|reckons|insists|heads up|"
                        r"(?:people|users|customers|they|folks|clients) (?:say|said|report|complain)|"
                        r"\w+'s (?:rule|take|view|opinion|idea|advice|preference|policy|position) is|"
                        r"dunno|don't know if|not sure (?:if|whether)|"
                        r"the (error|message|warning|"
                        r"traceback|log|output) (is|was|shows|reports))\b", re.I)
-_PROCESS = re.compile(r"\bno (?:code|changes|edits) yet\b|\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
+_PROCESS = re.compile(r"\bno (?:code|changes|edits) yet\b|"
+                      r"\b(ask me|tell me|ping me|let me know|check with me|show me|remind me|your (answers?|"
                       r"replies|reply|responses?|summary|summaries|messages?|output|explanations?)|emojis?|"
                       r"force[- ]push|push (it |this |them )?to|commit message|pull request|this (chat|conversation)|"
                       r"in (the|this) chat|before (you )?(commit|push)|(the|a) commit|"
@@ -227,7 +229,8 @@ _ING = {"using": "use", "keeping": "keep", "storing": "store", "switching": "swi
         "putting": "put", "writing": "write", "sticking": "stick", "rounding": "round", "parsing": "parse"}
 
 
-_NO = re.compile(r"^(?:(?:no+|nope|nah|actually|wait)\s+)*(?:no+|nope|nah|actually|wait)\s*[,.!:;—–-]+\s*", re.I)  # "No, it must …": the answer's "no"
+# "No, it must …", "no no, must be flipped": the answer's "no"
+_NO = re.compile(r"^(?:(?:no+|nope|nah|actually|wait)\s+)*(?:no+|nope|nah|actually|wait)\s*[,.!:;—–-]+\s*", re.I)
 
 
 def title_of(clause: str, choice: bool = False) -> str:
@@ -539,7 +542,10 @@ _FOR_NOW = re.compile(r"\b(?:for (?:now|today|the moment)|tomorrow|later)\b", re
 # how things are now, not how they must be: "the exports are CSV only right now"
 _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
                     r"for some reason|somehow)\b", re.I)
-_PERSON_TRIGGER = re.compile(r"^no\b|^nothing\b|\bnot doing\b|\bnot in this\b|\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\b|\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
+_PERSON_TRIGGER = re.compile(r"^no\b|^nothing\b|\bnot doing\b|\bnot in this\b|"
+                             r"\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\b|"
+                             r"\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|"
+                             r"\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
                              r"has to|have to|"
                              r"needs? to|may not|mustn't|allowed|full stop|period|no exceptions|final|ever|else|out|never|rule|"
                              r"reminder|remember)\b", re.I)
@@ -770,8 +776,8 @@ def _mentions(sentence: str, qualname: str) -> bool:
     if distinctive and re.search(rf"\b{re.escape(short)}\b", sentence) is not None:
         return True
     parts = [w.lower() for w in _IDENT.findall(short)]
-    return len(parts) >= 2 and all(w.isalpha() for w in parts) and re.search(r"\b" + r"[\s_-]+".join(map(re.escape, parts)) + r"s?\b",
-                                          sentence.lower()) is not None
+    return len(parts) >= 2 and all(w.isalpha() for w in parts) and \
+        re.search(r"\b" + r"[\s_-]+".join(map(re.escape, parts)) + r"s?\b", sentence.lower()) is not None
 
 
 def _refs_of(call: Call) -> list[tuple[str, str]]:
@@ -936,8 +942,8 @@ def _scope_of(session: Session, whole: re.Match) -> list[tuple[str, str]] | None
         named = whole.group("file").lower()
         path = next((p for p in touched if p.lower() == named or p.lower().endswith("/" + named)), None)
         return [(path, "")] if path else None
-    if whole.group("this") or whole.group("where") or whole.group("core"):  # "in this lib", "anywhere in ledgerline": the package the
-        # session worked in (the top folder of the code it touched), or the folder named
+    if whole.group("this") or whole.group("where") or whole.group("core"):  # "in this lib", "anywhere in
+        # ledgerline": the package the session worked in (the top folder of the code it touched), or the one named
         code = [p for p in touched if not _TEST_PATH.search(p) and "/" in p]
         tops = {p.split("/")[0] for p in code}
         where = (whole.group("where") or "").lower().strip(".-")
@@ -1143,7 +1149,7 @@ _ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s
                     r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?|"
                     # "Should `get_user` return None or raise KeyError?": the subject, then two verb phrases
                     r"^(?:should|shall|do (?:you|we) want|would you like)\s+(?:(?:me|us|we|i|it|they|`[^`\s]+`|\w+\(\)|"
-                    r"\w*[_.]\w+|(?-i:[a-z]+[A-Z]\w*))\s+"  # (a subject that is code; "Should soft bounces count …": no subject)
+                    r"\w*[_.]\w+|(?-i:[a-z]+[A-Z]\w*))\s+"  # (a subject that is code: not "Should soft bounces …")
                     r"(?:to\s+)?)?(?P<c>[^?,;]{2,60}?),?\s+or\s+(?P<d>[^?,;]{2,60})\?|"
                     # "… should getRule return undefined like now and the loader skip it, or throw?", "should a point
                     # on the edge count as inside or outside?": a longer subject, then what it would do, two ways
