@@ -842,6 +842,13 @@ def test_stop_asks_about_what_the_person_settled_that_tether_could_not_read(tmp_
     note = ok_json(root, "record", "decision", "src/shop/money.py:6", "--title", "Refuse amounts finer than a cent",
                    "--rationale", "a feed finer than a cent is a bug to hear about", "--rejected", "round half up: hides the bug")
     assert [(a["path"], a["name"]) for a in note["anchors"]] == [("src/shop/money.py", "to_cents")]
+    # in a long message, the lead quotes what was said about the options, not the greeting before it
+    said[2] = ("user", "Thanks for laying that out, and sorry for the delay, the release ate my whole morning and "
+                       "the CI cache is broken again, I'll look at it myself later. On the rounding itself: the one "
+                       "that raises on anything finer than a cent, obviously")
+    root, t = session_file(tmp_path, "lead-long", said, TO_CENTS, "--agents")
+    reason = json.loads(hook(root, {**stop, "session_id": "lead-long", "transcript_path": str(t), "cwd": str(root)}))
+    assert "→ \"On the rounding itself: the one that raises on anything finer than a cent" in reason["reason"]
 
 
 def test_before_a_compaction_the_session_is_distilled_and_the_request_comes_after_it(replayed, tmp_path):

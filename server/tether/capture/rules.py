@@ -2130,14 +2130,18 @@ def leads(session: Session, covered: set[int]) -> list[Lead]:
         opts = options_in(agent.text) if agent is not None and agent.turn == u.turn - 1 else []
         plan = next((x for x in sentences(agent.text) if _PROPOSAL.search(x)), "") \
             if agent is not None and agent.turn == u.turn - 1 else ""
-        if opts:
-            why, quote = "answered options", f"{' / '.join(o.head for o in opts[:4])} → \"{words[:160]}\""
+        rules = [x for x in sentences(u.text) if _RULE_WORD.search(x) and not skipped(x)]
+        if opts:  # the sentence of a long reply that speaks of the options, not its greeting
+            named = max(sentences(u.text) or [words], key=lambda x: max(len(_stems(x) & _stems(o.head)) for o in opts))
+            spoken = words if len(words) <= 160 or not any(_stems(named) & _stems(o.head) for o in opts) else \
+                _around_sentence(u.text, named)
+            why, quote = "answered options", f"{' / '.join(o.head for o in opts[:4])} → \"{spoken[:160]}\""
         elif agent is not None and (_TURN_DOWN.match(u.text) or _NEITHER.match(u.text)):
             why, quote = "turned down", f"\"{words[:200]}\""
         elif plan and _ASSENT.match(u.text) and len(u.text.split()) <= 6:  # "👍" to "I'll key it by (customer, id)"
             why, quote = "accepted the agent's plan", f"\"{plan[:160]}\" → \"{words[:40]}\""
-        elif any(_RULE_WORD.search(x) and not skipped(x) for x in sentences(u.text)):
-            why, quote = "sounds like a rule", f"\"{words[:200]}\""
+        elif rules:  # quoted from the sentence that says it, not from the start of a long message
+            why, quote = "sounds like a rule", f"\"{_around_sentence(u.text, rules[0])[:200]}\""
         else:
             continue
         out.append(Lead(u.line, u.at, why, quote))
