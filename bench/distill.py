@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE.parent / "server"))
 
-from capture_fixtures import Suite, anchor_label, detail, make_repo, materialize, near, replay, suites  # noqa: E402
+from capture_fixtures import Suite, anchor_label, detail, make_repo, materialize, replay, suites  # noqa: E402
 
 from tether.agents.hooks import answer  # noqa: E402
 from tether.capture import candidates as capture  # noqa: E402
@@ -76,7 +76,6 @@ def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
     # what the rules missed that the request at Stop asks the agent about (a lead quotes its key phrase)
     d["asked"] = sum(any(e["phrase"].lower() in q for q in leads) for e in d["missed"])
     d["leads"] = len(leads)
-    d.update({f"near_{k}": n for k, n in near(d, files).items()})
     if verbose:
         print(f"\n{suite.name}/{sc['name']}: {d['tp']}/{d['candidates']} candidates right, "
               f"{d['tp']}/{d['expected']} expected found, {d['rejected_found']}/{d['rejected']} rejected options")

@@ -200,25 +200,26 @@ def rejected_found(cand: dict, exp: dict) -> int:
 def detail(cands: list[dict], expected: list[dict], sessions: int, files: list[str] = ()) -> dict:
     """Everything the benchmark reports of one scenario (``files``: its repository's)."""
     found = pairs(cands, expected, files)
+    missed = [e for e in expected if all(e is not x for _, x in found)]
+    wrong = [c for c in cands if all(c is not x for x, _ in found)]
     return {"tp": len(found), "candidates": len(cands), "expected": len(expected), "sessions": sessions,
             "rejected": sum(len(e.get("rejected", [])) for e in expected),
             "rejected_found": sum(rejected_found(c, e) for c, e in found),
             "restated": len(expected) if sessions > 1 else 0,  # expected of a scenario of several sessions
             "merged": sum(len(c["sessions"]) > 1 for c, _ in found) if sessions > 1 else 0,
-            "missed": [e for e in expected if all(e is not x for _, x in found)],
-            "wrong": [c for c in cands if all(c is not x for x, _ in found)]}
+            "missed": missed, "wrong": wrong, **near(missed, wrong, files)}
 
 
-def near(d: dict, files: list[str] = ()) -> dict[str, int]:
+def near(missed: list[dict], wrong: list[dict], files: list[str] = ()) -> dict[str, int]:
     """Expected candidates missed although a wrong candidate states them: what the extractor
-    found but tied to other code ("anchor"), called another kind ("kind"), or both."""
-    out = {"anchor": 0, "kind": 0, "both": 0}
-    for e in d["missed"]:
-        said = [c for c in d["wrong"] if says(c, e)]
+    found but tied to other code, called another kind, or both."""
+    out = {"near_anchor": 0, "near_kind": 0, "near_both": 0}
+    for e in missed:
+        said = [c for c in wrong if says(c, e)]
         if any(c["kind"] == e["kind"] for c in said):
-            out["anchor"] += 1
+            out["near_anchor"] += 1
         elif any(ties(c, e, files) for c in said):
-            out["kind"] += 1
+            out["near_kind"] += 1
         elif said:
-            out["both"] += 1
+            out["near_both"] += 1
     return out
