@@ -215,6 +215,12 @@ def _said(c) -> str:
     return f"{c.title} {c.rationale or ''}"
 
 
+def _quoted(c) -> str:
+    """What a candidate's evidence says: a rule said again about the same file shares its words
+    ("we never mutate or overwrite a stored row" … "we don't delete or overwrite rows, ever")."""
+    return " ".join(e.quote for e in c.evidence)
+
+
 def _shared(a: str, b: str) -> int:
     return len(set(text_tokens(a)) & set(text_tokens(b)))
 
@@ -308,7 +314,8 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
             if same is None:  # said again in another session: on other code of the same file, or anywhere
                 # in nearly the same words
                 same = next((c for c in known if c.kind == p.kind and c.status == PENDING and c.sessions != p.sessions
-                             and (_same_file(c.anchors, p.anchors) and restates(c, p, _names(c.anchors + p.anchors))
+                             and (_same_file(c.anchors, p.anchors) and (restates(c, p, _names(c.anchors + p.anchors))
+                                                                        or _shared(_quoted(c), _quoted(p)) >= 3)
                                   or _similarity(c.title, _more(c), p.title, _more(p)) >= SAME_WORDS)), None)
             if same is None and p.recalls:  # "remember, we …" while working on other code: the decision it names best
                 earlier = [c for c in known if c.status == PENDING and c.sessions != p.sessions

@@ -379,7 +379,7 @@ _REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|hol
                        r"(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|settled)|"
                        r"what we (?:agreed|decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|"
                        r"we already|same (?:rule|deal|thing|principle|as (?:before|last time|with))|as usual|again:|"
-                       r"as i said|"
+                       r"as i said|like i said|i said it|"
                        r"the other (?:week|day))", re.I)
 
 
@@ -542,7 +542,7 @@ _FOR_NOW = re.compile(r"\b(?:for (?:now|today|the moment)|tomorrow|later)\b", re
 # how things are now, not how they must be: "the exports are CSV only right now"
 _STATE = re.compile(r"\b(?:right now|currently|at the moment|today|yesterday|again|lately|sometimes|usually|"
                     r"for some reason|somehow)\b", re.I)
-_PERSON_TRIGGER = re.compile(r"^no\b|^nothing\b|\bnot doing\b|\bnot in this\b|"
+_PERSON_TRIGGER = re.compile(r"^no\b|\bnothing\b|\bnot doing\b|\bnot in this\b|"
                              r"\b(?:nothing|no ?one|nobody)\s+(?:can|may|must|should)\b|"
                              r"\bwhat (?:i|we) (?:really )?(?:want|need|'d like|would like)\b|"
                              r"\b(?:stays?|remains?|always|only|bother|alone|as is|in place|can go|until|"
@@ -1920,7 +1920,7 @@ class RuleExtractor:
                     conf -= 0.15
                 prev = last.get(hit.kind) if item is None else None  # each item of a list of rules is a point
                 if prev is not None and prev[0] == k and (prev[1].refs == refs or hit.kind == "invariant" and
-                                                          prev[2] == i - 1) and \
+                                                          (prev[2] == i - 1 or set(prev[1].refs) & set(refs))) and \
                         not _LEAD_IN.match(s):  # "values only ever reach the database as bound parameters. Never
                     # interpolated into the SQL text": one rule said twice (not "Requirement: …" then "Out of scope: …")
                     _elaborate(prev[1], hit, evidence)  # the same point, said in more than one sentence
@@ -1962,6 +1962,13 @@ class RuleExtractor:
                               and not (g not in told and any(r.evidence[0].line < g.evidence[0].line and
                                                              set(r.refs) & set(g.refs) for r in told))]
         out = sorted(out, key=lambda p: (p.evidence[0].at, p.evidence[0].line) if p.evidence else ("", 0))
+        for p in [p for p in out if p.recalls]:  # "3 no please, I said it — nothing gets deleted": the rule said
+            # earlier in this session, said again
+            earlier = next((q for q in out if q is not p and q.kind == p.kind and set(q.refs) & set(p.refs)
+                            and q.evidence and p.evidence and q.evidence[0].line < p.evidence[0].line), None)
+            if earlier is not None:
+                earlier.evidence += [e for e in p.evidence if e not in earlier.evidence]
+                out.remove(p)
         out = [p for p in _one_per_choice(out) if not _PRONOUN_END.search(p.title.rstrip(".!"))]  # "keep it, and
         # write a comment …", "do that": says of nothing what it is
         for p in out:
