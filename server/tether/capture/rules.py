@@ -1487,20 +1487,19 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
             hit = _resolve(m.group("label"), options)
             if hit is not None:
                 return hit
-    m = _PICK_LABEL.match(head)
-    if m and re.search(r"\b(?:prefer|pick|choose|take|go with|go for|vote for|let'?s)\b", m.group(0), re.I):
-        hit = _resolve(m.group("label"), options)  # "ok let's go with 1 then 👍 should it always be 5 …?"
+    label = _PICK_LABEL.match(head)
+    if label and re.search(r"\b(?:prefer|pick|choose|take|go with|go for|vote for|let'?s)\b", label.group(0), re.I):
+        hit = _resolve(label.group("label"), options)  # "ok let's go with 1 then 👍 should it always be 5 …?"
         if hit is not None:
             return hit
     if _UNDECIDED.search(first) or first.rstrip().endswith("?"):
         return None  # (a side question after the pick is no doubt about it: "I like 2. side question: …?")
     if _SEVERAL.match(first):
         return None  # "1, 2 and 4 yes": the steps of a plan approved, not one option chosen among others
-    m = _PICK_LABEL.match(head)
-    if m and (m.group("label").isupper() or m.group("label").isdigit() or re.match(
+    if label and (label.group("label").isupper() or label.group("label").isdigit() or re.match(
             r"^\s*(?:(?:yes|ok|okay|sure)\b[,.!]?\s*)?(?:i\s+)?(?:prefer|pick|choose|take|option)\s", head, re.I)
-              or len(head.split()) <= 3):
-        hit = _resolve(m.group("label"), options)
+                  or len(head.split()) <= 3):
+        hit = _resolve(label.group("label"), options)
         if hit is not None:
             return hit
     m = _PICK_ORDINAL.search(head)
@@ -1910,12 +1909,12 @@ class RuleExtractor:
                 whole = _WHOLE.search(s) or next((_WHOLE.search(x) for x in sents[i + 1:i + 4]  # "… It's a GDPR
                                                   if _APPLIES.match(x) and _WHOLE.search(x)), None)  # thing and it
                 # applies everywhere in mailq"
-                whole = whole if whole and hit.kind != "decision" and _scope_of(session, whole) else None
-                refs = _scope_of(session, whole) if whole else anchor_refs(session, u.index, turns, s, u.text)
-                if refs == [(GLOB_ALL, "")] and not whole and u.who == USER:  # said before the work it leads to
+                scope = _scope_of(session, whole) if whole and hit.kind != "decision" else None
+                refs = scope or anchor_refs(session, u.index, turns, s, u.text)
+                if refs == [(GLOB_ALL, "")] and not scope and u.who == USER:  # said before the work it leads to
                     refs = anchor_refs(session, u.index, turns | {u.turn + 1}, s, u.text)
                 if refs == [(GLOB_ALL, "")]:
-                    if u.who == ASSISTANT or not (whole or hit.kind != "decision" and classify(s) is not None):
+                    if u.who == ASSISTANT or not (scope or hit.kind != "decision" and classify(s) is not None):
                         continue  # about no code the session touched and no hard rule ("… must never …"): talk
                     conf -= 0.15
                 prev = last.get(hit.kind) if item is None else None  # each item of a list of rules is a point
