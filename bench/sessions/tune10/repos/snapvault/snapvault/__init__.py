@@ -1,0 +1,3 @@
+"""snapvault: incremental, deduplicating backups."""
+
+__version__ = "0.4.0"
