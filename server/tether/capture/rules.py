@@ -461,6 +461,10 @@ _ASK_THAT = re.compile(r"^(?:(?:so|and|also)\s+)?(?:please\s+|pls\s+)?(?:make (?
                        r"\s+(?:that\s+)?(?=\S.{10,})", re.I)
 
 
+_EVERY = re.compile(r"\b(?:every|always|never|only|nothing|no \w+ ever|all (?:of )?(?:the )?\w+s)\b(?!\s+(?:tests?|specs?)\b)",
+                    re.I)
+
+
 def _read(s: str, nxt: str, person: bool) -> Hit | None:
     asked = _ASK_THAT.match(s) if person else None
     if asked:
@@ -480,6 +484,9 @@ def _read(s: str, nxt: str, person: bool) -> Hit | None:
         hit = _person_rule(s, main, nxt)
         if hit is not None:
             return hit
+        if asked and _EVERY.search(s) and not _TEST_PATH.search(s):  # "make it so that every rule gives back only a
+            # key, and the text comes always from the catalog": what must hold from now on
+            return Hit("invariant", title_of(main), 0.65, rationale=reason_of(s), plain=True)
     if not _TOOLING.search(main) and not _UNDECIDED.search(main) and not _NARRATION.match(_DISCOURSE.sub("", s)):
         hit = _decision(s, nxt)
         if hit is not None:
@@ -831,8 +838,10 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
                 named = [r for r in named if r[1] not in raised]
             if any(not _TEST_PATH.search(c.path) for c in edits):  # a test's name ("async validators") is not
                 named = [r for r in named if not _TEST_PATH.search(r[0])]  # what a note is about when code changed
-            if named:
-                return _with(named, asked)
+            if named:  # a class named, and the methods of it the turn changed ("a counter in `AsyncRunner`")
+                changed = [(c.path, x) for c in pool for x in c.symbols for path, n in named
+                           if c.path == path and x.startswith(f"{n}.")]
+                return _with(named, changed + asked)
     # what the person named, unless the turn's code edits touched none of it (then those edits first)
     touched = {(c.path, n) for c in edits if not _TEST_PATH.search(c.path) for n in c.symbols}
     if asked and (set(asked) & touched or not touched):
@@ -1206,7 +1215,8 @@ def _past_turn_down(reply: str) -> str:
     return reply[m.end():]
 
 
-_NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above))\b[.,!:;—–-]*\s*", re.I)
+_NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above)|both (?:are|is) (?:not good|bad|wrong|no good)|"
+                      r"i (?:don'?t|do not) like (?:either|both)(?: of them)?)\b[.,!:;—–-]*\s*", re.I)
 # said later in a long reply: "… On the frontier itself: none of these three, really."
 _NEITHER_LATER = re.compile(r"(?:^|[:.!]\s+)(?:neither(?: of (?:these|them|those))?|none of (?:these|them|those|the above)"
                             r"(?: \w+)?)(?:,\s*really)?[.!]", re.I | re.M)
@@ -1215,7 +1225,12 @@ _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that 
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
-                        r"rather|prefer|do|make|leave)\b", re.I)
+                        r"rather|prefer|do|make|leave)\b|"
+                        # a sentence that starts by saying what to do: "Show the key itself, like `minLength`."
+                        r"^\W*(?:please\s+)?(?:show|return|raise|throw|fail|log|skip|reject|accept|drop|add|remove|store|"
+                        r"send|compare|pass|treat|count|sort|retry|wait|write|print|emit|put|take|pick|switch|move|"
+                        r"split|set|clear|reset|limit|cap|allow|block|ignore|warn|fall back|default to|round|"
+                        r"truncate|cancel|abort|refuse|validate|check|require|cache|ask|let)\b", re.I)
 _PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|we could|one option is|shall i|"
                        r"should i|(?:do you )?want me to|"
                        r"the (?:quickest|simplest|easiest|"
@@ -1269,8 +1284,9 @@ def _tables_as_lists(body: str) -> str:
     return "\n".join(out)
 
 
-_OPTION_HEADING = re.compile(r"^#{2,6}\s+(?:\*\*)?(?:option\s+)?(?P<label>[A-Ea-e1-9])[.):]\s*(?P<head>.+?)(?:\*\*)?\s*$",
-                             re.I)
+# "### A. Batch elimination", or a line in bold of its own: "**2. Generation counter in `AsyncRunner`**"
+_OPTION_HEADING = re.compile(r"^(?:#{2,6}\s+(?:\*\*)?(?:option\s+)?(?P<label>[A-Ea-e1-9])[.):]\s*(?P<head>.+?)(?:\*\*)?|"
+                             r"\*\*(?:option\s+)?(?P<blabel>[A-Ea-e1-9])[.):]\s*(?P<bhead>[^*]+?)\*\*:?)\s*$", re.I)
 
 
 def _headings_as_lists(body: str) -> str:
@@ -1285,11 +1301,12 @@ def _headings_as_lists(body: str) -> str:
             continue
         i += 1
         said = []
-        while i < len(lines) and not lines[i].startswith("#"):
+        while i < len(lines) and not lines[i].startswith("#") and not _OPTION_HEADING.match(lines[i]):
             if lines[i].strip():
                 said.append(_BULLET.sub("", lines[i]).strip())
             i += 1
-        out.append(f"{m.group('label')}. **{m.group('head').strip()}**" + (f" — {' '.join(said)}" if said else ""))
+        label, head = m.group("label") or m.group("blabel"), m.group("head") or m.group("bhead")
+        out.append(f"{label}. **{head.strip()}**" + (f" — {' '.join(said)}" if said else ""))
     return "\n".join(out)
 
 
@@ -1553,8 +1570,8 @@ def _reason_in(sents: list[str], skip: str = "") -> str:
         if r and s != skip:
             return r
     for s in sents:
-        if s != skip and not _ORDERS.search(s) and not s.rstrip().endswith("?") and \
-                not (_TURN_DOWN.match(s) and len(s.split()) <= 5):  # not "hmm wait actually no."
+        if s != skip and not _ORDERS.search(s) and not s.rstrip().endswith("?") and len(s.split()) >= 3 and \
+                not (_TURN_DOWN.match(s) and len(s.split()) <= 5):  # not "hmm wait actually no.", not "the second"
             return s.rstrip(".!")
     return ""
 
@@ -1642,6 +1659,106 @@ _KEPT = re.compile(r"^\s*(?:(?:ok(?:ay)?|fine|fair|alright|right|got it|makes se
                    r"(?:\s+(?:then|as is|as it is))?\s*[.!]*$", re.I)
 
 
+# -- numbered questions, answered by number ----------------------------------------------------------------
+
+# "3. Symlinks: (a) record them …, (b) keep following them …, or (c) skip them …?": one question of a numbered list
+_NUMBERED = re.compile(r"^\s*(?:\*\*)?(?P<n>[1-9])[.)](?:\*\*)?\s+(?P<q>\S.*)$")
+# "1. yes", "3) c for now", "To 2: UTC days.", "Q1 - yes": an answer to the question of that number
+_ANSWER_TO = re.compile(r"^\s*(?:(?:to|re|q|ad)\s*(?P<m>[1-9])\s*[:.)\-–—,]|(?P<n>[1-9])\s*(?:[.):\-–—]|(?=\s+\w)))\s*"
+                        r"(?P<a>.*)$", re.I)
+_LETTERED = re.compile(r"(?:^|[\s:;,])\(?(?P<label>[a-e])\)\s+", re.I)  # "(a) record them …, (b) keep …"
+_STATUS_QUO = re.compile(r"^\W*keep\b|\btoday'?s?\b(?: behaviou?r)?\)|\(today\b|\bas (?:it is|is|today|now)\b|"
+                         r"\bcurrent behaviou?r\b", re.I)
+_DEFERRED = re.compile(r"\b(?:for now|later|not now|not yet|until|when (?:someone|somebody|a customer|users?) asks?|"
+                       r"next (?:release|version|sprint)|v2|separate (?:ticket|issue|pr))\b", re.I)
+_PROPOSES = re.compile(r"^\W*(?:should (?:we|i|it|they)?\s*|shall (?:we|i)\s+|do (?:you|we) want (?:me |us )?(?:to\s+)?|"
+                     r"would you like (?:me |us )?(?:to\s+)?|is it ok(?:ay)? (?:to|if)\s+|can (?:we|i)\s+)", re.I)
+
+
+def numbered_questions(text: str) -> dict[str, str]:
+    """The questions of a message's numbered list, by number (each with its continuation
+    lines): what a reply "1. yes / 2. UTC days" answers."""
+    out: dict[str, str] = {}
+    at = ""
+    for line in _FENCE.sub("\n", text).split("\n"):
+        m = _NUMBERED.match(line)
+        if m:
+            at = m.group("n")
+            out[at] = _EMPH.sub("", m.group("q")).strip()
+        elif at and line.startswith((" ", "\t")) and line.strip():
+            out[at] += " " + _EMPH.sub("", line.strip())
+        elif line.strip():
+            at = ""
+    return {n: q for n, q in out.items() if "?" in q}
+
+
+def numbered_answers(reply: str) -> dict[str, str]:
+    """A reply's answers by the number of the question they answer, one a line ("1. yes",
+    "To 2: UTC days.") or in one line ("1 yes 2 no, keep it 3 later")."""
+    out: dict[str, str] = {}
+    at = ""
+    for line in reply.strip().split("\n"):
+        m = _ANSWER_TO.match(line)
+        if m and m.group("a").strip():
+            at = m.group("m") or m.group("n")
+            out[at] = m.group("a").strip()
+        elif at and line.strip():
+            out[at] += " " + line.strip()
+    if len(out) <= 1 and "\n" not in reply.strip():
+        parts = re.split(r"(?:^|\s)([1-9])[.):]?\s+", " " + reply.strip())
+        nums, texts = parts[1::2], parts[2::2]
+        if len(nums) >= 2 and nums == [str(i + 1) for i in range(len(nums))]:
+            out = {n: t.strip(" ,;") for n, t in zip(nums, texts)}
+    return out
+
+
+def _question_options(question: str) -> list[Option]:
+    """The options one question offers: "(a) X, (b) Y, or (c) Z?" or "X, or Y?"."""
+    parts = _LETTERED.split(question)
+    if len(parts) >= 5:  # text, label, option, label, option, …
+        opts = []
+        for label, body in zip(parts[1::2], parts[2::2]):
+            head, why = _split_option(re.sub(r"^(.*?)(?:,?\s+or)?[,;]?\s*$", r"\1", body.strip()))
+            opts.append(Option(label.lower(), head, why, body.strip()))
+        return opts
+    return options_in(question)
+
+
+def _answered(session: Session, agent: Utterance, u: Utterance) -> list[Proposal] | None:
+    """What a reply that answers the agent's numbered questions by number settles, a
+    proposal an answer: an option picked (a limit when it holds "for now"), or the yes to a
+    question that proposes something new. None when the reply is no such answer."""
+    questions = numbered_questions(agent.text)
+    answers = numbered_answers(u.text)
+    if len(answers) < 2 or not set(answers) <= set(questions):
+        return None
+    out = []
+    for n, answer in answers.items():
+        question = questions[n]
+        opts = _question_options(question)
+        label = re.match(r"^\(?([a-e])\)?(?![\w'])", answer, re.I)  # "c for now": a letter of this question's options
+        pick = None if len(opts) < 2 else \
+            next((o for o in opts if label and o.label == label.group(1).lower()), None) or _picked(answer, opts, question)
+        kind = "boundary" if _DEFERRED.search(answer) else "decision"
+        if pick is not None:
+            title, alternatives = _choice_title(pick.head), [Alternative(o.head, o.why) for o in opts if o is not pick]
+        elif _ASSENT.match(answer) and not _STATUS_QUO.search(question) and _PROPOSES.match(question) and \
+                not _ASSENT_NOT.search(answer):
+            title, alternatives, kind = _choice_title(_PROPOSES.sub("", question, count=1)), [], "decision"
+        else:
+            continue  # "later", "no", or an answer in words of its own (read like any other sentence)
+        refs = anchor_refs(session, u.index, {u.turn}, f"{question} {answer}", f"{agent.text}\n{u.text}")
+        if refs == [(GLOB_ALL, "")]:
+            refs = anchor_refs(session, u.index, {u.turn, u.turn + 1}, f"{question} {answer}", u.text)
+        if refs == [(GLOB_ALL, "")]:
+            continue  # no code followed: talk
+        out.append(Proposal(kind, title, 0.75, refs,
+                            [Evidence(session.id, ASSISTANT, agent.at, f"{n}. {question}"[:400], agent.line),
+                             Evidence(session.id, USER, u.at, f"{n}. {answer}"[:400], u.line)],
+                            _reason_in(sentences(answer)[1:]), alternatives))
+    return out
+
+
 def exchanges(session: Session) -> list[Proposal]:
     """What the person's answers to the agent settle: an option picked among the ones the
     agent laid out (the others rejected, with what the agent said about them); the agent's
@@ -1685,6 +1802,11 @@ def exchanges(session: Session) -> list[Proposal]:
                                 [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
                                 [Alternative(named, why), *earlier]))
             last = _Decided(out[-1], head)
+            continue
+        numbered = _answered(session, agent, u) if agent.turn == u.turn - 1 else None
+        if numbered is not None:  # "1. yes\n2. yes keep it\n3. c for now …": each answer to its own question
+            out += numbered
+            answered.add(agent.index)
             continue
         if with_options is not None and with_options[0].index not in answered:
             a, opts = with_options
