@@ -794,12 +794,13 @@ def _refs_of(call: Call) -> list[tuple[str, str]]:
 
 
 def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, message: str = "",
-                people: str = "") -> list[tuple[str, str]]:
+                people: str = "", alone: bool = False) -> list[tuple[str, str]]:
     """The code a statement is about, among the code the session touched: the touched
     symbols it names (in the sentence, else in its message; first those of its turn, then
     any the session edited; a method's class when the statement itself names the class);
     else a definition of a file its turn edited that the person's words of the turn (and
-    ``people``) name as code (``load_config``, ``parseShiftInput``); else the edit of its
+    ``people``; only the message when ``alone``: one item of a list of rules) name as code
+    (``load_config``, ``parseShiftInput``); else the edit of its
     turn whose new code shares the most words with it — code before tests, the nearest on
     a tie, and an edit that touched a definition before one that touched none (an import);
     the repository when its turn edited nothing."""
@@ -809,8 +810,9 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
         edits + [c for c in session.calls(turns) if not c.edit and c.path and c.symbols]
     # the code of an edited file the person names as code ("load_config should …"): what they asked
     # about is among the anchors whatever else the statement names (a helper the edit wrote serves it)
-    words = " ".join([people, *(u.text for u in session.said()  # the person's words of the last few turns
-                                 if u.who == USER and min(turns) - 3 <= u.turn <= max(turns))])
+    words = message if alone else \
+        " ".join([people, *(u.text for u in session.said()  # the person's words of the last few turns
+                            if u.who == USER and min(turns) - 3 <= u.turn <= max(turns))])
     asked = [(path, d) for path in dict.fromkeys(c.path for c in edits) for d in session.defined.get(path, ())
              if _as_code(words, d) or _DISTINCT.search(d.rsplit(".", 1)[-1]) and
              re.search(rf"\b{re.escape(d.rsplit('.', 1)[-1])}\b", words)  # its name, not "front matter" for FrontMatter
@@ -1983,14 +1985,21 @@ class RuleExtractor:
             opts = options_in(u.text) if u.who == ASSISTANT else []
             laid_out = [_EMPH.sub("", o.quote) for o in opts]
             ruled = _ruled_items(u.text) if u.who == USER else []  # "rules:\n- …\n- …": one point an item
+            items_read: set[str | None] = set()
             for i, s in enumerate(sents):
                 if any(s in q for q in laid_out):
                     continue  # an option laid out for the person to choose: :func:`exchanges` reads the answer
-                item = next((x for x in ruled if s in x), None)
-                if item is not None and not item.startswith(s[:40]):
-                    continue  # read with its item's first sentence
+                plain_s = _EMPH.sub("", _BULLET.sub("", s)).strip()  # "- **Nonces.** The counter …" as its item has it
+                item = next((x for x in ruled if plain_s in x), None)
+                if item is not None and item in items_read:
+                    continue  # read with its item's first sentence ("Nonces." is none: the next one is)
+                items_read.add(item)
                 hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "", person=u.who == USER)
-                if item is not None:
+                label = _SCOPE_LABEL.match(item) if item is not None else None
+                if label and sentences(item[label.end():]):  # "Out of scope. Key rotation and re-encrypting …": what
+                    rest = sentences(item[label.end():])  # the label says of the item's next sentence
+                    hit = Hit("boundary", title_of(rest[0]), 0.75, rationale=reason_of(" ".join(rest[1:])))
+                elif item is not None:
                     hit = hit or next((h for x in sentences(item)[1:] for h in (classify(x, person=True),) if h), None) \
                         or _item_rule(item)
                 if hit is None:
@@ -2032,7 +2041,8 @@ class RuleExtractor:
                                                   if _APPLIES.match(x) and _WHOLE.search(x)), None)  # thing and it
                 # applies everywhere in mailq"
                 scope = _scope_of(session, whole) if whole and hit.kind != "decision" else None
-                refs = scope or anchor_refs(session, u.index, turns, s, u.text)
+                refs = scope or anchor_refs(session, u.index, turns, item or s, item or u.text, alone=item is not None)
+                # (an item of a list of rules: what it says, not what the others name)
                 if refs == [(GLOB_ALL, "")] and not scope and u.who == USER:  # said before the work it leads to
                     refs = anchor_refs(session, u.index, turns | {u.turn + 1}, s, u.text)
                 if refs == [(GLOB_ALL, "")]:
@@ -2190,18 +2200,34 @@ _RULES_CUE = re.compile(r"\b(?:rules?|how i want|how (?:it|this|they) should|req
                         r"conventions?|ground rules|the deal|policy|non-negotiable)\b[^\n]*:\s*$", re.I)
 
 
+# a heading over the person's rules: "## Rules for the crypto layer", "## Rule", "## Constraints"
+_RULES_HEADING = re.compile(r"^\s*#{1,6}\s+(?:the\s+|our\s+|some\s+)?(?:ground\s+)?(?:rules?|constraints?|requirements?|"
+                            r"invariants?|non-goals?|out of scope)\b", re.I)
+
+
+# an item of rules that says with its first words what kind of thing the rest is: a limit
+_SCOPE_LABEL = re.compile(r"^\W*(?:out of scope|not in scope|non-goals?|not now|later|not for this (?:change|pr|release))"
+                          r"\s*[.:—–-]+\s*", re.I)
+
+
 def _ruled_items(text: str) -> list[str]:
-    """The items of a list the person introduces as rules (each with its continuation lines)."""
+    """The items of a list the person introduces as rules (each with its continuation
+    lines); under a heading of rules, its paragraphs when it has no list."""
     lines = _FENCE.sub("\n", text).split("\n")
     out: list[str] = []
     for i, line in enumerate(lines):
-        if out or not _RULES_CUE.search(line) or _BULLET.match(line):
+        if out or not (_RULES_CUE.search(line) or _RULES_HEADING.match(line)) or _BULLET.match(line):
             continue
+        heading = bool(_RULES_HEADING.match(line))
         for nxt in lines[i + 1:]:
+            if nxt.lstrip().startswith("#"):
+                break  # the next heading
             if _BULLET.match(nxt):
                 out.append(_EMPH.sub("", _BULLET.sub("", nxt)).strip())
             elif nxt.startswith((" ", "\t")) and nxt.strip() and out:
                 out[-1] += " " + _EMPH.sub("", nxt.strip())
+            elif heading and nxt.strip():  # "## Rule\n\nFrom now on we treat everything read … as untrusted input"
+                out.append(_EMPH.sub("", nxt.strip()))
             elif nxt.strip() and out:
                 break
     return [x for x in out if not _PROCESS.search(x)]  # "run ruff before you say you're done": how to work
