@@ -674,6 +674,36 @@ def test_a_list_of_rules_the_person_writes_is_read_an_item_at_a_time(tmp_path):
     assert all(anchor_label(c["anchors"][0]) == "src/shop/money.py:to_cents" for c in out["new"])
 
 
+def test_answers_by_number_settle_each_numbered_question_on_its_own(tmp_path):
+    out = exchange(tmp_path, "numbered", [
+        ("user", "to_cents is sloppy. go through it and ask before fixing"),
+        ("assistant", "Questions:\n\n1. Should to_cents refuse fractions of a cent with a `ValueError`?\n"
+                      "2. Keep accepting ints as well as floats (today's behaviour)?\n"
+                      "3. Negative amounts: (a) refuse them, (b) pass them through (today), or (c) clamp them to "
+                      "zero with a warning?\n4. Do you want a changelog entry?"),
+        ("user", "1. yes\n2. yes keep it\n3. c for now, refunds get their own function later\n4. later")], TO_CENTS)
+    got = sorted((c["kind"], c["title"]) for c in out["new"])
+    assert got == [("boundary", "Clamp them to zero with a warning"),
+                   ("decision", "to_cents refuse fractions of a cent with a `ValueError`")]
+    (b,) = [c for c in out["new"] if c["kind"] == "boundary"]
+    assert [a["option"] for a in b["alternatives"]] == ["refuse them", "pass them through (today)"]
+    assert b["evidence"][1]["quote"] == "3. c for now, refunds get their own function later"
+    assert all(anchor_label(c["anchors"][0]) == "src/shop/money.py:to_cents" for c in out["new"])
+
+
+def test_rules_under_a_heading_are_read_a_paragraph_or_an_item_at_a_time(tmp_path):
+    out = exchange(tmp_path, "rules-heading", [
+        ("user", "## Context\n\nto_cents needs tightening before the audit.\n\n## Rules\n\n"
+                 "- **Fractions.** A fraction of a cent must be refused with a ValueError, never rounded.\n"
+                 "- **Out of scope.** Currencies other than USD. The FX team owns that.\n\n"
+                 "## Process\n\n- Run the linter before you hand it back.")], TO_CENTS)
+    got = sorted((c["kind"], c["title"]) for c in out["new"])
+    assert got == [("boundary", "Currencies other than USD"),
+                   ("invariant", "A fraction of a cent must be refused with a ValueError, never rounded")]
+    (b,) = [c for c in out["new"] if c["kind"] == "boundary"]
+    assert b["rationale"] == "The FX team owns that"
+
+
 def test_a_revert_takes_back_the_plan_the_agent_carried_out(tmp_path):
     out = exchange(tmp_path, "revert-plan", [
         ("user", "to_cents(0.125) gives 12. fix it however you think best"),

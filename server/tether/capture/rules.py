@@ -1998,7 +1998,8 @@ class RuleExtractor:
                 label = _SCOPE_LABEL.match(item) if item is not None else None
                 if label and sentences(item[label.end():]):  # "Out of scope. Key rotation and re-encrypting …": what
                     rest = sentences(item[label.end():])  # the label says of the item's next sentence
-                    hit = Hit("boundary", title_of(rest[0]), 0.75, rationale=reason_of(" ".join(rest[1:])))
+                    hit = Hit("boundary", title_of(rest[0]), 0.75,  # the sentences after it: why
+                              rationale=reason_of(" ".join(rest[1:])) or " ".join(rest[1:2]).rstrip("."))
                 elif item is not None:
                     hit = hit or next((h for x in sentences(item)[1:] for h in (classify(x, person=True),) if h), None) \
                         or _item_rule(item)
