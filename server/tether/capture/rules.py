@@ -1723,7 +1723,17 @@ def _question_options(question: str) -> list[Option]:
             head, why = _split_option(re.sub(r"^(.*?)(?:,?\s+or)?[,;]?\s*$", r"\1", body.strip()))
             opts.append(Option(label.lower(), head, why, body.strip()))
         return opts
-    return options_in(question)
+    return options_in(question) or _two_ways(question)
+
+
+def _two_ways(question: str) -> list[Option]:
+    """The two ways one question names: "Debounce only async rules? Or keep debouncing
+    both?", "`reset()` while pending: cancel it, or let it run (…)?" (after its topic)."""
+    body = question.strip().rstrip("?").split(": ", 1)[-1]
+    parts = [x.strip(" ,") for x in re.split(r"\?\s*or\s+|,?\s+or\s+", body, flags=re.I)]
+    if len(parts) != 2 or not all(1 <= len(x.split()) <= 14 for x in parts):
+        return []
+    return [Option(str(n + 1), *_split_option(x), x) for n, x in enumerate(parts)]
 
 
 def _answered(session: Session, agent: Utterance, u: Utterance) -> list[Proposal] | None:
@@ -1744,6 +1754,8 @@ def _answered(session: Session, agent: Utterance, u: Utterance) -> list[Proposal
         kind = "boundary" if _DEFERRED.search(answer) else "decision"
         if pick is not None:
             title, alternatives = _choice_title(pick.head), [Alternative(o.head, o.why) for o in opts if o is not pick]
+            if _PRONOUN_END.search(title) and ": " in question:  # "cancel it": what it is, the question's topic
+                title = f"{question.split(': ', 1)[0]}: {pick.head}"
         elif _ASSENT.match(answer) and not _STATUS_QUO.search(question) and _PROPOSES.match(question) and \
                 not _ASSENT_NOT.search(answer):
             title, alternatives, kind = _choice_title(_PROPOSES.sub("", question, count=1)), [], "decision"
