@@ -691,6 +691,21 @@ def test_answers_by_number_settle_each_numbered_question_on_its_own(tmp_path):
     assert all(anchor_label(c["anchors"][0]) == "src/shop/money.py:to_cents" for c in out["new"])
 
 
+def test_a_person_who_changes_their_mind_about_the_option_they_picked_leaves_the_new_pick(tmp_path):
+    out = exchange(tmp_path, "changed-mind", [
+        ("user", "to_cents(0.125) gives 12. least invasive fix?"),
+        ("assistant", "Two ways:\n\n1. Refuse fractions of a cent with a `ValueError`.\n"
+                      "2. Round half up, but log a warning.\n\n2 changes less for callers."),
+        ("user", "hmm 2 sounds less invasive. do 2"), ("assistant", "Done: half up, with a warning."),
+        ("user", "actualy no, thinking about it more 2 is weird — nobody reads the logs. lets go with 1"),
+        ("edit", ""), ("assistant", "Done: fractions of a cent raise `ValueError` now.")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent with a `ValueError`")
+    assert [a["option"] for a in c["alternatives"]] == ["Round half up"]
+    assert c["rationale"] == "nobody reads the logs"
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
+
+
 def test_rules_under_a_heading_are_read_a_paragraph_or_an_item_at_a_time(tmp_path):
     out = exchange(tmp_path, "rules-heading", [
         ("user", "## Context\n\nto_cents needs tightening before the audit.\n\n## Rules\n\n"

@@ -1487,6 +1487,8 @@ def _recommended(text: str, options: list[Option]) -> Option | None:
     return None
 
 
+_GO_WITH_LABEL = re.compile(r"\b(?:let'?s (?:go with|do|take|pick)|(?:we'll|i'll) (?:go with|take)|go with)\s+"
+                            r"(?:option\s+)?\(?(?P<label>[A-E1-9])\)?(?=\s*[.!,;:—–-]|\s*$)")
 _SEVERAL = re.compile(r"^\s*(?:option\s+)?\(?[A-Ea-e1-9]\)?\s*(?:,|\+|&|and)\s*\(?[A-Ea-e1-9]\)?\b", re.I)
 
 
@@ -1499,6 +1501,10 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     # "nope. keep it sync. D", "hmm C sounds more correct?? … no wait. … ok B, last known rate": a label said on its
     # own (the last one said, when the person thinks aloud)
     for sent in reversed(re.split(r"(?<=[.!?,;])\s+|\n+", reply.strip()[:800])[1:]):
+        said = _GO_WITH_LABEL.search(sent)  # "… nobody reads the logs. lets go with 1"
+        hit = _resolve(said.group("label"), options) if said else None
+        if hit is not None:
+            return hit
         m = _PICK_LABEL.match(sent)
         if m and len(sent.split()) <= 2 and (m.group("label").isupper() or m.group("label").isdigit() or
                                              sent.lstrip().startswith("(")) and \
@@ -1773,6 +1779,11 @@ def _answered(session: Session, agent: Utterance, u: Utterance) -> list[Proposal
     return out
 
 
+# the person takes back the option they picked: "actualy no, thinking about it more 2 is weird — lets go with 1"
+_CHANGED_MIND = re.compile(r"\b(?:actual+y|on second thought|thinking about it (?:more|again)|changed my mind|"
+                           r"having slept on it|after all)\b[^.!?]*?(?:[.!?—–]|\s-\s)", re.I)
+
+
 def exchanges(session: Session) -> list[Proposal]:
     """What the person's answers to the agent settle: an option picked among the ones the
     agent laid out (the others rejected, with what the agent said about them); the agent's
@@ -1783,6 +1794,7 @@ def exchanges(session: Session) -> list[Proposal]:
     out: list[Proposal] = []
     last: _Decided | None = None
     answered: set[int] = set()  # options messages answered: a later "👍" picks nothing again
+    chosen: dict[int, Proposal] = {}  # the option picked, by the message that laid them out: the person may change it
     for k, u in enumerate(said):
         if u.who != USER or k == 0:
             continue
@@ -1822,6 +1834,22 @@ def exchanges(session: Session) -> list[Proposal]:
             out += numbered
             answered.add(agent.index)
             continue
+        if with_options is not None and with_options[0].index in chosen and _CHANGED_MIND.search(reply[:200]):
+            a, opts = with_options  # "actualy no, thinking about it more 2 is weird — lets go with 1": picked again
+            before = chosen[a.index]
+            pick = _picked(_CHANGED_MIND.split(reply, maxsplit=1)[-1], opts, a.text, tersely=False)
+            if pick is not None and _choice_title(pick.head) != before.title and before in out:
+                out.remove(before)
+                why = _reason_in(psents)
+                refs = anchor_refs(session, u.index, {u.turn, u.turn + 1}, f"{pick.head} {pick.why}",
+                                   f"{a.text}\n{reply}")
+                out.append(replace(before, title=_choice_title(pick.head), rationale=why or pick.why,
+                                   refs=before.refs if refs == [(GLOB_ALL, "")] else refs,
+                                   evidence=[*before.evidence, Evidence(session.id, USER, u.at, reply[:400], u.line)],
+                                   alternatives=[Alternative(o.head, o.why) for o in opts if o is not pick]))
+                chosen[a.index] = out[-1]
+                last = _Decided(out[-1], pick.head)
+                continue
         if with_options is not None and with_options[0].index not in answered:
             a, opts = with_options
             pick = _picked(reply, opts, a.text, tersely=a.turn == u.turn - 1) if not _NEITHER_LATER.search(reply) \
@@ -1854,6 +1882,7 @@ def exchanges(session: Session) -> list[Proposal]:
                 if refs != [(GLOB_ALL, "")] and followed:  # a pick no code followed ("I'll open tickets for the first
                     # three", "separate ticket I think"): talk
                     out.append(picked)
+                    chosen[a.index] = picked
                 answered.add(a.index)
                 last = _Decided(picked, pick.head)
                 continue
