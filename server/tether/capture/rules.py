@@ -299,6 +299,9 @@ _HACK = re.compile(r"\b(hack|workaround|work around|works around|working around|
 _LOOKS = re.compile(r"\b(looks|seems|might look|may look|will look)\s+(wrong|odd|weird|strange|redundant|unnecessary|"
                     r"broken|like a bug|like a mistake|pointless|backwards|inefficient|silly|useless)\b.*\b(but|though|"
                     r"however|so (?:i'll|we'll|i|we) (?:say|explain|comment|document|note))\b", re.I)
+# "leave it in even if it looks redundant": odd on purpose, kept
+_EVEN_IF_ODD = re.compile(r"\b(?:leave|keep)\s+(?:it|this|that|them|both)(?:\s+(?:in|there|as is))?,?\s+even\s+(?:if|though)\s+"
+                          r"(?:it|this|that|they)\s+(?:looks?|seems?)\b", re.I)
 _DONT_FIX = re.compile(r"\b(don't|do not|never)\s+[\"'“]?(fix|remove|simplify|clean up|refactor|optimi[sz]e|dedupe|"
                        r"\"fix\")[\"'”]?\b", re.I)
 _DELIBERATE = re.compile(r"\b(on purpose|deliberately|intentionally|by design)\b", re.I)
@@ -632,7 +635,7 @@ def _strong_workaround(s: str, main: str) -> Hit | None:
     looks = _LOOKS.search(s)
     if _PAST_HACK.search(s):
         return None
-    if _HACK.search(s) or looks or _DONT_FIX.search(s):
+    if _HACK.search(s) or looks or _DONT_FIX.search(s) or _EVEN_IF_ODD.search(s):
         why = _around(s) or (s[looks.end():].strip(" ,.") if looks else "")
         conf = 0.75 if (reason_of(s) or why) else 0.6
         head = _DISCOURSE.sub("", main)
@@ -2054,7 +2057,8 @@ class RuleExtractor:
                     quote = f"{s} {_EMPH.sub('', own.quote)}"
                 if hit.rationale and i + 1 < len(sents) and hit.rationale in sents[i + 1]:
                     quote = f"{s} {sents[i + 1]}"
-                if i and re.match(r"^(?:it|this|that)\b", s, re.I):  # "It looks odd …": what "it" is
+                if i and re.match(r"^(?:(?:i know|i get|i reali[sz]e|yes|yeah|sure),?\s+)?(?:it|this|that)\b", s, re.I):
+                    # "It looks odd …", "I know it looks like junk …": what "it" is
                     quote = f"{sents[i - 1]} {quote}"
                 if (u.line, hit.title) in stated:  # what a later sentence adds joins the answer's candidate
                     last[hit.kind] = (k, stated[(u.line, hit.title)], i)
