@@ -1124,7 +1124,8 @@ def reported(session: Session) -> list[Proposal]:
                              f"{', '.join(f'`{x}`' for x in fix.symbols[:MAX_SYMBOLS]) or 'the file'} in {fix.path}",
                              fix.line)]
         fixes = [c for c in session.edits({fix.turn}) if not _TEST_PATH.search(c.path)]
-        refs = _with(_refs_of(fix), [r for c in fixes[1:] for r in _refs_of(c) if r[1]])  # every fix of the turn
+        fixes.sort(key=lambda c: not c.symbols)  # the code fixed before an import added for it
+        refs = _with(_refs_of(fixes[0]), [r for c in fixes[1:] for r in _refs_of(c) if r[1]])  # every fix of the turn
         out.append(Proposal("gotcha", title_of(first), 0.7, refs, evidence, works_around=err))
     return out
 
@@ -2150,6 +2151,8 @@ class RuleExtractor:
         # write a comment …", "do that": says of nothing what it is
         for p in out:
             p.refs = _with_class(p.refs)
+            if p.kind == "invariant" and _EACH.search(p.title):
+                p.refs = _with_file(p.refs)
         return out
 
 
@@ -2168,6 +2171,20 @@ def _with_class(refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     for owner in dict.fromkeys(owners):
         if owners.count(owner) >= 2 and owner not in refs:
             return [owner, *refs][:MAX_SYMBOLS]
+    return refs
+
+
+_EACH = re.compile(r"^(?:every|each|all|any)\b", re.I)  # "every rule gives …": the subject, not "on every request"
+
+
+def _with_file(refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A rule for every one of several functions of one file ("every rule gives back only a
+    key", said of ``minLength`` and ``maxLength``) is about the file, the functions to come
+    included."""
+    named = [(path, name) for path, name in refs if name and "." not in name]
+    paths = {path for path, _ in named}
+    if len(named) >= 2 and len(paths) == 1 and len(named) == len([r for r in refs if r[1]]):
+        return [(paths.pop(), "")]
     return refs
 
 
