@@ -1230,13 +1230,16 @@ _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that 
                      r"throw out|scratch (?:that|this|it)|forget (?:about )?(?=the\b|that\b|this\b)|"
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
+# a sentence that starts by saying what to do: "Show the key itself, like `minLength`.", "Fail open: call next()"
+_DO = re.compile(r"^\W*(?:please\s+)?(?:show|return|raise|throw|fail|log|skip|reject|accept|drop|add|remove|store|"
+                 r"send|compare|pass|treat|count|sort|retry|wait|write|print|emit|put|take|pick|switch|move|"
+                 r"split|set|clear|reset|limit|cap|allow|block|ignore|warn|fall back|default to|round|"
+                 r"truncate|cancel|abort|refuse|validate|check|require|cache|ask|let)\b", re.I)
 _DIRECTIVE = re.compile(r"\b(?:only|keep|use|stay|stays|instead|just|back to|always|never|must|should|"
-                        r"rather|prefer|do|make|leave)\b|"
-                        # a sentence that starts by saying what to do: "Show the key itself, like `minLength`."
-                        r"^\W*(?:please\s+)?(?:show|return|raise|throw|fail|log|skip|reject|accept|drop|add|remove|store|"
-                        r"send|compare|pass|treat|count|sort|retry|wait|write|print|emit|put|take|pick|switch|move|"
-                        r"split|set|clear|reset|limit|cap|allow|block|ignore|warn|fall back|default to|round|"
-                        r"truncate|cancel|abort|refuse|validate|check|require|cache|ask|let)\b", re.I)
+                        r"rather|prefer|do|make|leave)\b|" + _DO.pattern, re.I)
+# the person overrides what the agent chose: "I'm overriding that.", "no, I'm going to overrule that"
+_OVERRULED = re.compile(r"\b(?:i'?m (?:going to |gonna )?|i(?:'ll| will) |let me )(?:overrul|overrid)\w*\s+"
+                        r"(?:that|this|you|it|the agent)\b[.!:;,—–-]*\s*", re.I)
 _PROPOSAL = re.compile(r"\b(?:i'll|i will|i'd|i would|i'm going to|i plan to|plan:|we could|one option is|shall i|"
                        r"should i|(?:do you )?want me to|"
                        r"the (?:quickest|simplest|easiest|"
@@ -1809,7 +1812,10 @@ def exchanges(session: Session) -> list[Proposal]:
         with_options = next(((a, o) for a in reversed(prior) for o in (options_in(a.text),) if o), None)
         refs_for = (lambda text: anchor_refs(session, u.index, {u.turn}, text, u.text))
         reply = u.text.strip()
-        psents = sentences(_NEITHER.sub("", _past_turn_down(reply), count=1)) or [reply]
+        overruled = _OVERRULED.search(reply[:300])  # "Hm. Thinking about who else calls this — no, I'm going to
+        # overrule that. …": what follows says what instead
+        psents = sentences(reply[overruled.end():] if overruled else
+                           _NEITHER.sub("", _past_turn_down(reply), count=1)) or [reply]
         rev = _REVERT.search(reply)
         if rev and last is None:  # a choice said in a sentence ("let's use X"), not picked from options
             last = _said_choice(session, said[:k], reply, u.turn)
@@ -1927,7 +1933,7 @@ def exchanges(session: Session) -> list[Proposal]:
                                     [Alternative(_alt(alt), "")] if alt else []))
                 last = _Decided(out[-1], x)
                 continue
-        down = _TURN_DOWN.match(reply) or _NEITHER.match(reply) or _PUT_BACK.match(reply) or \
+        down = _TURN_DOWN.match(reply) or _NEITHER.match(reply) or _PUT_BACK.match(reply) or overruled or \
             (with_options is not None and with_options[0].index not in answered and _NEITHER_LATER.search(reply))
         # what the agent proposed or did in its last turn ("I'll give debounce a leading option …" then "Done.")
         proposer, proposal = next(((a, x) for a in reversed(prior) if a.turn == agent.turn
@@ -1953,6 +1959,11 @@ def exchanges(session: Session) -> list[Proposal]:
             restored = _RESTORE.search(reply) and any(_LOOKS.search(x) or _BUGGY.search(x)
                                                       for a in prior if a.turn == agent.turn for x in sentences(a.text)) \
                 or _GUARD.search(reply)  # "keep the scratch canvas … someone WILL "optimize" it back"
+            if psents and _DO.match(psents[0]) and all(x != psents[0] for x, _ in hits) and not restored and \
+                    not any(_UNIVERSAL.search(h.title) for _, h in hits):  # "Fail open: call next()
+                # and log a warning. … a Redis blip must not turn into a full API outage": the choice, then why
+                settles.append((psents[0], "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", psents[0])[0]), 0.75))
+                hits = [(x, h) for x, h in hits if h.kind == "boundary"]
             for x, h in hits:  # the first rule or choice (one point said in one breath), and any limit
                 kind = "workaround" if restored and h.kind != "boundary" else h.kind
                 if kind == "invariant" and classify(x) is None and not _WHOLE.search(x) and \
@@ -1968,7 +1979,8 @@ def exchanges(session: Session) -> list[Proposal]:
                 if x:
                     settles.insert(0, (x, "workaround", title_of(main_clause(x)), 0.7))
             if not any(k in ("decision", "invariant", "workaround") for _, k, _, _ in settles):  # "no deps for this, …"
-                x = next((y for y in psents if _DIRECTIVE.search(y) and all(y != z for z, *_ in settles)), "") or \
+                x = next((y for y in psents if _DO.match(y) and all(y != z for z, *_ in settles)), "") or \
+                    next((y for y in psents if _DIRECTIVE.search(y) and all(y != z for z, *_ in settles)), "") or \
                     (psents[0] if dismissed and len(psents[0].split()) <= 10 and not settles else "")
                 if x:
                     settles.insert(0, (x, "decision", _choice_title(re.split(r",\s+|\s+[—–-]\s+", x)[0]), 0.7))
@@ -2216,6 +2228,9 @@ def _elaborate(p: Proposal, hit: Hit, evidence: list[Evidence]) -> None:
     first one's, and it fills in what the first did not say."""
     e = p.evidence[0]
     p.evidence[0] = Evidence(e.session, e.who, e.at, f"{e.quote} {evidence[0].quote}", e.line)
+    if p.kind == "invariant" and _UNIVERSAL.search(hit.title) and not _UNIVERSAL.search(p.title) and \
+            not re.search(r"\b(?:only|ever)\b", p.title, re.I):
+        p.title = hit.title  # "The sort has to go though. The index is always monotonic": the rule is the second
     p.rationale = p.rationale or hit.rationale
     p.works_around = p.works_around or hit.works_around
     p.remove_when = p.remove_when or hit.remove_when
