@@ -374,13 +374,17 @@ def _absorb(c: Candidate, p: Candidate) -> bool:
     return True
 
 
+# a test file: what a rule is said about in a test is the code it tests
+TEST_PATH = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
+
+
 def _scope(anchors: list[A.Anchor]) -> A.Anchor | None:
     """What code anchors on several places share: their file (``src/dom.ts``), or the
-    folder of their files as a pattern (``geofence/**/*.py``); None when that is the whole
-    repository or they are patterns already."""
+    folder of their files as a pattern (``geofence/**/*.py``), tests left out; None when
+    that is the whole repository or they are patterns already."""
     if any(a.type == A.GLOB for a in anchors):
         return None
-    paths = {a.path for a in anchors}
+    paths = {a.path for a in anchors if not TEST_PATH.search(a.path)} or {a.path for a in anchors}
     if len(paths) == 1:
         return A.Anchor(A.FILE, path=next(iter(paths)))
     folder = posixpath.commonpath([posixpath.dirname(p) for p in paths])

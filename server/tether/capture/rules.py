@@ -98,6 +98,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..core.notes import Alternative
+from .candidates import TEST_PATH as _TEST_PATH
 from .candidates import Evidence
 from .session import GLOB_ALL, MAX_SYMBOLS, Call, Lead, Proposal, Session, Utterance
 from .transcript import ASSISTANT, TOOL, USER
@@ -920,7 +921,6 @@ def _code_not_tests(session: Session, refs: list[tuple[str, str]]) -> list[tuple
 
 
 _DISTINCT = re.compile(r"_|[a-z][A-Z]")  # a name that reads as code, not as a word
-_TEST_PATH = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
 _IDENT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]{2,}(?![a-z])|[A-Za-z][a-z0-9]*|[0-9]+")  # ROUND_HALF_EVEN, HTTPServer
 _COMMON = frozenset("""the and for with this that from into will was are not but you your our its has have had all
 any can one two use used using self return def class new let var const none true false null import string
@@ -1112,6 +1112,10 @@ def reported(session: Session) -> list[Proposal]:
                    None)
         diag = next((a for a in said[k + 1:] if a.who == ASSISTANT and a.turn == u.turn and not
                      _NARRATION.match(_DISCOURSE.sub("", a.text.strip()))), None)  # not "Let me reproduce it first."
+        told = [a for a in said[k + 1:] if fix is not None and a.who == ASSISTANT and a.turn == u.turn and
+                a.index < fix.index and not _NARRATION.match(_DISCOURSE.sub("", a.text.strip()))]
+        diag = max(told, key=lambda a: len(a.text)) if told else diag  # "Adding your test first." … "Found it. … rounds
+        # down to −1, not to 0 …": what the agent said most about, before the fix
         if fix is None or diag is None or diag.index > fix.index:
             continue  # no fix, or no word of why before it (a failing command or a test that reproduces it is fine)
         first = next((x for x in sentences(diag.text) if not skipped(x) and len(x.split()) >= 5), "")
@@ -1547,7 +1551,9 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     short = [first] if len(first.split()) <= 2 else [head] if len(head.split()) <= 6 else []  # "Reject." / "the
     # lock file one" name an option by its words
     for sent in short + [x for x in re.split(r"(?<=[.!?])\s+|\n+", head) if x.strip()]:
-        if sent not in short and (_DISMISS.search(sent) or _TURN_DOWN.match(head)):
+        if sent not in short and (_DISMISS.search(sent) or _TURN_DOWN.match(head)) and \
+                not re.match(r"^(?:let'?s|lets)\s+(?:do|go with|take|use)\b", sent, re.I):  # "lets do both for now, …
+            # but not in this pr": the choice, then a limit
             continue  # "fraction is overkill": the option turned down, not the one picked; "no, not now. only
             # comma csv …": words of an option said after turning them all down
         hit = _resolve(sent, options)
@@ -2169,7 +2175,7 @@ class RuleExtractor:
 
 
 # a statement against a proposal that rules beyond it: "no dom, no window in anything that renders"
-_ANYWHERE = re.compile(r"\b(?:at all|anything|anywhere|everywhere|in any \w+|never|always|ever|only ever|nothing but|"
+_ANYWHERE = re.compile(r"\b(?:at all|anything|anywhere|everywhere|in any \w+|never|always|ever|only ever|nothing|"
                        r"for the (?:whole )?life(?:time)? of)\b", re.I)
 # a rule that holds beyond the choice it came with ("amounts stay integers all the way through")
 _UNIVERSAL = re.compile(r"\b(?:never|always|every|everywhere|anywhere|any|all|nothing|no \w+ ever|end to end|throughout|"
