@@ -537,7 +537,9 @@ _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:h
                     r"^(?:and\s+)?[\w -]{2,40}? only (?:for now|in v\d|until)\b|"  # "And inner joins only for now"
                     r"\bnot doing (?:that|this|it) (?:here|now|yet|for now)\b|"  # "no health checks …, not doing that here"
                     r"\bwe \w+ it but (?:cap|clamp|limit)(?:ped|s|ed)?\s+(?:it\s+|them\s+)?(?:at|to)\s+\d|"
-                    r"^(?:(?:but|and)\s+)?(?:cap|clamp|limit)\s+(?:it\s+|them\s+)?(?:at|to)\s+\d", re.I)  # "… we honour
+                    r"^(?:(?:but|and)\s+)?(?:cap|clamp|limit)\s+(?:it\s+|them\s+|the\s+[\w-]+\s+)?(?:at|to)\s+"
+                    r"(?:\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|fifty)\b)",
+                    re.I)  # "… we honour
 # it but cap it at 30 seconds": said by the person (the agent capping a value is part of its fix)
 _KEEP_AS_IS = re.compile(r"\b(?:leave|keep)\s+(?!(?:the rest|everything|it|all|them|the others?|other)\b)"
                          r"(?:the\s+|that\s+|this\s+|those\s+|these\s+)?(?:[\w`.()-]+\s+){0,4}?"
@@ -590,7 +592,9 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
     return None
 
 
-_MAX = re.compile(r"^(?:(?:but|and|so|ok)\s+)?(?:max(?:imum)?|at most|no more than|up to|never more than)\s+\d|"
+_MAX = re.compile(r"^(?:(?:but|and|so|ok)\s+)?(?:max(?:imum)?|at most|no more than|up to|never more than)\s+"
+                  r"(?:[a-z]+\s+){0,2}?(?:\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|"
+                  r"fifty)\s+(?:seconds?|minutes?|hours?|days?|weeks?|points?|items?|entries|retries|attempts|times)\b)|"
                   r"\bkeep (?:only )?(?:the )?(?:last|latest|newest|first) \d+\b", re.I)  # "keep the last 50 steps"
 
 
@@ -1042,6 +1046,12 @@ def gotchas(session: Session) -> list[Proposal]:
                         break
             if explanation:
                 break
+        if explanation is None:  # said before the failing run it then wrote: "Confirmed: … Writing a failing test first."
+            for u in [e for e in events[:f.index] if isinstance(e, Utterance) and e.turn == f.turn and
+                      e.who == ASSISTANT]:
+                hit = next((x for x in sentences(u.text) if _CAUSE.search(x) and not x.rstrip().endswith("?")), "")
+                if hit:
+                    explanation, cause = (u, hit), _CAUSE.search(hit).group("why").strip().rstrip(".!")
         if explanation is None:  # no "because": the agent's first word on the code it then fixed
             explanation = next(((u, x) for u in events[f.index + 1:fix.index]
                                 if isinstance(u, Utterance) and u.who == ASSISTANT for x in sentences(u.text)
