@@ -1046,14 +1046,15 @@ def gotchas(session: Session) -> list[Proposal]:
                         break
             if explanation:
                 break
+        before = [e for e in events[:f.index] if isinstance(e, Utterance) and e.turn == f.turn and e.who == ASSISTANT]
         if explanation is None:  # said before the failing run it then wrote: "Confirmed: … Writing a failing test first."
-            for u in [e for e in events[:f.index] if isinstance(e, Utterance) and e.turn == f.turn and
-                      e.who == ASSISTANT]:
+            for u in before:
                 hit = next((x for x in sentences(u.text) if _CAUSE.search(x) and not x.rstrip().endswith("?")), "")
                 if hit:
                     explanation, cause = (u, hit), _CAUSE.search(hit).group("why").strip().rstrip(".!")
-        if explanation is None:  # no "because": the agent's first word on the code it then fixed
-            explanation = next(((u, x) for u in events[f.index + 1:fix.index]
+        if explanation is None:  # no "because": the agent's first word on the code it then fixed (after the failure,
+            # else before it)
+            explanation = next(((u, x) for u in [*events[f.index + 1:fix.index], *before]
                                 if isinstance(u, Utterance) and u.who == ASSISTANT for x in sentences(u.text)
                                 if not x.rstrip().endswith("?") and any(_mentions(x, sym) for sym in fix.symbols)),
                                None)
