@@ -2048,11 +2048,6 @@ class RuleExtractor:
             {(e.line, x) for p in answers for e in p.evidence if e.who == USER for x in sentences(e.quote)
              if _REVERT.search(x)}
         stated = {(e.line, p.title): p for p in answers for e in p.evidence if e.who == USER}  # what an answer states
-        turned_down: dict[int, str] = {}  # the options a reply did not pick, by its line
-        for p in answers:
-            for e in p.evidence:
-                if p.kind == "decision" and e.who == USER:
-                    turned_down[e.line] = turned_down.get(e.line, "") + " ".join(a.option for a in p.alternatives)
         picked = {e.line for p in answers if p.kind == "decision" for e in p.evidence if e.who == USER}  # a reply
         # that chose: another choice said in it is why ("I'd rather add a builder when … than carry that API now")
         last: dict[str, tuple] = {}  # per kind: the message the last proposal came from, it, and its sentence
@@ -2102,8 +2097,6 @@ class RuleExtractor:
                     continue  # read with the answer it belongs to (:func:`exchanges`)
                 if hit.plain and u.who == USER and _PASTED.search(u.text):
                     continue  # "memory store never forgets anything." under pasted metrics: what is wrong, no rule
-                if hit.kind == "workaround" and _stems(s) & _stems(turned_down.get(u.line, "")):
-                    continue  # "(2) statsmodels is out — no dependencies on purpose": why an option was not picked
                 if hit.kind == "decision":
                     hit = _rejected_reasons(sents, hit)
                 evidence = [Evidence(session.id, u.who, u.at, quote, u.line)]
