@@ -706,6 +706,21 @@ def test_a_person_who_changes_their_mind_about_the_option_they_picked_leaves_the
     assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
 
 
+def test_the_person_overriding_what_the_agent_chose_leaves_their_choice_and_a_limit(tmp_path):
+    out = exchange(tmp_path, "override", [
+        ("user", "to_cents(0.125) gives 12. your call what it should do"),
+        ("assistant", "I'll round half up with `Decimal`: callers never see an error. Shall I?"),
+        ("user", "Reading this again — I'm overriding that. Refuse fractions of a cent with a ValueError. A cent "
+                 "rounded away is how the last audit started. And before you ask — not adding currency support "
+                 "here, that lives in the FX service."), ("edit", ""), ("assistant", "Done.")], TO_CENTS)
+    got = sorted((c["kind"], c["title"]) for c in out["new"])
+    assert got == [("boundary", "Not adding currency support here, that lives in the FX service"),
+                   ("decision", "Refuse fractions of a cent with a ValueError")]
+    (d,) = [c for c in out["new"] if c["kind"] == "decision"]
+    assert [a["option"] for a in d["alternatives"]] == ["round half up with `Decimal`: callers never see an error"]
+    assert d["rationale"] == "A cent rounded away is how the last audit started"
+
+
 def test_rules_under_a_heading_are_read_a_paragraph_or_an_item_at_a_time(tmp_path):
     out = exchange(tmp_path, "rules-heading", [
         ("user", "## Context\n\nto_cents needs tightening before the audit.\n\n## Rules\n\n"

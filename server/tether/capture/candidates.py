@@ -319,7 +319,8 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
                                   or _similarity(c.title, _more(c), p.title, _more(p)) >= SAME_WORDS)), None)
             if same is None and p.recalls:  # "remember, we …" while working on other code: the decision it names best
                 earlier = [c for c in known if c.status == PENDING and c.sessions != p.sessions
-                           and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(_said(c), _said(p)))]
+                           and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(_said(c), _said(p))
+                                or _overlap(_said(c), _quoted(p)))]  # the earlier rule's words in what recalls it
                 same = max(earlier, key=lambda c: (c.kind == p.kind, _shared(_said(c), _said(p))), default=None)
             if same is None:
                 p.id = p.id or new_id()

@@ -440,10 +440,15 @@ _TRIGGER = re.compile(r"^so:|must|never|always|shall|scope|goal|stays?\b|remains
 _LEAD_IN = re.compile(r"^(?:[^:`\n]|`[^`\n]{1,40}`){3,120}?:\s+(?=\S.{10,})")
 
 
+# "and before you ask — not adding a redis store here": said ahead of a question, not how to work
+_AHEAD = re.compile(r"^(?:and\s+|also\s+)?(?:before you ask|to be clear|just so we're clear)\s*[—–,:-]+\s*", re.I)
+
+
 def classify(s: str, nxt: str = "", person: bool = False) -> Hit | None:
     """The rule that reads this sentence, if one does (``nxt``: the sentence after it;
     ``person``: the person said it, so plainer statements count — "amounts stay integers",
     "leave that sleep alone": the agent saying so is explaining, the person is ruling)."""
+    s = _AHEAD.sub("", s)
     if not _TRIGGER.search(s) and not (person and _PERSON_TRIGGER.search(s)):
         return None
     lead = _LEAD_IN.match(s)
@@ -537,6 +542,8 @@ _LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:h
                     r"\bnot in this (?:release|version|pr|change|iteration)\b|"  # "For sitemaps: not in this release"
                     r"^(?:and\s+)?[\w -]{2,40}? only (?:for now|in v\d|until)\b|"  # "And inner joins only for now"
                     r"\bnot doing (?:that|this|it) (?:here|now|yet|for now)\b|"  # "no health checks …, not doing that here"
+                    r"\bnot (?:adding|building|supporting|handling|touching|doing) [^,.;]{2,40}? (?:here|now|yet|for now|"
+                    r"in this (?:pr|change|release))\b|"  # "not adding a redis store here, that lives in infra"
                     r"\bwe \w+ it but (?:cap|clamp|limit)(?:ped|s|ed)?\s+(?:it\s+|them\s+)?(?:at|to)\s+\d|"
                     r"^(?:(?:but|and)\s+)?(?:cap|clamp|limit)\s+(?:it\s+|them\s+|the\s+[\w-]+\s+)?(?:at|to)\s+"
                     r"(?:\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|fifty)\b)",
@@ -570,6 +577,12 @@ _WANT = re.compile(r"^(?:so\s+|instead\s*,?\s+)?what (?:i|we) (?:really )?(?:wan
                    r"(?P<x>.{4,})", re.I)
 
 
+# what must not be anywhere in a part of the code: "no timers in the store", "nothing in this package sorts …"
+_NONE_IN = re.compile(r"^(?:and\s+)?no\s+[\w-]+(?:\s+[\w-]+)?\s+(?:in|inside|within)\s+(?:the|this|our|any)\s+[\w`.-]+\s*[.!]?$|"
+                      r"\bnothing\s+(?:in|inside)\s+(?:this|the|our)\s+(?:package|lib(?:rary)?|codebase|module|repo(?:sitory)?|"
+                      r"code|core|app)\s+\w+", re.I)
+
+
 def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
     want = _WANT.match(_DISCOURSE.sub("", s))
     if want:
@@ -583,6 +596,9 @@ def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
         if len(why.split()) >= 3 or _until(s) or _until(nxt):
             return Hit("workaround", title_of(s[:keep.end()]), 0.7, rationale=why, works_around=why,
                        remove_when=_until(s) or _until(nxt))
+    if _NONE_IN.search(s) and not _STATE.search(s):  # "no timers in the store.", "nothing in this package sorts"
+        return Hit("invariant", title_of(main_clause(s[_NONE_IN.search(s).start():]) if _NONE_IN.search(s).start()
+                                         else main), 0.65, rationale=reason_of(s), plain=True)
     if _STATE.search(s):
         return None
     if _HOLDS.search(main) or (_OBLIGED.search(main) and not _SELF_OBLIGED.match(_DISCOURSE.sub("", _NO.sub("", s)))):
@@ -1221,6 +1237,9 @@ _GUARD = re.compile(r"\b(?:so (?:nobody|no one)|someone|somebody|people|the next
                     r"(?:fix|optimi[sz]e|clean|simplif|tidy|refactor)\w*\W? (?:it|this|that)\b", re.I)
 _PUT_BACK = re.compile(r"^\s*(?:please\s+|pls\s+)?(?:put (?:back|(?:it|them|that) back)|restore|bring back|undo that)\b",
                        re.I)  # "Please put back the 't' and 'f'! This is not leftover."
+# the person has the agent take out what it just added: "Drop the guard. As I said …"
+_TAKE_OUT = re.compile(r"^\s*(?:please\s+|pls\s+)?(?:drop|remove|take out|get rid of|rip out|lose) (?:the|that|this|your) "
+                       r"[\w`.()' -]{2,30}?[.!]", re.I)
 _BUGGY = re.compile(r"\b(?:leftovers?|looks like a bug|looked wrong|looks wrong|a bug|dead code|unused|no longer needed|"
                     r"redundant)\b", re.I)
 
@@ -1952,6 +1971,7 @@ def exchanges(session: Session) -> list[Proposal]:
                 last = _Decided(out[-1], x)
                 continue
         down = _TURN_DOWN.match(reply) or _NEITHER.match(reply) or _PUT_BACK.match(reply) or overruled or \
+            _TAKE_OUT.match(reply) or \
             (with_options is not None and with_options[0].index not in answered and _NEITHER_LATER.search(reply))
         # what the agent proposed or did in its last turn ("I'll give debounce a leading option …" then "Done.")
         proposer, proposal = next(((a, x) for a in reversed(prior) if a.turn == agent.turn
@@ -1985,7 +2005,7 @@ def exchanges(session: Session) -> list[Proposal]:
             for x, h in hits:  # the first rule or choice (one point said in one breath), and any limit
                 kind = "workaround" if restored and h.kind != "boundary" else h.kind
                 if kind == "invariant" and classify(x) is None and not _WHOLE.search(x) and \
-                        not _ANYWHERE.search(x):  # "no — every shift is a
+                        not _ANYWHERE.search(x) and not _NONE_IN.search(x):  # "no — every shift is a
                     kind = "decision"  # UTC instant, full stop": a plain statement against a proposal is the choice
                     # made instead (not one for the whole package: "no float pls. in this lib money is never float")
                 if kind == "boundary" or not any(k != "boundary" for _, k, _, _ in settles):
@@ -2006,7 +2026,7 @@ def exchanges(session: Session) -> list[Proposal]:
             offered = with_options[0] if neither else proposer
             for n, (x, kind, title, conf) in enumerate(settles):
                 why = dismissed.split(" but ", 1)[-1].rstrip(".") if dismissed else \
-                    _reason_in([y for y in psents if y != x], x) or reason_of(x) or \
+                    _reason_in([y for y in psents if all(y != z for z, *_ in settles)], x) or reason_of(x) or \
                     (x.split(", ", 1)[1] if ", " in x and len(x.split(", ", 1)[1].split()) >= 3 else "")  # "stream
                 # it instead, the client handles chunks": after a turn-down, what follows the choice is why
                 if len(hits) == 0 and not why:
