@@ -721,6 +721,20 @@ def test_the_person_overriding_what_the_agent_chose_leaves_their_choice_and_a_li
     assert d["rationale"] == "A cent rounded away is how the last audit started"
 
 
+def test_a_plan_the_person_approves_is_the_choice_made_inside_it_with_what_it_turned_down(tmp_path):
+    out = exchange(tmp_path, "plan-yes", [
+        ("user", "to_cents(0.125) gives 12. fix it"),
+        ("assistant", "Plan:\n1. Add a test for 0.125.\n2. **Refuse fractions of a cent.** I considered truncating, "
+                      "but it loses money silently. Rounding half up is the middle ground and keeps callers "
+                      "working; I'd go with refusing since a fraction of a cent is always an importer bug.\n\n"
+                      "Go ahead?"),
+        ("user", "yes"), ("edit", ""), ("assistant", "Done.")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent")
+    assert [a["option"] for a in c["alternatives"]] == ["truncating", "Rounding half up"]
+    assert [e["quote"] for e in c["evidence"]][-1] == "yes"
+
+
 def test_rules_under_a_heading_are_read_a_paragraph_or_an_item_at_a_time(tmp_path):
     out = exchange(tmp_path, "rules-heading", [
         ("user", "## Context\n\nto_cents needs tightening before the audit.\n\n## Rules\n\n"

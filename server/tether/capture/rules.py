@@ -405,7 +405,7 @@ _CONSIDERED = re.compile(r"\b(?:considered|looked at|thought about|tried|ruled o
                          r",?\s+(?:but|however|though)\s+(?P<why>.{4,})$", re.I)
 _WOULD = re.compile(r"^(?P<alt>.{2,60}?)\s+(?:would|will|wouldn't|won't|would have|is|was)\s+(?P<why>(?:be\s+)?"
                     r"(?:too|not|slower|harder|more|less|overkill|unable|lose|break|add|require|need|mean|cost|drift|"
-                    r"round|fail|leak|block)\b.{2,})$", re.I)
+                    r"round|fail|leak|block|the middle ground|a compromise|the safer|the simpler)\b.{2,})$", re.I)
 _NEXT_REASON = re.compile(r"^(?:because|since|that way|this way|otherwise|the reason|it keeps|this keeps|that keeps|"
                           r"that avoids|this avoids|it avoids|that's because|this is because)\b", re.I)
 _ASSENT = re.compile(r"^\s*(?:yes|yep|yeah|ok|okay|k|sure|sounds good|go ahead|do it|agreed|let's do (?:that|it)|"
@@ -774,7 +774,7 @@ def _rejected_reasons(sents: list[str], hit: Hit) -> Hit:
         m = _CONSIDERED.search(s) or _WOULD.match(_DISCOURSE.sub("", s))
         if not m:
             continue
-        opt, why = _alt(m.group("alt").split(",")[0]), m.group("why").strip().rstrip(".!")
+        opt, why = _alt(re.sub(r"\s*\([^)]*$", "", m.group("alt").split(",")[0])), m.group("why").strip().rstrip(".!")
         opt = re.sub(r"\s+instead$", "", opt)
         if not opt or len(opt.split()) > 10:
             continue
@@ -783,8 +783,8 @@ def _rejected_reasons(sents: list[str], hit: Hit) -> Hit:
             if key & _words(a.option):
                 alts[i] = Alternative(a.option, why)
                 break
-        else:
-            if _CONSIDERED.search(s):
+        else:  # an option named as turned down: "I considered X, but …", "X is the middle ground …; I'd go with Y"
+            if _CONSIDERED.search(s) or _GO_WITH.search(s) and _words(opt) - _words(hit.title):
                 alts.append(Alternative(opt, why))
     hit.alternatives = tuple(alts)
     return hit
@@ -1369,6 +1369,10 @@ def _split_option(rest: str) -> tuple[str, str]:
     return rest.rstrip(". "), ""
 
 
+_PLAN_CUE = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(?:the\s+|my\s+)?(?:plan|steps|here'?s (?:the|my) plan|what i'?ll do|"
+                       r"to ?do)(?:\*\*)?\s*:?(?:\*\*)?\s*$", re.I)
+
+
 def options_in(text: str) -> list[Option]:
     """The options a message lays out for the person to choose from: two or more list
     items after a word that announces a choice ("options", "two ways", "either"), or
@@ -1381,8 +1385,9 @@ def options_in(text: str) -> list[Option]:
             if out and line.strip() and not line.startswith((" ", "\t")):
                 break  # the list ended
             continue
-        if not out and not _OPTIONS_CUE.search("\n".join(lines[max(0, i - 3):i + 1])):
-            continue
+        if not out and (not _OPTIONS_CUE.search("\n".join(lines[max(0, i - 3):i + 1])) or
+                        any(_PLAN_CUE.match(x) for x in lines[max(0, i - 2):i])):
+            continue  # ("Plan:\n1. … 2. …": the steps of one way, not ways to choose from)
         m = _ITEM.match(line)
         label = (m.group("label") or str(len(out) + 1)).lower()
         if any(o.label == label for o in out):
@@ -1823,6 +1828,33 @@ def _answered(session: Session, agent: Utterance, u: Utterance) -> list[Proposal
     return out
 
 
+_GO_WITH = re.compile(r"\b(?:i'd|i would|i'll|i will|we'd|we'll)\s+(?:go with|go for|pick|choose|take|recommend|suggest|"
+                      r"prefer)\s+(?P<x>[^.!?]{1,80})", re.I)
+
+
+def _planned(session: Session, agent: Utterance, u: Utterance) -> Proposal | None:
+    """The choice made inside a plan the person approves: "Plan: 1. … 2. Full jitter … I
+    considered a fixed schedule, but … I'd go with full jitter since …" → "yes"."""
+    if not (_ASSENT.match(u.text) and len(u.text.split()) <= 6) or _ASSENT_NOT.search(u.text) or \
+            not any(_PLAN_CUE.match(x) for x in agent.text.split("\n")):
+        return None
+    sents = sentences(agent.text)
+    said = next(((x, m) for x in sents for m in (_GO_WITH.search(x),) if m), None)
+    if said is None:
+        return None
+    x, m = said
+    head = re.split(r"\s+(?:since|because|as|so)\s+|[,;:]\s+", m.group("x"))[0].strip()
+    refs = anchor_refs(session, u.index, {u.turn}, f"{head} {x}", agent.text)
+    if refs == [(GLOB_ALL, "")] or len(head.split()) > 8:
+        return None
+    bold = next((b for b in re.findall(r"\*\*([^*\n]{3,80})\*\*", agent.text) if _stems(b) & _stems(head)), "")
+    head = bold.strip(" .:") if bold and len(head.split()) <= 2 else head  # "refusing" → "**Refuse fractions of a cent.**"
+    hit = _rejected_reasons(sents, Hit("decision", _choice_title(head), 0.75, rationale=reason_of(x)))
+    return Proposal("decision", hit.title, 0.75, refs, [Evidence(session.id, ASSISTANT, agent.at, x, agent.line),
+                                                          Evidence(session.id, USER, u.at, u.text.strip(), u.line)],
+                    hit.rationale, list(hit.alternatives))
+
+
 # the person takes back the option they picked: "actualy no, thinking about it more 2 is weird — lets go with 1"
 _CHANGED_MIND = re.compile(r"\b(?:actual+y|on second thought|thinking about it (?:more|again)|changed my mind|"
                            r"having slept on it|after all)\b[^.!?]*?(?:[.!?—–]|\s-\s)", re.I)
@@ -1875,6 +1907,12 @@ def exchanges(session: Session) -> list[Proposal]:
                                 [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
                                 [Alternative(named, why), *earlier]))
             last = _Decided(out[-1], head)
+            continue
+        planned = _planned(session, agent, u) if agent.turn == u.turn - 1 else None
+        if planned is not None:  # "Plan: … I'd go with full jitter since …" → "yes"
+            out.append(planned)
+            answered.add(agent.index)
+            last = _Decided(planned, planned.title)
             continue
         numbered = _answered(session, agent, u) if agent.turn == u.turn - 1 else None
         if numbered is not None:  # "1. yes\n2. yes keep it\n3. c for now …": each answer to its own question
