@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 
 from ..core import anchors as A
+from ..core.files import glob_match
 from ..core.languages import for_path
 from ..core.notes import KINDS, Alternative, Note, new_id, now
 from ..core.resolution import anchor_json, anchored_in
@@ -351,8 +352,10 @@ def _absorb(c: Candidate, p: Candidate) -> bool:
     have = _keys(c.anchors)
     elsewhere = [a for a in p.anchors if not _keys([a]) & have]
     if elsewhere and another:  # said again in another session about other code: the rule
-        # holds for what both are on — their file, or the folder of their files
-        scope = _scope(c.anchors + elsewhere)
+        # holds for what both are on — their file, or the folder of their files (or a pattern said for them all)
+        scope = next((a for a in elsewhere if a.type == A.GLOB and all(glob_match(a.pattern, b.path) for b in c.anchors
+                                                                       if b.type != A.GLOB)), None) \
+            or _scope(c.anchors + elsewhere)
         if scope is not None:
             c.anchors = [scope] + [a for a in c.anchors if _keys([a]) != _keys([scope])]
     c.anchors += [a for a in elsewhere if not _keys([a]) & _keys(c.anchors)][:max(0, 3 - len(c.anchors))]
