@@ -1261,7 +1261,8 @@ _NEITHER = re.compile(r"^\s*(?:neither|none of (?:these|them|those|the above)|bo
 # said later in a long reply: "… On the frontier itself: none of these three, really."
 _NEITHER_LATER = re.compile(r"(?:^|[:.!]\s+)(?:neither(?: of (?:these|them|those))?|none of (?:these|them|those|the above)"
                             r"(?: \w+)?)(?:,\s*really)?[.!]", re.I | re.M)
-_REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo|put it back|scrap|ditch|"
+_REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo(?= (?:that|this|it|the|my|your)\b)|"
+                     r"put it back|scrap|ditch|"
                      r"throw out|scratch (?:that|this|it)|forget (?:about )?(?=the\b|that\b|this\b)|"
                      r"(?:go |switch |revert |change it )?back to|revert to)\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
@@ -1670,13 +1671,24 @@ def _said_choice(session: Session, earlier: list[Utterance], reply: str, turn: i
                 p = Proposal("decision", h.title, h.confidence, [], [], alternatives=list(h.alternatives))
                 return _Decided(p, h.title, (Evidence(session.id, m.who, m.at, x, m.line),))
     for m in reversed(earlier):  # else the plan the agent carried out last ("I'll normalise everything to EUR …")
-        if m.who == ASSISTANT and m.turn >= turn - 2 and any(c.index > m.index for c in session.edits({m.turn})):
-            plan = next((x for x in sentences(m.text) if _PROPOSAL.search(x)), "")
-            if plan:
-                head = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'm going to)\s+", "", plan, flags=re.I)).strip(" .:")
-                p = Proposal("decision", _choice_title(head), 0.7, [], [])
-                return _Decided(p, head, (Evidence(session.id, m.who, m.at, plan, m.line),))
+        if m.who != ASSISTANT or m.turn < turn - 2:
+            continue
+        edits = session.edits({m.turn})
+        plan = next((x for x in sentences(m.text) if _PROPOSAL.search(x)), "") if any(c.index > m.index for c in edits) \
+            else ""
+        if not plan and any(c.index < m.index for c in edits):  # "Added a 500ms window to …", said after doing it
+            plan = next((x for x in sentences(m.text)[:1] if _DONE.match(x)), "")
+        if plan:
+            head = main_clause(re.sub(r"^.*?\b(?:i'll|i will|i'm going to)\s+|^(?:done[.:]?\s*)?(?:i\s+)?(?:added|"
+                                      r"changed|made|switched|replaced|moved|implemented|put in)\s+", "", plan,
+                                      flags=re.I)).strip(" .:")
+            p = Proposal("decision", _choice_title(head), 0.7, [], [])
+            return _Decided(p, head, (Evidence(session.id, m.who, m.at, plan, m.line),))
     return None
+
+
+# what the agent says it just did: "Added a 500ms window to `History.record`: …"
+_DONE = re.compile(r"^(?:done[.:]?\s*)?(?:i\s+)?(?:added|changed|made|switched|replaced|moved|implemented|put in)\s", re.I)
 
 
 def _words_of(text: str) -> set[str]:
