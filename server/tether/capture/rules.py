@@ -1187,7 +1187,7 @@ _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|ei
                           r"^[^\n]*\b(?:should|shall|do (?:you|we) want|would you|which)\b[^\n]*:\s*$|,\s*or\s*$)",
                           re.I | re.M)
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
-                     r"choices|alternatives)(?: here| to (?:do|go|fix) (?:it|this))?\s*:|"
+                     r"choices|alternatives)(?: here| to (?:do|go|fix)(?: it| this)?)?\s*:|"
                      r"\b(?:we|you|i) could(?: either)?)\s+"
                      r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|\.(?=\S)){3,120}?),?\s+or\s+(?:\(?b\)\s*)?"
                      r"(?P<b>(?:[^.?!;]|\.(?=\S)){3,120})", re.I)
@@ -1330,7 +1330,8 @@ def _tables_as_lists(body: str) -> str:
 
 
 # "### A. Batch elimination", or a line in bold of its own: "**2. Generation counter in `AsyncRunner`**"
-_OPTION_HEADING = re.compile(r"^(?:#{2,6}\s+(?:\*\*)?(?:option\s+)?(?P<label>[A-Ea-e1-9])[.):]\s*(?P<head>.+?)(?:\*\*)?|"
+_OPTION_HEADING = re.compile(r"^(?:#{2,6}\s+(?:\*\*)?(?:option\s+)?(?P<label>[A-Ea-e1-9])(?:[.):]|\s+[—–-])\s*(?P<head>.+?)"
+                             r"(?:\*\*)?|"
                              r"\*\*(?:option\s+)?(?P<blabel>[A-Ea-e1-9])[.):]\s*(?P<bhead>[^*]+?)\*\*:?)\s*$", re.I)
 
 
@@ -1565,7 +1566,8 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
         hit = _resolve(label.group("label"), options)  # "ok let's go with 1 then 👍 should it always be 5 …?"
         if hit is not None:
             return hit
-    if _UNDECIDED.search(first) or first.rstrip().endswith("?"):
+    if _UNDECIDED.search(first) or first.rstrip().endswith("?") or \
+            re.match(r"^\W*(?:hmm+\W*)?(?:i'?m\s+)?not sure\b", first, re.I):  # "hmm not sure. what does …?"
         return None  # (a side question after the pick is no doubt about it: "I like 2. side question: …?")
     if _SEVERAL.match(first):
         return None  # "1, 2 and 4 yes": the steps of a plan approved, not one option chosen among others
@@ -1867,9 +1869,52 @@ def _planned(session: Session, agent: Utterance, u: Utterance) -> Proposal | Non
                     hit.rationale, list(hit.alternatives))
 
 
+_CONCEDE = re.compile(r"^\W*(?:hm+\W+)?(?:ok(?:ay)?\W+)?(?:fair(?: enough| point)?|good point|you'?re right|"
+                      r"convinced|you convinced me|makes sense|alright then)\b[.,!]*\s*", re.I)
+_PUSHBACK = re.compile(r"\bpush back\b|\bi'?d (?:rather|argue|suggest)\b|\bbefore i do that\b|\bthe opposite\b|"
+                       r"\bif you still want\b", re.I)
+_ASKED_FOR = re.compile(r"\b(?:should|shoud|must|needs? to|make it)\s+(?P<x>[^.!?\n:]{3,60})", re.I)
+
+
+def _conceded(session: Session, earlier: list[Utterance], agent: Utterance, u: Utterance,
+              reply: str) -> Proposal | None:
+    """The person gives in to the agent's push-back on what they asked for ("I'd push back
+    a bit on fail-fast … **collect errors and continue** …" → "hm ok fair … collect errors
+    and keep going"): the agent's way is the choice, what they asked for the option turned
+    down, for the agent's reason."""
+    given = _CONCEDE.match(reply)
+    if given is None or not _PUSHBACK.search(agent.text):
+        return None
+    asked = next((x for x in reversed(earlier) if x.who == USER and x.turn == agent.turn), None)
+    wanted = _ASKED_FOR.search(asked.text) if asked is not None else None
+    bold = " ".join(re.findall(r"\*\*([^*\n]{3,80})\*\*", agent.text))
+    choice = max((y for y in sentences(reply[given.end():]) if not y.rstrip().endswith("?")),
+                 key=lambda y: len(_stems(y) & _stems(bold)), default="")
+    if wanted is None or not choice or not bold or len(_stems(choice) & _stems(bold)) < 2:
+        return None
+    refs = anchor_refs(session, u.index, {u.turn}, f"{choice} {bold}", f"{agent.text}\n{reply}")
+    if refs == [(GLOB_ALL, "")]:
+        return None
+    why = next((x for x in sentences(agent.text) if _PUSHBACK.search(x)), "")
+    head = main_clause(choice).rstrip(".")
+    return Proposal("decision", _choice_title(head), 0.75, refs,
+                    [Evidence(session.id, USER, asked.at, wanted.group(0), asked.line),
+                     Evidence(session.id, ASSISTANT, agent.at, _around_sentence(agent.text, why)[:400], agent.line),
+                     Evidence(session.id, USER, u.at, reply[:400], u.line)],
+                    _reason_in([x for x in sentences(reply[given.end():]) if x != choice]),
+                    [Alternative(wanted.group("x").strip(), reason_of(why) or why)])
+
+
 # the person takes back the option they picked: "actualy no, thinking about it more 2 is weird — lets go with 1"
 _CHANGED_MIND = re.compile(r"\b(?:actual+y|on second thought|thinking about it (?:more|again)|changed my mind|"
                            r"having slept on it|after all)\b[^.!?]*?(?:[.!?—–]|\s-\s)", re.I)
+
+
+# someone else at the keyboard says who they are: "lead here: raise. don't clamp."
+_SPEAKER = re.compile(r"^\s*(?:[\w-]+\s+){0,2}here\s*[:,—–-]\s*(?=\S)", re.I)
+# the agent names the option the person described: "That's Option B: allow the drop and flag the column."
+_THATS_OPTION = re.compile(r"^\W*(?:ok(?:ay)?[,.]?\s+|got it[,.—–-]?\s+)?(?:that'?s|that is|so that'?s|sounds like|so,?)\s+"
+                           r"(?:option\s+)?\(?(?P<label>[A-E1-9])\)?(?=[\s.:;,—–-]|$)", re.I)
 
 
 def exchanges(session: Session) -> list[Proposal]:
@@ -1892,7 +1937,7 @@ def exchanges(session: Session) -> list[Proposal]:
         agent = prior[-1]
         with_options = next(((a, o) for a in reversed(prior) for o in (options_in(a.text),) if o), None)
         refs_for = (lambda text: anchor_refs(session, u.index, {u.turn}, text, u.text))
-        reply = u.text.strip()
+        reply = _SPEAKER.sub("", u.text.strip(), count=1)  # "lead here: raise. don't clamp."
         overruled = _OVERRULED.search(reply[:300])  # "Hm. Thinking about who else calls this — no, I'm going to
         # overrule that. …": what follows says what instead
         psents = sentences(reply[overruled.end():] if overruled else
@@ -1926,6 +1971,11 @@ def exchanges(session: Session) -> list[Proposal]:
             answered.add(agent.index)
             last = _Decided(planned, planned.title)
             continue
+        conceded = _conceded(session, said[:k], agent, u, reply) if agent.turn == u.turn - 1 else None
+        if conceded is not None:  # "hm ok fair … collect errors and keep going": the agent talked them round
+            out.append(conceded)
+            last = _Decided(conceded, conceded.title)
+            continue
         numbered = _answered(session, agent, u) if agent.turn == u.turn - 1 else None
         if numbered is not None:  # "1. yes\n2. yes keep it\n3. c for now …": each answer to its own question
             out += numbered
@@ -1951,6 +2001,10 @@ def exchanges(session: Session) -> list[Proposal]:
             a, opts = with_options
             pick = _picked(reply, opts, a.text, tersely=a.turn == u.turn - 1) if not _NEITHER_LATER.search(reply) \
                 else None
+            if pick is None and not _TURN_DOWN.match(reply) and not reply.rstrip().endswith("?"):
+                named = next((m for x in said[k + 1:k + 2] if x.who == ASSISTANT and x.turn == u.turn
+                              for m in (_THATS_OPTION.match(x.text),) if m), None)  # the person described what they
+                pick = _resolve(named.group("label"), opts) if named else None  # want; the agent says which it is
             if pick is not None:
                 why = pick.why or ""
                 # the person's reason: in the sentence that names the pick ("For the format, plain JSON …, so we can
