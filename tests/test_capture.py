@@ -735,6 +735,34 @@ def test_a_plan_the_person_approves_is_the_choice_made_inside_it_with_what_it_tu
     assert [e["quote"] for e in c["evidence"]][-1] == "yes"
 
 
+def test_the_option_the_agent_says_the_person_described_is_their_pick(tmp_path):
+    out = exchange(tmp_path, "described", [
+        ("user", "to_cents(0.125) gives 12. what can we do?"),
+        ("assistant", "### Option A — Round half up\nWhat people expect on invoices.\n\n"
+                      "### Option B — Refuse fractions of a cent\nA `ValueError` the caller sees.\n\n"
+                      "A is the smallest change."),
+        ("user", "Picture the importer feeding us 0.125 from a bad feed. I want it to blow up right there, loudly, "
+                 "so nobody bills a customer a made-up cent."),
+        ("assistant", "That's Option B: refuse fractions of a cent."), ("edit", ""), ("assistant", "Done.")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent")
+    assert [a["option"] for a in c["alternatives"]] == ["Round half up"]
+
+
+def test_giving_in_to_the_agents_push_back_leaves_its_way_and_rejects_what_was_asked(tmp_path):
+    out = exchange(tmp_path, "conceded", [
+        ("user", "to_cents should round half up, finance expects that"),
+        ("assistant", "Before I do that, I'd push back a bit: rounding hides the importer's bad feeds. I'd "
+                      "**refuse fractions of a cent** with a `ValueError` instead. If you still want rounding, "
+                      "say so."),
+        ("user", "hm ok fair, the feeds are the real problem. refuse fractions of a cent then."),
+        ("edit", ""), ("assistant", "Done.")], TO_CENTS)
+    (c,) = out["new"]
+    assert c["kind"] == "decision" and c["title"].startswith("Refuse fractions of a cent")
+    assert [a["option"] for a in c["alternatives"]] == ["round half up, finance expects that"]
+    assert [e["who"] for e in c["evidence"]] == ["user", "assistant", "user"]
+
+
 def test_rules_under_a_heading_are_read_a_paragraph_or_an_item_at_a_time(tmp_path):
     out = exchange(tmp_path, "rules-heading", [
         ("user", "## Context\n\nto_cents needs tightening before the audit.\n\n## Rules\n\n"

@@ -1352,7 +1352,8 @@ def _headings_as_lists(body: str) -> str:
                 said.append(_BULLET.sub("", lines[i]).strip())
             i += 1
         label, head = m.group("label") or m.group("blabel"), m.group("head") or m.group("bhead")
-        out.append(f"{label}. **{head.strip()}**" + (f" — {' '.join(said)}" if said else ""))
+        named = "Option " if re.search(r"\boption\b", m.group(0), re.I) else ""  # (a word that says options follow)
+        out.append(f"{named}{label}. **{head.strip()}**" + (f" — {' '.join(said)}" if said else ""))
     return "\n".join(out)
 
 
