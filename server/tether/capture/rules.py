@@ -534,7 +534,8 @@ _HOLDS = re.compile(r"\b(?:stays?|remains?|is|are|is kept|are kept)\s+(?:always\
                     r"in (?:minor units|cents|utc|memory))\b|"
                     r"\b(?:only|nothing but|no one but|nobody but)\s+[\w`.()]+(?:\s+\w+)?\s+(?:may|is allowed to|gets? to|"
                     r"can)\s+\w+|\bonly ever\s+\w+", re.I)
-_LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|\bno need to (?:handle|support|deal with)\b|"
+_LIMIT = re.compile(r"\b(?:don't|do not|no need to)\s+bother\b|"
+                    r"\b(?:no need to|(?:we |you )?(?:don'?t|do not) need to) (?:handle|support|deal with|worry about)\b|"
                     r"\bnot something (?:we|i)(?:'ll| will| want to)?\s+(?:handle|support|do)\b|"
                     r"\bwe (?:only|just) (?:support|sell|handle|accept|ship|run|target|deal with)\b|\bwe only \w+|"
                     r"\b(?:stays?|remains?) out\b|^no \w+(?:\s\w+){0,3} (?:here|for now|in v\d|yet)\b|"
@@ -1186,7 +1187,7 @@ _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|ei
                           # "Should `has()`:" then "- drop an expired entry …, or" / "- stay side-effect free?"
                           r"^[^\n]*\b(?:should|shall|do (?:you|we) want|would you|which)\b[^\n]*:\s*$|,\s*or\s*$)",
                           re.I | re.M)
-_INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:ways|options|approaches|"
+_INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:[a-z]+ )?(?:ways|options|approaches|"
                      r"choices|alternatives)(?: here| to (?:do|go|fix)(?: it| this)?)?\s*:|"
                      r"\b(?:we|you|i) could(?: either)?)\s+"
                      r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|\.(?=\S)){3,120}?),?\s+or\s+(?:\(?b\)\s*)?"
@@ -2002,10 +2003,11 @@ def exchanges(session: Session) -> list[Proposal]:
             a, opts = with_options
             pick = _picked(reply, opts, a.text, tersely=a.turn == u.turn - 1) if not _NEITHER_LATER.search(reply) \
                 else None
+            named = None
             if pick is None and not _TURN_DOWN.match(reply) and not reply.rstrip().endswith("?"):
-                named = next((m for x in said[k + 1:k + 2] if x.who == ASSISTANT and x.turn == u.turn
+                named = next(((x, m) for x in said[k + 1:k + 2] if x.who == ASSISTANT and x.turn == u.turn
                               for m in (_THATS_OPTION.match(x.text),) if m), None)  # the person described what they
-                pick = _resolve(named.group("label"), opts) if named else None  # want; the agent says which it is
+                pick = _resolve(named[1].group("label"), opts) if named else None  # want; the agent says which it is
             if pick is not None:
                 why = pick.why or ""
                 # the person's reason: in the sentence that names the pick ("For the format, plain JSON …, so we can
@@ -2021,6 +2023,8 @@ def exchanges(session: Session) -> list[Proposal]:
                                            f"{pick.head} {pick.why}", f"{a.text}\n{reply}", asked)
                 evidence = [Evidence(session.id, ASSISTANT, a.at, pick.quote[:400], a.line),
                             Evidence(session.id, USER, u.at, reply[:400], u.line)]
+                if named:  # "That's option 2, the underlay: …": how the description was read
+                    evidence.append(Evidence(session.id, ASSISTANT, named[0].at, sentences(named[0].text)[0], named[0].line))
                 kind, around = "decision", ""
                 odd = next(((m, x) for m in said[k + 1:] if m.who == ASSISTANT and m.turn == u.turn
                             for x in sentences(m.text) if (_DELIBERATE.search(x) or _LOOKS.search(x))
@@ -2173,6 +2177,9 @@ class RuleExtractor:
             {(e.line, x) for p in answers for e in p.evidence if e.who == USER for x in sentences(e.quote)
              if _REVERT.search(x)}
         stated = {(e.line, p.title): p for p in answers for e in p.evidence if e.who == USER}  # what an answer states
+        described = {e.line for p in answers for e in p.evidence if e.who == USER and
+                     any(x.who == ASSISTANT and _THATS_OPTION.match(x.quote) for x in p.evidence)}  # a reply that
+        # picked by describing what it wants
         picked = {e.line for p in answers if p.kind == "decision" for e in p.evidence if e.who == USER}  # a reply
         # that chose: another choice said in it is why ("I'd rather add a builder when … than carry that API now")
         last: dict[str, tuple] = {}  # per kind: the message the last proposal came from, it, and its sentence
@@ -2220,6 +2227,8 @@ class RuleExtractor:
                     last[hit.kind] = (k, stated[(u.line, hit.title)], i)
                 if (u.line, s) in taken or (u.line, hit.title) in stated or hit.kind == "decision" and u.line in picked:
                     continue  # read with the answer it belongs to (:func:`exchanges`)
+                if u.line in described and hit.kind != "boundary":
+                    continue  # "the numbers always crisp and on top": the option the person described, not a rule
                 if hit.plain and u.who == USER and _PASTED.search(u.text):
                     continue  # "memory store never forgets anything." under pasted metrics: what is wrong, no rule
                 if hit.kind == "decision":
