@@ -574,6 +574,9 @@ _PERSON_TRIGGER = re.compile(r"^no\b|\bnothing\b|\bnot doing\b|\bnot in this\b|"
 
 
 # "What I want is per-host queues: …": the person's choice, said as a want
+# what the person wants, and what not: "I want it to raise, not clamp", "I would like that we X, and not Y"
+_WISH_NOT = re.compile(r"^(?:i|we)\s+(?:would like|'d like|want)\s+(?:that\s+)?(?:we\s+|it\s+to\s+|you\s+to\s+|to\s+)?"
+                       r"(?P<x>[^,;]{4,80}?),?\s+(?:and\s+)?not\s+(?:to\s+)?(?P<alt>[^,.;!?]{3,60})", re.I)
 _WANT = re.compile(r"^(?:so\s+|instead\s*,?\s+)?what (?:i|we) (?:really )?(?:want|need|'d like|would like) (?:is|are)\s+"
                    r"(?P<x>.{4,})", re.I)
 
@@ -585,6 +588,10 @@ _NONE_IN = re.compile(r"^(?:and\s+)?no\s+[\w-]+(?:\s+[\w-]+)?\s+(?:in|inside|wit
 
 
 def _person_rule(s: str, main: str, nxt: str) -> Hit | None:
+    wish = _WISH_NOT.match(_DISCOURSE.sub("", s))
+    if wish:  # "I would like that we normalise the range like Excel does it, and not raise an error"
+        return Hit("decision", title_of(wish.group("x")), 0.7, rationale=reason_of(s),
+                   alternatives=(Alternative(_alt(wish.group("alt")), ""),))
     want = _WANT.match(_DISCOURSE.sub("", s))
     if want:
         return Hit("decision", title_of(want.group("x")), 0.7, rationale=reason_of(s))
@@ -1190,7 +1197,7 @@ _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|ei
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:[a-z]+ )?(?:ways|options|approaches|"
                      r"choices|alternatives)(?: here| to (?:do|go|fix)(?: it| this)?)?\s*:|"
                      r"\b(?:we|you|i) could(?: either)?)\s+"
-                     r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|\.(?=\S)){3,120}?),?\s+or\s+(?:\(?b\)\s*)?"
+                     r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|\.(?=\S)){3,240}?),?\s+(?:[—–-]\s+)?or\s+(?:\(?b\)\s*)?"
                      r"(?P<b>(?:[^.?!;]|\.(?=\S)){3,120})", re.I)
 # "Should the cache be per-process or shared in Redis?": two options in a question
 _ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s*(?:in|as)?|prefer|want|do)\s+"
@@ -1217,7 +1224,8 @@ _PICK_LABEL = re.compile(r"^\s*(?:(?:hmm+|well|ah|oh|so)\b[,.!:]?\s*)?(?:(?:yes|
                          r"(?:(?:prefer|pick|choose|take|want|like|go with|go for|vote for|let'?s (?:do|go with)|do|"
                          r"option)\s+)?"
                          r"(?:option\s+)?\(?(?P<label>[A-Ea-e]|[1-9])\)?(?=[\s.,!:;)]|$)", re.I)
-_PICK_ORDINAL = re.compile(r"(?:^\s*|\b(?:the|do the|go with the|take the|use the)\s+)(?P<n>first|1st|second|2nd|third|3rd|"
+_PICK_ORDINAL = re.compile(r"(?:^\s*|\b(?:the|do the|go with the|take the|use the|your|like your)\s+)(?P<n>first|1st|second|"
+                           r"2nd|third|3rd|"
                            r"fourth|last|former|latter)\b(?!\s+(?:two|three|four|few|couple|\d))"
                            r"(?:\s+(?:one|option|way))?",
                            re.I)
@@ -1908,8 +1916,9 @@ def _conceded(session: Session, earlier: list[Utterance], agent: Utterance, u: U
 
 
 # the person takes back the option they picked: "actualy no, thinking about it more 2 is weird — lets go with 1"
-_CHANGED_MIND = re.compile(r"\b(?:actual+y|on second thought|thinking about it (?:more|again)|changed my mind|"
-                           r"having slept on it|after all)\b[^.!?]*?(?:[.!?—–]|\s-\s)", re.I)
+_CHANGED_MIND = re.compile(r"\b(?:actual+y|on second thought|thinking about it (?:more|again)|chang(?:ed|e) my mind|"
+                           r"i reflect again|on reflection|"
+                           r"having slept on it|after all)\b[^.!?:]*?(?:[.!?:—–]|\s-\s)", re.I)
 
 
 # someone else at the keyboard says who they are: "lead here: raise. don't clamp."
@@ -1983,10 +1992,11 @@ def exchanges(session: Session) -> list[Proposal]:
             out += numbered
             answered.add(agent.index)
             continue
-        if with_options is not None and with_options[0].index in chosen and _CHANGED_MIND.search(reply[:200]):
+        changed = list(_CHANGED_MIND.finditer(reply))
+        if with_options is not None and with_options[0].index in chosen and changed:
             a, opts = with_options  # "actualy no, thinking about it more 2 is weird — lets go with 1": picked again
             before = chosen[a.index]
-            pick = _picked(_CHANGED_MIND.split(reply, maxsplit=1)[-1], opts, a.text, tersely=False)
+            pick = _picked(reply[changed[-1].end():], opts, a.text, tersely=False)
             if pick is not None and _choice_title(pick.head) != before.title and before in out:
                 out.remove(before)
                 why = _reason_in(psents)
