@@ -2266,8 +2266,10 @@ class RuleExtractor:
                 scope = _scope_of(session, whole) if whole and hit.kind != "decision" else None
                 refs = scope or anchor_refs(session, u.index, turns, item or s, item or u.text, alone=item is not None)
                 # (an item of a list of rules: what it says, not what the others name)
-                if refs == [(GLOB_ALL, "")] and not scope and u.who == USER:  # said before the work it leads to
-                    refs = anchor_refs(session, u.index, turns | {u.turn + 1}, s, u.text)
+                for later in (1, 2, 3):  # said before the work it leads to (a few questions and answers first)
+                    if refs != [(GLOB_ALL, "")] or scope or u.who != USER:
+                        break
+                    refs = anchor_refs(session, u.index, turns | set(range(u.turn + 1, u.turn + later + 1)), s, u.text)
                 if refs == [(GLOB_ALL, "")]:
                     if u.who == ASSISTANT or not (scope or hit.kind != "decision" and classify(s) is not None):
                         continue  # about no code the session touched and no hard rule ("… must never …"): talk
