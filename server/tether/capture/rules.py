@@ -1752,7 +1752,7 @@ _STATUS_QUO = re.compile(r"^\W*keep\b|\btoday'?s?\b(?: behaviou?r)?\)|\(today\b|
                          r"\bcurrent behaviou?r\b", re.I)
 _DEFERRED = re.compile(r"\b(?:for now|later|not now|not yet|until|when (?:someone|somebody|a customer|users?) asks?|"
                        r"next (?:release|version|sprint)|v2|separate (?:ticket|issue|pr))\b", re.I)
-_PROPOSES = re.compile(r"^\W*(?:should (?:we|i|it|they)?\s*|shall (?:we|i)\s+|do (?:you|we) want (?:me |us )?(?:to\s+)?|"
+_PROPOSES = re.compile(r"^\W*(?:should (?:we|it|i|they)?\s*|shall (?:we|i)\s+|do (?:you|we) want (?:me |us )?(?:to\s+)?|"
                      r"would you like (?:me |us )?(?:to\s+)?|is it ok(?:ay)? (?:to|if)\s+|can (?:we|i)\s+)", re.I)
 
 
@@ -1879,6 +1879,63 @@ def _planned(session: Session, agent: Utterance, u: Utterance) -> Proposal | Non
                     hit.rationale, list(hit.alternatives))
 
 
+_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than)\s+(?P<alt>[^,;?]{3,60})", re.I)
+_AS_IS = re.compile(r"\b(?:right now|today|currently|at the moment)\b,?\s+(?P<alt>[^.;?]{3,80})", re.I)
+
+
+def _yes_to(session: Session, agent: Utterance, u: Utterance, reply: str) -> Proposal | None:
+    """A yes to the one thing the agent's message ends asking ("Should 4xx answers stop
+    counting towards opening it?" → "yes. … only 5xx, 429 and timeouts should trip it"):
+    what it proposes, what it would replace turned down."""
+    if not re.match(r"^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|please do|do it)\b", reply, re.I) or \
+            _ASSENT_NOT.search(reply.split("\n")[0][:40]):
+        return None
+    sents = sentences(agent.text)
+    question = sents[-1] if sents and sents[-1].rstrip().endswith("?") else ""
+    if not _PROPOSES.match(question) or _STATUS_QUO.search(question) or " or " in question:
+        return None  # (two ways in one question are options: read as such)
+    refs = anchor_refs(session, u.index, {u.turn}, question, f"{agent.text}\n{reply}")
+    if refs == [(GLOB_ALL, "")]:
+        return None
+    head = _PROPOSES.sub("", question.rstrip(" ?"), count=1)
+    instead = _INSTEAD_OF.search(head)
+    was = next((m for x in sents[:-1] for m in (_AS_IS.search(x),) if m), None)  # "right now any status >= 400 counts"
+    alts = [Alternative(instead.group("alt").strip(), "")] if instead else \
+        [Alternative(was.group("alt").strip(), "")] if was else []
+    if not alts:
+        return None  # a yes to "should it also tell the user?": a detail, not a way chosen over another
+    title = _choice_title(head[:instead.start()].rstrip(" ,") if instead else head)
+    return Proposal("decision", title, 0.75, refs, [Evidence(session.id, ASSISTANT, agent.at, question, agent.line),
+                                                    Evidence(session.id, USER, u.at, reply[:400], u.line)],
+                    _reason_in(sentences(reply)[1:]), alts)
+
+
+# "- **Did not round the stored value.** …": what the agent turned down, in its report of what it chose
+_DID_NOT = re.compile(r"^\s*(?:[-*•]\s+)?\*\*(?:did not|didn't|not|no)\s+(?P<x>[^*]{3,80}?)[.:]?\*\*", re.I | re.M)
+_DID = re.compile(r"^\s*(?:[-*•]\s+)?\*\*(?!did not|didn't|not\b|no\b)(?P<x>[^*]{3,80}?)[.:]?\*\*\s*(?P<why>.*)$",
+                  re.I | re.M)
+
+
+def _reported_choice(session: Session, agent: Utterance, u: Utterance, reply: str) -> Proposal | None:
+    """The agent chose as it worked and says so ("What I chose and why: - **Fixed in the
+    display only.** … - **Did not round the stored value.** …"), and the person agrees: the
+    choice, the ways it did not take turned down."""
+    if not (_ASSENT.match(reply) or re.match(r"^\W*good\b", reply, re.I)) or _ASSENT_NOT.search(reply[:60]):
+        return None
+    turned = [(m.group("x"), m) for m in _DID_NOT.finditer(agent.text)]
+    took = next(iter(_DID.finditer(agent.text)), None)
+    if not turned or took is None or not any(c.index < agent.index for c in session.edits({agent.turn})):
+        return None
+    refs = anchor_refs(session, agent.index, {agent.turn}, f"{took.group('x')} {took.group('why')}", agent.text)
+    if refs == [(GLOB_ALL, "")]:
+        return None
+    alts = [Alternative(x.strip(), agent.text[m.end():].split("\n")[0].strip()[:200]) for x, m in turned]
+    return Proposal("decision", _choice_title(took.group("x")), 0.75, refs,
+                    [Evidence(session.id, ASSISTANT, agent.at, agent.text[took.start():took.end() + 300].strip(),
+                              agent.line), Evidence(session.id, USER, u.at, reply[:400], u.line)],
+                    took.group("why").strip()[:300], alts)
+
+
 _CONCEDE = re.compile(r"^\W*(?:hm+\W+)?(?:ok(?:ay)?\W+)?(?:fair(?: enough| point)?|good point|you'?re right|"
                       r"convinced|you convinced me|makes sense|alright then)\b[.,!]*\s*", re.I)
 _PUSHBACK = re.compile(r"\bpush back\b|\bi'?d (?:rather|argue|suggest)\b|\bbefore i do that\b|\bthe opposite\b|"
@@ -1981,6 +2038,13 @@ def exchanges(session: Session) -> list[Proposal]:
             out.append(planned)
             answered.add(agent.index)
             last = _Decided(planned, planned.title)
+            continue
+        yes = (_reported_choice(session, agent, u, reply) or
+               (_yes_to(session, agent, u, reply) if with_options is None else None)) \
+            if agent.turn == u.turn - 1 else None
+        if yes is not None:  # "Should the breaker be keyed by the endpoint URL instead of …?" → "yes"
+            out.append(yes)
+            last = _Decided(yes, yes.title)
             continue
         conceded = _conceded(session, said[:k], agent, u, reply) if agent.turn == u.turn - 1 else None
         if conceded is not None:  # "hm ok fair … collect errors and keep going": the agent talked them round
