@@ -763,6 +763,35 @@ def test_giving_in_to_the_agents_push_back_leaves_its_way_and_rejects_what_was_a
     assert [e["who"] for e in c["evidence"]] == ["user", "assistant", "user"]
 
 
+def test_a_yes_to_the_change_the_agent_asks_about_is_a_decision_against_what_it_replaces(tmp_path):
+    out = exchange(tmp_path, "yes-to", [
+        ("user", "to_cents(0.125) gives 12"),
+        ("assistant", "Right now a fraction of a cent is rounded down silently. Should to_cents raise a `ValueError` "
+                      "for a fraction of a cent?"),
+        ("user", "yes. the importer has to clean its data"), ("edit", ""), ("assistant", "Done.")], TO_CENTS)
+    (c,) = out["new"]
+    assert (c["kind"], c["title"]) == ("decision", "to_cents raise a `ValueError` for a fraction of a cent")
+    assert [a["option"] for a in c["alternatives"]] == ["a fraction of a cent is rounded down silently"]
+    # a yes to a detail that replaces nothing is no decision
+    out = exchange(tmp_path, "yes-to-detail", [
+        ("user", "to_cents(0.125) gives 12"), ("assistant", "I'll make it raise. Should it also log the amount?"),
+        ("user", "yes"), ("edit", ""), ("assistant", "Done.")], TO_CENTS)
+    assert [c["title"] for c in out["new"] if c["kind"] == "decision" and "log" in c["title"]] == []
+
+
+def test_what_the_agent_reports_it_chose_and_did_not_is_a_decision_once_the_person_agrees(tmp_path):
+    out = exchange(tmp_path, "reported-choice", [
+        ("user", "to_cents(0.125) gives 12. customers must never be billed a made-up cent"), ("edit", ""),
+        ("assistant", "Done. What I chose and why:\n\n- **Refuse fractions of a cent.** `to_cents` raises "
+                      "`ValueError`, so the importer sees it.\n- **Did not round half up.** It would hide the bad "
+                      "feed.\n- **Did not use `Decimal` everywhere.** Too much for one function."),
+        ("user", "Good. That's what I wanted.")], TO_CENTS)
+    (c,) = [c for c in out["new"] if c["kind"] == "decision"]
+    assert c["title"] == "Refuse fractions of a cent"
+    assert [a["option"] for a in c["alternatives"]] == ["round half up", "use `Decimal` everywhere"]
+    assert c["alternatives"][0]["rejected_because"] == "It would hide the bad feed."
+
+
 def test_rules_under_a_heading_are_read_a_paragraph_or_an_item_at_a_time(tmp_path):
     out = exchange(tmp_path, "rules-heading", [
         ("user", "## Context\n\nto_cents needs tightening before the audit.\n\n## Rules\n\n"
