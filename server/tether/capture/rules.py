@@ -413,6 +413,9 @@ _ASSENT = re.compile(r"^\s*(?:yes|yep|yeah|ok|okay|k|sure|sounds good|go ahead|d
 _ASSENT_NOT = re.compile(r"\b(but|instead|rather|no,|not\b|don't|wait)", re.I)
 
 
+# a rule that says of nothing what must be: "This must not happen, never", "This must work too"
+_VAGUE = re.compile(r"^(?:this|that|it)\s+(?:must|should|has to|needs to|can'?t|cannot)\s+(?:not\s+|never\s+)?"
+                    r"(?:happen|work|be (?:so|fixed|done|the case|possible))\b[^.]{0,20}$", re.I)
 _PRONOUN_END = re.compile(r"^\w+\s+(?:it|this|that|them|things)$|^(?:it|this|that|them)$", re.I)
 _LIKE_AGREED = re.compile(r"(?:^|,\s*(?:so\s+)?|\bso\s+)(?P<x>[^,;:]{3,60}?),?\s+(?:like|as)\s+(?:we|you and i|the team)"
                           r"\s+(?:agreed|decided|settled)\b", re.I)
@@ -2334,10 +2337,10 @@ class RuleExtractor:
                     if refs != [(GLOB_ALL, "")] or scope or u.who != USER:
                         break
                     refs = anchor_refs(session, u.index, turns | set(range(u.turn + 1, u.turn + later + 1)), s, u.text)
-                if refs == [(GLOB_ALL, "")]:
-                    if u.who == ASSISTANT or not (scope or hit.kind != "decision" and classify(s) is not None):
-                        continue  # about no code the session touched and no hard rule ("… must never …"): talk
-                    conf -= 0.15
+                if refs == [(GLOB_ALL, "")] and not scope:
+                    if session.edits() or u.who == ASSISTANT or not (hit.kind != "decision" and classify(s) is not None):
+                        continue  # tied to none of the code the session changed, or no hard rule: talk (a lead at Stop)
+                    conf -= 0.15  # a hard rule in a session that changed nothing: the repository's, until tied
                 prev = last.get(hit.kind) if item is None else None  # each item of a list of rules is a point
                 if prev is not None and prev[0] == k and (prev[1].refs == refs or hit.kind == "invariant" and
                                                           (prev[2] == i - 1 or set(prev[1].refs) & set(refs))) and \
@@ -2389,7 +2392,8 @@ class RuleExtractor:
             if earlier is not None:
                 earlier.evidence += [e for e in p.evidence if e not in earlier.evidence]
                 out.remove(p)
-        out = [p for p in _one_per_choice(out) if not _PRONOUN_END.search(p.title.rstrip(".!"))]  # "keep it, and
+        out = [p for p in _one_per_choice(out) if not _PRONOUN_END.search(p.title.rstrip(".!"))
+               and not _VAGUE.match(p.title)]  # "keep it, and
         # write a comment …", "do that": says of nothing what it is
         for p in out:
             p.refs = _with_class(p.refs)
