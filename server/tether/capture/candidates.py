@@ -238,6 +238,11 @@ def _names(anchors: list[A.Anchor]) -> set[str]:
     return _idents(" ".join(f"{a.name} {a.path.rsplit('/', 1)[-1].rsplit('.', 1)[0]}" for a in anchors))
 
 
+def _files(anchors: list[A.Anchor]) -> set[str]:
+    """The names of the files anchors are in, without extension (``permissions``)."""
+    return set(text_tokens(" ".join(a.path.rsplit("/", 1)[-1].rsplit(".", 1)[0] for a in anchors if a.path)))
+
+
 def _keys(anchors: list[A.Anchor]) -> set[tuple]:
     out = set()
     for a in anchors:
@@ -321,7 +326,9 @@ def queue(ws: Workspace, proposals: list[Candidate]) -> Queued:
             if same is None and p.recalls:  # "remember, we …" while working on other code: the decision it names best
                 earlier = [c for c in known if c.status == PENDING and c.sessions != p.sessions
                            and (restates(c, p, _names(c.anchors + p.anchors)) or _overlap(_said(c), _said(p))
-                                or _overlap(_said(c), _quoted(p)))]  # the earlier rule's words in what recalls it
+                                or _overlap(_said(c), _quoted(p))  # the earlier rule's words in what recalls it,
+                                or _files(c.anchors) & set(text_tokens(_quoted(p))))]  # or its file ("same as in
+                # permissions.ts")
                 same = max(earlier, key=lambda c: (c.kind == p.kind, _shared(_said(c), _said(p))), default=None)
             if same is None:
                 p.id = p.id or new_id()

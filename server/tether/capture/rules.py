@@ -383,7 +383,7 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
 _REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|holds|applies)|"
                        r"(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|settled)|"
                        r"what we (?:agreed|decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|"
-                       r"we already|same (?:rule|deal|thing|principle|as (?:before|last time|with))|as usual|again:|"
+                       r"we already|same (?:rule|deal|thing|principle|as (?:before|last time|with|in|for))|as usual|again:|"
                        r"as i said|like i said|i said it|"
                        r"the other (?:week|day))", re.I)
 
@@ -2297,7 +2297,9 @@ class RuleExtractor:
                     quote = f"{s} {_EMPH.sub('', own.quote)}"
                 if hit.rationale and i + 1 < len(sents) and hit.rationale in sents[i + 1]:
                     quote = f"{s} {sents[i + 1]}"
-                if i and re.match(r"^(?:(?:i know|i get|i reali[sz]e|yes|yeah|sure),?\s+)?(?:it|this|that)\b", s, re.I):
+                if i and u.who == USER and _REMINDER.search(sents[i - 1]) and not _REMINDER.search(s):
+                    quote = f"{sents[i - 1]} {quote}"  # "… is a no — same as in permissions.ts. a role we've never …"
+                elif i and re.match(r"^(?:(?:i know|i get|i reali[sz]e|yes|yeah|sure),?\s+)?(?:it|this|that)\b", s, re.I):
                     # "It looks odd …", "I know it looks like junk …": what "it" is
                     quote = f"{sents[i - 1]} {quote}"
                 if (u.line, hit.title) in stated:  # what a later sentence adds joins the answer's candidate
@@ -2388,7 +2390,8 @@ class RuleExtractor:
         for p in [p for p in out if p.recalls]:  # "3 no please, I said it — nothing gets deleted": the rule said
             # earlier in this session, said again
             earlier = next((q for q in out if q is not p and q.kind == p.kind and set(q.refs) & set(p.refs)
-                            and q.evidence and p.evidence and q.evidence[0].line < p.evidence[0].line), None)
+                            and q.evidence and p.evidence and q.evidence[0].line < p.evidence[0].line
+                            and not _elsewhere_named(p)), None)
             if earlier is not None:
                 earlier.evidence += [e for e in p.evidence if e not in earlier.evidence]
                 out.remove(p)
@@ -2408,6 +2411,14 @@ _ANYWHERE = re.compile(r"\b(?:at all|anything|anywhere|everywhere|in any \w+|nev
 # a rule that holds beyond the choice it came with ("amounts stay integers all the way through")
 _UNIVERSAL = re.compile(r"\b(?:never|always|every|everywhere|anywhere|any|all|nothing|no \w+ ever|end to end|throughout|"
                         r"all the way|no matter)\b", re.I)
+
+
+def _elsewhere_named(p: Proposal) -> bool:
+    """The statement recalls a rule of another file than its own ("same as in
+    permissions.ts"): another session's, not one said earlier in this one."""
+    files = {f.lower() for e in p.evidence for f in re.findall(r"\b[\w-]+\.[a-z]{1,4}\b", e.quote)
+             if re.search(r"\.(?:py|ts|tsx|js|jsx|go|rs|java|rb|cs|kt|swift|php)$", f)}
+    return bool(files - {path.rsplit("/", 1)[-1].lower() for path, _ in p.refs})
 
 
 def _with_class(refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
