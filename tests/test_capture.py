@@ -871,6 +871,23 @@ def test_a_rule_for_the_whole_library_is_on_its_package_and_said_again_later_it_
     assert out["new"] == [] and [len(c["sessions"]) for c in out["updated"]] == [2]
 
 
+def test_a_rule_recalled_from_another_file_joins_that_files_candidate(tmp_path):
+    root, t1 = session_file(tmp_path, "recalled", [
+        ("user", "format_price shows floats. rule for money from now on: cents are integers, never floats."),
+        ("edit", ""), ("assistant", "Done.")],
+        ("src/shop/money.py", "    return f\"${cents / 100:.2f}\"\n",
+         "    return f\"${cents // 100}.{cents % 100:02d}\"\n"))
+    (c,) = ok_json(root, "distill", "--transcript", str(t1))["new"]
+    assert c["kind"] == "invariant"
+    t2 = more_session(root, tmp_path / "recalled-2.jsonl", [
+        ("user", "cart total is slow"), ("assistant", "I'll keep a running float total in `Cart.add`. OK?"),
+        ("user", "no. same as in money.py. the running total must stay an integer count of cents"), ("edit", ""),
+        ("assistant", "Done.")],
+        ("src/shop/cart.py", "    def total(self):\n", "    def total(self):  # cents\n"))
+    out = ok_json(root, "distill", "--transcript", str(t2))
+    assert [len(c["sessions"]) for c in out["updated"]] == [2] and out["updated"][0]["id"] == c["id"]
+
+
 def test_a_bug_told_in_words_then_diagnosed_and_fixed_is_a_gotcha(tmp_path):
     out = exchange(tmp_path, "told-bug", [
         ("user", "format_price(5) shows nothing useful, the receipt is blank for small amounts"),

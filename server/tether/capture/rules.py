@@ -2233,7 +2233,8 @@ def exchanges(session: Session) -> list[Proposal]:
                     [Alternative(o.head, o.why) for o in neither or listed] or \
                     ([Alternative(rejected, why)] if rejected else [])  # (what it did, unsaid: no option to name)
                 out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives,
-                                    recalls=bool(_REMINDER.search(x))))  # "no — no innerHTML, same rule as …"
+                                    recalls=bool(_REMINDER.search(x) or _REMINDER.search(reply[:200]))))  # "no — no
+                # innerHTML, same rule as …", "no. same as in money.py. the running total must …"
                 if kind == "decision":
                     last = _Decided(out[-1], title)
     return out
