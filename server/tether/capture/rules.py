@@ -55,7 +55,19 @@ Exchanges (:func:`exchanges`) read how the person answers the agent, over turns:
 | describes one thing, in its last few messages ("`time.monotonic()` is made for this; `perf_counter` also works but …") | takes it: "monotonic then.", "k whatever. first match then." | a decision; what "also works but …" rejected |
 | proposes ("I'll …", "I'd …", "We could …", "Plan: …", "the quickest fix is to …"), or did something ("I made …") | turns it down: "Reject.", "no —", "nah", "actually", "let's not" ("Neither." or, later in a long reply, "none of these three, really" for options laid out), or names it and waves it off ("78 is cute but nobody knows sysexits. exit 2") | the person's first rule (a "must" sentence; a workaround when the agent had taken the code for a bug and the person has it kept: "put it back … so nobody 'fixes' it") or decision (their directive with a reason: "format check only"), and any limit they set ("we only write yaml"); the proposal (every option, or the items of the list it introduces) as rejected, their reason |
 | chose and did something, then says why when the person questions it ("why a hash though, random would've been one line") | keeps it: "ok fair, keep the hash" | a decision on the code it went into, the alternative the person named rejected |
-| — | reverts an earlier choice: "revert X. Y", "back to Y", "scrap X, go with Y", "scratch that — … Y", "forget the ip thing … Y" | a decision for Y, X rejected (X: the earlier decision, or the plan the agent carried out last) with the options X had turned down; the earlier decision withdrawn |
+| — | reverts an earlier choice: "revert X. Y", "back to Y", "scrap X, go with Y", "scratch that — … Y", "forget the ip thing … Y" | a decision for Y, X rejected (X: the earlier decision, or the plan the agent carried out last, or what it says it just did: "Added a 500ms window …") with the options X had turned down; the earlier decision withdrawn |
+| lays out options, then the person picked one | changes their mind: "actualy no, thinking about it more 2 is weird — lets go with 1", "I change my mind: …, like your second proposition" | the new pick replaces the old, on the code it then changes |
+| asks numbered questions ("1. Should restore refuse to overwrite …? … 3. Symlinks: (a) …, (b) …, or (c) …?") | answers by number ("1. yes", "3. c for now", "To 2: UTC days.") | per answer: the option picked (a limit when it holds "for now"/"later"), or the yes to a question that proposes something new (not "keep …?", not "later") |
+| ends asking about one change: "Should the breaker be keyed by the URL instead of per subscription?" (or after "right now X") | "yes" | a decision, what it replaces rejected |
+| "Plan: 1. … 2. … I considered X, but … Y is the middle ground; I'd go with Z since …" | "yes" | Z, with X and Y rejected (a plan's steps are no options) |
+| reports what it chose as it worked: "- **Fixed in the display only.** … - **Did not round the stored value.** …" | agrees ("Good.") | the choice, what it did not do rejected |
+| lays out options; the person describes what they want, and the agent says "That's Option B: …" | — | option B, the others rejected; the description its reason, no rule of its own |
+| pushes back on what the person asked for ("I'd push back a bit on fail-fast … **collect errors and continue**") | gives in: "hm ok fair … collect errors and keep going" | the agent's way; what they asked for rejected, for the agent's reason |
+| did something | overrides it: "I'm overriding that. Fail open: …", "Drop the guard. …" | their order said first is the choice (their rules its reason), or their rule |
+
+A person's rules under a heading ("## Rules for the crypto layer", "## Rule") are read an item
+or a paragraph at a time, each tied to the code it names; an item led by "Out of scope." is a
+limit. Someone else at the keyboard ("lead here: raise.") answers like the person.
 
 The reason is the clause after "because", "since", "so that", "given that" or a dash, or
 a next sentence that starts "That way…", "Otherwise…", "The reason…". A rejected option's
@@ -71,9 +83,10 @@ few turns); code before tests, and a name found in a test stands for the same na
 (a test's own name is no anchor when code changed). Code edited in other turns counts only
 when the statement's turn edited none. An edit touching more than three definitions anchors
 its file. A person's statement with no edit in its turn is anchored on the next turn's edits
-(the work it leads to); with none, it is dropped unless it is a hard rule ("… must never …"),
-which is about the repository (pattern ``**``) and loses confidence; said by the agent, it is
-dropped. A rule "for the whole X package" is about that folder (``src/x/**/*.py``); "in this lib",
+(or the first turn with edits after a few questions and answers); with none, it is dropped
+unless it is a hard rule ("… must never …") in a session that changed no code, which is about
+the repository (pattern ``**``) and loses confidence; said by the agent, it is dropped. A rule
+for every function of a file ("every rule gives back only a key") is about the file. A rule "for the whole X package" is about that folder (``src/x/**/*.py``); "in this lib",
 "for this codebase", "anywhere in ledgerline" about the package the session worked in; "everything
 in format.ts" about that file. An error class the session declared is not what a statement is
 about when the code raising it changed too; a doc comment above a definition is part of it. A gotcha
