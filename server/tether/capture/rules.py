@@ -291,8 +291,6 @@ class Hit:
     plain: bool = False  # a property only the person's saying makes a rule ("X stays Y")
 
 
-_NEG_BEFORE = r"(?<!\bnot )(?<!n't )(?<!\bnever )"
-
 # boundary
 _SCOPE = re.compile(r"\b(out of scope|not in scope|outside (?:the|our|this) scope|beyond (?:the|this) scope|"
                     r"non-goal|not a goal|not part of this (?:story|ticket|task|pr|change|issue|release))\b", re.I)
@@ -1769,7 +1767,7 @@ _STATUS_QUO = re.compile(r"^\W*keep\b|\btoday'?s?\b(?: behaviou?r)?\)|\(today\b|
 _DEFERRED = re.compile(r"\b(?:for now|later|not now|not yet|until|when (?:someone|somebody|a customer|users?) asks?|"
                        r"next (?:release|version|sprint)|v2|separate (?:ticket|issue|pr))\b", re.I)
 _PROPOSES = re.compile(r"^\W*(?:should (?:we|it|i|they)?\s*|shall (?:we|i)\s+|do (?:you|we) want (?:me |us )?(?:to\s+)?|"
-                     r"would you like (?:me |us )?(?:to\s+)?|is it ok(?:ay)? (?:to|if)\s+|can (?:we|i)\s+)", re.I)
+                       r"would you like (?:me |us )?(?:to\s+)?|is it ok(?:ay)? (?:to|if)\s+|can (?:we|i)\s+)", re.I)
 
 
 def numbered_questions(text: str) -> dict[str, str]:
