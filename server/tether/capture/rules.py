@@ -2324,7 +2324,13 @@ class RuleExtractor:
                     continue  # "memory store never forgets anything." under pasted metrics: what is wrong, no rule
                 if hit.kind == "decision":
                     hit = _rejected_reasons(sents, hit)
+                guarded = _guarded(session, said, k) if u.who == USER and hit.kind in ("invariant", "decision") else ""
+                if guarded:  # "toJSON has to write the version as a string … leave a comment so nobody 'fixes' it"
+                    hit = replace(hit, kind="workaround", works_around=hit.rationale or
+                                  next((x for x in sents[i + 1:] if not _GUARD.search(x)), "").rstrip("."))
                 evidence = [Evidence(session.id, u.who, u.at, quote, u.line)]
+                if guarded and guarded != u.text:
+                    evidence.append(Evidence(session.id, ASSISTANT, said[k + 1].at, guarded, said[k + 1].line))
                 turns = {u.turn}
                 conf = hit.confidence
                 if hit.proposal:
@@ -2423,6 +2429,19 @@ _ANYWHERE = re.compile(r"\b(?:at all|anything|anywhere|everywhere|in any \w+|nev
 # a rule that holds beyond the choice it came with ("amounts stay integers all the way through")
 _UNIVERSAL = re.compile(r"\b(?:never|always|every|everywhere|anywhere|any|all|nothing|no \w+ ever|end to end|throughout|"
                         r"all the way|no matter)\b", re.I)
+
+
+def _guarded(session: Session, said: list[Utterance], k: int) -> str:
+    """What says the person's point is odd code to protect from the next "fix": their message
+    ("leave a comment so nobody 'fixes' it"), or the agent's answer to it ("with a comment so
+    nobody 'fixes' it back into an error"); "" when nothing does."""
+    u = said[k]
+    if _GUARD.search(u.text):
+        return u.text
+    nxt = said[k + 1] if k + 1 < len(said) else None
+    if nxt is not None and nxt.who == ASSISTANT and nxt.turn == u.turn:
+        return next((x for x in sentences(nxt.text) if _GUARD.search(x)), "")
+    return ""
 
 
 def _elsewhere_named(p: Proposal) -> bool:
