@@ -792,6 +792,16 @@ def test_what_the_agent_reports_it_chose_and_did_not_is_a_decision_once_the_pers
     assert c["alternatives"][0]["rejected_because"] == "It would hide the bad feed."
 
 
+def test_a_rule_the_person_has_protected_from_the_next_fix_is_a_workaround(tmp_path):
+    out = exchange(tmp_path, "guarded", [
+        ("user", "one more, and yes it's silly: to_cents has to keep accepting the string '12.50'. the 2019 "
+                 "importer still sends strings. leave a comment so nobody 'fixes' it."),
+        ("edit", ""), ("assistant", "Done, with a comment on why strings stay.")], TO_CENTS)
+    (c,) = out["new"]
+    assert c["kind"] == "workaround" and c["title"].startswith("to_cents has to keep accepting the string")
+    assert c["works_around"] == "the 2019 importer still sends strings"
+
+
 def test_rules_under_a_heading_are_read_a_paragraph_or_an_item_at_a_time(tmp_path):
     out = exchange(tmp_path, "rules-heading", [
         ("user", "## Context\n\nto_cents needs tightening before the audit.\n\n## Rules\n\n"
