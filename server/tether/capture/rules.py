@@ -394,6 +394,7 @@ _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|de
 _REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|holds|applies)|"
                        r"(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|settled)|"
                        r"what we (?:agreed|decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|"
+                       r"the \w+ (?:thing|fix|rule) (?:from )?last (?:week|time)|"
                        r"we already|same (?:rule|deal|thing|principle|as (?:before|last time|with|in|for))|as usual|again:|"
                        r"as i said|like i said|i said it|"
                        r"the other (?:week|day))", re.I)
@@ -2357,6 +2358,9 @@ class RuleExtractor:
                     if refs != [(GLOB_ALL, "")] or scope or u.who != USER:
                         break
                     refs = anchor_refs(session, u.index, turns | set(range(u.turn + 1, u.turn + later + 1)), s, u.text)
+                if refs == [(GLOB_ALL, "")] and not scope and u.who == USER and hit.kind == "invariant" and \
+                        _RULE_NAMED.search(s):  # "Yes. And make that the rule from now on: …", of the work just done
+                    refs = anchor_refs(session, u.index, {u.turn - 1}, s, u.text)
                 if refs == [(GLOB_ALL, "")] and not scope:
                     if session.edits() or u.who == ASSISTANT or not (hit.kind != "decision" and classify(s) is not None):
                         continue  # tied to none of the code the session changed, or no hard rule: talk (a lead at Stop)
