@@ -1867,6 +1867,7 @@ def _answered(session: Session, agent: Utterance, u: Utterance) -> list[Proposal
     return out
 
 
+_BOLD = re.compile(r"\*\*([^*\n]{3,80})\*\*")  # what a message sets in bold: the name it gives a way
 _GO_WITH = re.compile(r"\b(?:i'd|i would|i'll|i will|we'd|we'll)\s+(?:go with|go for|pick|choose|take|recommend|suggest|"
                       r"prefer)\s+(?P<x>[^.!?]{1,80})", re.I)
 
@@ -1886,7 +1887,7 @@ def _planned(session: Session, agent: Utterance, u: Utterance) -> Proposal | Non
     refs = anchor_refs(session, u.index, {u.turn}, f"{head} {x}", agent.text)
     if refs == [(GLOB_ALL, "")] or len(head.split()) > 8:
         return None
-    bold = next((b for b in re.findall(r"\*\*([^*\n]{3,80})\*\*", agent.text) if _stems(b) & _stems(head)), "")
+    bold = next((b for b in _BOLD.findall(agent.text) if _stems(b) & _stems(head)), "")
     head = bold.strip(" .:") if bold and len(head.split()) <= 2 else head  # "refusing" → "**Refuse fractions of a cent.**"
     hit = _rejected_reasons(sents, Hit("decision", _choice_title(head), 0.75, rationale=reason_of(x)))
     return Proposal("decision", hit.title, 0.75, refs, [Evidence(session.id, ASSISTANT, agent.at, x, agent.line),
@@ -1937,14 +1938,14 @@ def _reported_choice(session: Session, agent: Utterance, u: Utterance, reply: st
     choice, the ways it did not take turned down."""
     if not (_ASSENT.match(reply) or re.match(r"^\W*good\b", reply, re.I)) or _ASSENT_NOT.search(reply[:60]):
         return None
-    turned = [(m.group("x"), m) for m in _DID_NOT.finditer(agent.text)]
-    took = next(iter(_DID.finditer(agent.text)), None)
+    turned = list(_DID_NOT.finditer(agent.text))
+    took = _DID.search(agent.text)
     if not turned or took is None or not any(c.index < agent.index for c in session.edits({agent.turn})):
         return None
     refs = anchor_refs(session, agent.index, {agent.turn}, f"{took.group('x')} {took.group('why')}", agent.text)
     if refs == [(GLOB_ALL, "")]:
         return None
-    alts = [Alternative(x.strip(), agent.text[m.end():].split("\n")[0].strip()[:200]) for x, m in turned]
+    alts = [Alternative(m.group("x").strip(), agent.text[m.end():].split("\n")[0].strip()[:200]) for m in turned]
     return Proposal("decision", _choice_title(took.group("x")), 0.75, refs,
                     [Evidence(session.id, ASSISTANT, agent.at, agent.text[took.start():took.end() + 300].strip(),
                               agent.line), Evidence(session.id, USER, u.at, reply[:400], u.line)],
@@ -1969,9 +1970,10 @@ def _conceded(session: Session, earlier: list[Utterance], agent: Utterance, u: U
         return None
     asked = next((x for x in reversed(earlier) if x.who == USER and x.turn == agent.turn), None)
     wanted = _ASKED_FOR.search(asked.text) if asked is not None else None
-    bold = " ".join(re.findall(r"\*\*([^*\n]{3,80})\*\*", agent.text))
-    choice = max((y for y in sentences(reply[given.end():]) if not y.rstrip().endswith("?")),
-                 key=lambda y: len(_stems(y) & _stems(bold)), default="")
+    bold = " ".join(_BOLD.findall(agent.text))
+    then = sentences(reply[given.end():])
+    choice = max((y for y in then if not y.rstrip().endswith("?")), key=lambda y: len(_stems(y) & _stems(bold)),
+                 default="")
     if wanted is None or not choice or not bold or len(_stems(choice) & _stems(bold)) < 2:
         return None
     refs = anchor_refs(session, u.index, {u.turn}, f"{choice} {bold}", f"{agent.text}\n{reply}")
@@ -1983,7 +1985,7 @@ def _conceded(session: Session, earlier: list[Utterance], agent: Utterance, u: U
                     [Evidence(session.id, USER, asked.at, wanted.group(0), asked.line),
                      Evidence(session.id, ASSISTANT, agent.at, _around_sentence(agent.text, why)[:400], agent.line),
                      Evidence(session.id, USER, u.at, reply[:400], u.line)],
-                    _reason_in([x for x in sentences(reply[given.end():]) if x != choice]),
+                    _reason_in([x for x in then if x != choice]),
                     [Alternative(wanted.group("x").strip(), reason_of(why) or why)])
 
 
@@ -2048,29 +2050,22 @@ def exchanges(session: Session) -> list[Proposal]:
                                 [Alternative(named, why), *earlier]))
             last = _Decided(out[-1], head)
             continue
-        planned = _planned(session, agent, u) if agent.turn == u.turn - 1 else None
-        if planned is not None:  # "Plan: … I'd go with full jitter since …" → "yes"
-            out.append(planned)
-            answered.add(agent.index)
-            last = _Decided(planned, planned.title)
-            continue
-        yes = (_reported_choice(session, agent, u, reply) or
-               (_yes_to(session, agent, u, reply) if with_options is None else None)) \
-            if agent.turn == u.turn - 1 else None
-        if yes is not None:  # "Should the breaker be keyed by the endpoint URL instead of …?" → "yes"
-            out.append(yes)
-            last = _Decided(yes, yes.title)
-            continue
-        conceded = _conceded(session, said[:k], agent, u, reply) if agent.turn == u.turn - 1 else None
-        if conceded is not None:  # "hm ok fair … collect errors and keep going": the agent talked them round
-            out.append(conceded)
-            last = _Decided(conceded, conceded.title)
-            continue
-        numbered = _answered(session, agent, u) if agent.turn == u.turn - 1 else None
-        if numbered is not None:  # "1. yes\n2. yes keep it\n3. c for now …": each answer to its own question
-            out += numbered
-            answered.add(agent.index)
-            continue
+        if agent.turn == u.turn - 1:  # a reply to the agent's last message, read whole
+            planned = _planned(session, agent, u)  # "Plan: … I'd go with full jitter since …" → "yes"
+            if planned is not None:
+                answered.add(agent.index)
+            one = planned or _reported_choice(session, agent, u, reply) or \
+                (_yes_to(session, agent, u, reply) if with_options is None else None) or \
+                _conceded(session, said[:k], agent, u, reply)  # "hm ok fair … collect errors and keep going"
+            if one is not None:
+                out.append(one)
+                last = _Decided(one, one.title)
+                continue
+            numbered = _answered(session, agent, u)  # "1. yes\n2. yes keep it\n3. c for now …": each answer to
+            if numbered is not None:  # its own question
+                out += numbered
+                answered.add(agent.index)
+                continue
         changed = list(_CHANGED_MIND.finditer(reply))
         if with_options is not None and with_options[0].index in chosen and changed:
             a, opts = with_options  # "actualy no, thinking about it more 2 is weird — lets go with 1": picked again
@@ -2293,8 +2288,8 @@ class RuleExtractor:
                 items_read.add(item)
                 hit = classify(s, sents[i + 1] if i + 1 < len(sents) else "", person=u.who == USER)
                 label = _SCOPE_LABEL.match(item) if item is not None else None
-                if label and sentences(item[label.end():]):  # "Out of scope. Key rotation and re-encrypting …": what
-                    rest = sentences(item[label.end():])  # the label says of the item's next sentence
+                rest = sentences(item[label.end():]) if label else []
+                if rest:  # "Out of scope. Key rotation and re-encrypting …": what the label says of the item's next
                     hit = Hit("boundary", title_of(rest[0]), 0.75,  # the sentences after it: why
                               rationale=reason_of(" ".join(rest[1:])) or " ".join(rest[1:2]).rstrip("."))
                 elif item is not None:
