@@ -8,6 +8,7 @@ A person may write such a file by hand; keys tether does not know are kept as th
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import struct
@@ -99,9 +100,16 @@ class Note:
 _B32 = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
 
 
+# the 80 bits after the milliseconds: 48 random bits for this process, then a count, so that ids made in the same
+# millisecond keep the order they were made in (the queue and `tether review` list candidates by id, oldest first)
+_PROCESS_BITS = int.from_bytes(os.urandom(6)) << 32  # secrets' source, without its 2 ms import
+_COUNT = itertools.count()  # next() on it is atomic: no lock for the server's threads
+
+
 def new_id() -> str:
-    """A ULID: 48 bits of milliseconds, then 80 random bits (26 characters)."""
-    n = (int(time.time() * 1000) << 80) | int.from_bytes(os.urandom(10))  # secrets' source, without its 2 ms import
+    """A ULID: 48 bits of milliseconds, then 80 bits unique to this process and the id
+    (26 characters); of one process, later ids sort after earlier ones."""
+    n = (int(time.time() * 1000) << 80) | _PROCESS_BITS | (next(_COUNT) & 0xFFFFFFFF)
     return "".join(_B32[(n >> (5 * i)) & 31] for i in reversed(range(26)))
 
 
