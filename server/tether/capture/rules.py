@@ -2347,15 +2347,17 @@ class RuleExtractor:
                                                   if _APPLIES.match(x) and _WHOLE.search(x)), None)  # thing and it
                 # applies everywhere in mailq"
                 scope = _scope_of(session, whole) if whole and hit.kind != "decision" else None
-                refs = scope or anchor_refs(session, u.index, turns, item or s, item or u.text, alone=item is not None)
-                # (an item of a list of rules: what it says, not what the others name)
+                def tie(turns: set[int]) -> list[tuple[str, str]]:  # (an item of a list of rules: what it says,
+                    return anchor_refs(session, u.index, turns, item or s, item or u.text,  # not what the others name)
+                                       alone=item is not None)
+                refs = scope or tie(turns)
                 for later in (1, 2, 3):  # said before the work it leads to (a few questions and answers first)
                     if refs != [(GLOB_ALL, "")] or scope or u.who != USER:
                         break
-                    refs = anchor_refs(session, u.index, turns | set(range(u.turn + 1, u.turn + later + 1)), s, u.text)
+                    refs = tie(turns | set(range(u.turn + 1, u.turn + later + 1)))
                 if refs == [(GLOB_ALL, "")] and not scope and u.who == USER and hit.kind == "invariant" and \
                         _RULE_NAMED.search(s):  # "Yes. And make that the rule from now on: …", of the work just done
-                    refs = anchor_refs(session, u.index, {u.turn - 1}, s, u.text)
+                    refs = tie({u.turn - 1})
                 if refs == [(GLOB_ALL, "")] and not scope:
                     if session.edits() or u.who == ASSISTANT or not (hit.kind != "decision" and classify(s) is not None):
                         continue  # tied to none of the code the session changed, or no hard rule: talk (a lead at Stop)
