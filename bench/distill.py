@@ -24,7 +24,12 @@ although a wrong candidate states them (its key phrase, but on other code or as 
 and the milliseconds
 ``distill`` takes (reading the transcript, extraction, fingerprinting the anchors, the queue)
 per 1,000 transcript lines; also on a synthetic long transcript made of the fixtures'
-sessions repeated. Figures are printed, never asserted.
+sessions repeated. Where a second reader also labelled a set's sessions, blind (its
+``second_reader.json``: a language-model helper given the transcripts and the repositories'
+end states under made-up names, not the writer's labels, and asked what a careful reviewer
+would keep — much what the agent is asked at Stop), its notes are scored against the writer's
+labels exactly as the candidates are, beside the extractor on the same scenarios: how far a
+model that reads the session agrees with the labels. Figures are printed, never asserted.
 
     python3 bench/distill.py [--set NAME]… [--repeat 40] [--json OUT] [-v]
 """
@@ -42,7 +47,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE.parent / "server"))
 
-from capture_fixtures import Suite, anchor_label, detail, make_repo, materialize, replay, suites  # noqa: E402
+from capture_fixtures import Suite, anchor_label, detail, make_repo, materialize, pairs, replay, suites  # noqa: E402
 
 from tether.agents.hooks import answer  # noqa: E402
 from tether.capture import candidates as capture  # noqa: E402
@@ -87,8 +92,14 @@ def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
                   + (f" (rejected: {alts})" if alts else "") + f" ({len(c['sessions'])} session(s))")
         for e in d["missed"]:
             print(f"  missed: {e['kind']} [{e['anchor']}] \"{e['phrase']}\" rejected {e.get('rejected', [])}")
+    reader = suite.second_reader(sc)
+    second = None if reader is None else detail(reader, sc["expected"], len(sc["sessions"]), files)
+    if second is not None:  # wrong candidates the reader kept too: a note the writer did not label, not noise
+        kept = [{"kind": n["kind"], "anchor": anchor_label(n["anchors"][0]), "phrase": n["phrase"]} for n in reader]
+        second["also_kept"] = len(pairs(d["wrong"], kept, files))
     return {"name": sc["name"], "holdout": sc.get("holdout", False), "seconds": seconds, "lines": lines,
-            **{k: d[k] for k in SUMMED}}
+            **{k: d[k] for k in SUMMED},
+            "second_reader": None if second is None else {**second, "asked": 0, "leads": 0}}
 
 
 def synthetic(base: Path, repeat: int) -> dict:
@@ -132,14 +143,22 @@ def summary(rows: list[dict]) -> dict:
 
 
 def line(label: str, s: dict) -> str:
+    """A summary's figures; the time and the request at Stop only where a transcript was distilled
+    (not for the second reader)."""
+    timed = (f", {s['ms_per_1000_lines']:.0f} ms per 1,000 lines ({s['lines']} lines); found or asked about at Stop "
+             f"{s['found_or_asked']:.2f} ({s['tp']}+{s['asked']}/{s['expected']}, {s['leads']} leads)") if s["lines"] else ""
     return (f"{label:<22} {s['scenarios']:>3} scenarios {s['sessions']:>3} sessions: precision {s['precision']:.2f} "
             f"({s['tp']}/{s['candidates']}), recall {s['recall']:.2f} ({s['tp']}/{s['expected']}), rejected options "
             f"{s['rejected_recovered']:.2f} ({s['rejected_found']}/{s['rejected']}), false positives "
             f"{s['false_positives_per_10_sessions']:.1f} per 10 sessions, merged across sessions "
-            f"{s['merged']}/{s['restated']}, {s['ms_per_1000_lines']:.0f} ms per 1,000 lines ({s['lines']} lines); "
-            f"found or asked about at Stop {s['found_or_asked']:.2f} ({s['tp']}+{s['asked']}/{s['expected']}, "
-            f"{s['leads']} leads); missed but stated by a wrong candidate: on other code {s['near_anchor']}, "
-            f"as another kind {s['near_kind']}, both {s['near_both']}")
+            f"{s['merged']}/{s['restated']}{timed}; missed but stated by a wrong candidate: on other code "
+            f"{s['near_anchor']}, as another kind {s['near_kind']}, both {s['near_both']}")
+
+
+def read_also(rows: list[dict]) -> list[dict]:
+    """The second reader's figures of the scenarios it labelled, shaped as rows."""
+    return [{**{k: r["second_reader"][k] for k in SUMMED}, "name": r["name"], "seconds": 0.0, "lines": 0}
+            for r in rows if r["second_reader"]]
 
 
 def main() -> None:
@@ -165,6 +184,8 @@ def main() -> None:
             if any(r["holdout"] for r in rows):
                 parts = [("tuned on", [r for r in rows if not r["holdout"]]),
                          ("held out", [r for r in rows if r["holdout"]]), *parts]
+            if read_also(rows):  # a second, blind reading scored the same way: how far the labels are a matter of taste
+                parts.append(("2nd reader", read_also(rows)))
             report[suite.name] = {"summary": {label: summary(sel) for label, sel in parts}, "scenarios": rows}
             for label, sel in parts:
                 print(line(f"{suite.name} {label}", report[suite.name]["summary"][label]))
@@ -178,6 +199,22 @@ def main() -> None:
         for half, label in (("heldout", "held out (pooled)"), ("tune", "tuned on (pooled)")):
             report[f"{half}*"] = {"summary": {"all": summary(halves[half])}}
             print(line(label, report[f"{half}*"]["summary"]["all"]))
+    read = {half: [r for name, rep in report.items() if name.startswith(half) for r in rep.get("scenarios", [])
+                   if r["second_reader"]] for half in ("heldout", "tune")}
+    if any(read.values()):  # the extractor and a second, blind reader against the same labels
+        print("\n== the scenarios a second reader labelled too: the extractor, then the reader, against the writers' "
+              "labels (held out first)")
+    for half, rows in read.items():
+        if not rows:
+            continue
+        ext, reader = summary(rows), summary(read_also(rows))
+        also = sum(r["second_reader"]["also_kept"] for r in rows)  # wrong by the writer's labels, kept by the reader
+        ext["precision_either"] = ratio(ext["tp"] + also, ext["candidates"])
+        report[f"{half}* read twice"] = {"summary": {"extractor": ext, "reader": reader}}
+        print(line(f"{half} extractor", ext))
+        print(line(f"{half} 2nd reader", reader))
+        print(f"{'':<22} the extractor's candidates that the writer or the reader kept: {ext['precision_either']:.2f} "
+              f"({ext['tp']}+{also}/{ext['candidates']})")
     if long:
         print(f"\nsynthetic: {long['lines']:,} lines in {long['seconds'] * 1000:.0f} ms = "
               f"{long['seconds'] / long['lines'] * 1e6:.0f} ms per 1,000 lines")

@@ -39,6 +39,19 @@ class Suite:
     def transcript(self, name: str) -> Path:
         return self.folder / name if self.flat else self.folder / "sessions" / name
 
+    def second_reader(self, sc: dict) -> list[dict] | None:
+        """What a second reader of the scenario's sessions labelled, blind (``second_reader.json``),
+        shaped as candidates to score like the extractor's; None when none did."""
+        path = self.folder / "second_reader.json"
+        if not path.is_file():
+            return None
+        notes = json.loads(path.read_text(encoding="utf-8"))["scenarios"].get(sc["name"])
+        return None if notes is None else [{
+            "kind": n["kind"], "title": n["title"], "phrase": n["phrase"], "anchors": [_anchor(n["anchor"])],
+            "sessions": n["sessions"],
+            "evidence": [{"quote": q} for q in n["quote"]],
+            "alternatives": [{"option": r, "rejected_because": None} for r in n["rejected"]]} for n in notes]
+
 
 def suites() -> list[Suite]:
     """The fixtures, then every set under ``bench/sessions/`` (by name)."""
@@ -141,6 +154,14 @@ def replay(transcript: Path, root: Path, send: Callable[[dict], object]) -> int:
         send(event)
         n += 1
     return n
+
+
+def _anchor(label: str) -> dict:
+    """A label as the sets write it (``path:Qualified.name``, a path or a pattern), as a candidate's anchor."""
+    if "*" in label:
+        return {"type": "glob", "pattern": label}
+    path, _, name = label.partition(":")
+    return {"type": "symbol", "path": path, "name": name} if name else {"type": "file", "path": path}
 
 
 def anchor_label(anchor: dict) -> str:
