@@ -992,6 +992,7 @@ def test_stop_asks_about_what_the_person_settled_that_tether_could_not_read(tmp_
     assert "While changing src/shop/money.py, this session may have settled something here that tether could not " \
            "write down itself:" in reason
     assert "what was settled there" in reason and "or nothing if nothing was" in reason
+    assert "not a passing remark, a plan nobody agreed to" in reason  # the standard every labelled set keeps
     assert ("- answered options: round half up with `Decimal` / raise `ValueError` on anything finer than a cent / "
             "keep truncating, document it → \"the middle one, obviously\"") in reason
     assert "record_note" in reason and "accept_candidate" not in reason  # no candidate to accept

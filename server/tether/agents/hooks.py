@@ -601,7 +601,8 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
         "what was settled there — a decision, invariant, boundary or workaround the next session should know — or " \
         "nothing if nothing was"
     lines.append(f"Record with record_note (kind, path, line, title, rationale, alternatives) {what}, on the code it "
-                 "is about. Then finish.")
+                 "is about. Only what the session settled: not a passing remark, a plan nobody agreed to, a process "
+                 "instruction or someone else's rule nobody adopted; a rule said twice is one note. Then finish.")
     return "\n".join(lines) + "\n"
 
 
