@@ -92,14 +92,13 @@ def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
                   + (f" (rejected: {alts})" if alts else "") + f" ({len(c['sessions'])} session(s))")
         for e in d["missed"]:
             print(f"  missed: {e['kind']} [{e['anchor']}] \"{e['phrase']}\" rejected {e.get('rejected', [])}")
-    reader = suite.second_reader(sc)
-    second = None if reader is None else detail(reader, sc["expected"], len(sc["sessions"]), files)
-    if second is not None:  # wrong candidates the reader kept too: a note the writer did not label, not noise
+    reader, second = suite.second_reader(sc), None
+    if reader is not None:  # scored as the candidates are; and the wrong candidates it kept too (not noise, then)
+        r = detail(reader, sc["expected"], len(sc["sessions"]), files)
         kept = [{"kind": n["kind"], "anchor": anchor_label(n["anchors"][0]), "phrase": n["phrase"]} for n in reader]
-        second["also_kept"] = len(pairs(d["wrong"], kept, files))
+        second = {**{k: r.get(k, 0) for k in SUMMED}, "also_kept": len(pairs(d["wrong"], kept, files))}
     return {"name": sc["name"], "holdout": sc.get("holdout", False), "seconds": seconds, "lines": lines,
-            **{k: d[k] for k in SUMMED},
-            "second_reader": None if second is None else {**second, "asked": 0, "leads": 0}}
+            **{k: d[k] for k in SUMMED}, "second_reader": second}
 
 
 def synthetic(base: Path, repeat: int) -> dict:
@@ -157,8 +156,7 @@ def line(label: str, s: dict) -> str:
 
 def read_also(rows: list[dict]) -> list[dict]:
     """The second reader's figures of the scenarios it labelled, shaped as rows."""
-    return [{**{k: r["second_reader"][k] for k in SUMMED}, "name": r["name"], "seconds": 0.0, "lines": 0}
-            for r in rows if r["second_reader"]]
+    return [{**r["second_reader"], "name": r["name"], "seconds": 0.0, "lines": 0} for r in rows if r["second_reader"]]
 
 
 def main() -> None:
@@ -184,8 +182,9 @@ def main() -> None:
             if any(r["holdout"] for r in rows):
                 parts = [("tuned on", [r for r in rows if not r["holdout"]]),
                          ("held out", [r for r in rows if r["holdout"]]), *parts]
-            if read_also(rows):  # a second, blind reading scored the same way: how far the labels are a matter of taste
-                parts.append(("2nd reader", read_also(rows)))
+            second = read_also(rows)  # a second, blind reading scored the same way: how far the labels are taste
+            if second:
+                parts.append(("2nd reader", second))
             report[suite.name] = {"summary": {label: summary(sel) for label, sel in parts}, "scenarios": rows}
             for label, sel in parts:
                 print(line(f"{suite.name} {label}", report[suite.name]["summary"][label]))
