@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE.parent / "server"))
 
-from capture_fixtures import make_repo, materialize, replay, suites  # noqa: E402
+from capture_fixtures import make_repo, materialize, replay, suites, text_of  # noqa: E402
 
 READER = ("a language-model helper that saw only the transcripts and the repositories' end states under made-up "
           "names (not the writer's labels, scenario notes or README), given the instructions in "
@@ -63,13 +63,9 @@ def _said(path: Path) -> str:
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
-            content = (json.loads(line).get("message") or {}).get("content")
+            out.append(text_of((json.loads(line).get("message") or {}).get("content") or ""))
         except (ValueError, AttributeError):
             continue
-        if isinstance(content, str):
-            out.append(content)
-        elif isinstance(content, list):
-            out += [x.get("text", "") for x in content if isinstance(x, dict) and x.get("type") == "text"]
     return " ".join(" ".join(out).split())
 
 

@@ -93,7 +93,8 @@ def _prompt(rec: dict) -> str | None:
     return None
 
 
-def _text(content) -> str:
+def text_of(content) -> str:
+    """The text of a message's content: the string, or its blocks' texts."""
     if isinstance(content, str):
         return content
     return "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
@@ -136,7 +137,7 @@ def hook_events(transcript: Path, root: Path) -> Iterator[tuple[dict, Callable[[
                 use = calls[block["tool_use_id"]]
                 common = {**base, "tool_name": use["name"], "tool_input": use["input"], "tool_use_id": use["id"]}
                 if block.get("is_error"):
-                    yield {**common, "hook_event_name": "PostToolUseFailure", "error": _text(block["content"]),
+                    yield {**common, "hook_event_name": "PostToolUseFailure", "error": text_of(block["content"]),
                            "is_interrupt": False}, None
                 else:
                     change = (lambda u=use: apply(u["name"], u["input"])) \

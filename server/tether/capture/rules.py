@@ -2639,7 +2639,6 @@ def leads(session: Session, covered: set[int]) -> list[Lead]:
         opts = options_in(agent.text) if agent is not None and agent.turn == u.turn - 1 else []
         plan = next((x for x in sentences(agent.text) if _PROPOSAL.search(x)), "") \
             if agent is not None and agent.turn == u.turn - 1 else ""
-        rules = [x for x in sentences(u.text) if _RULE_WORD.search(x) and not skipped(x)]
         if opts:  # the sentence of a long reply that speaks of the options, not its greeting
             named = max(sentences(u.text) or [words], key=lambda x: max(len(_stems(x) & _stems(o.head)) for o in opts))
             spoken = words if len(words) <= 160 or not any(_stems(named) & _stems(o.head) for o in opts) else \
@@ -2649,7 +2648,8 @@ def leads(session: Session, covered: set[int]) -> list[Lead]:
             why, quote = "turned down", f"\"{words[:200]}\""
         elif plan and _ASSENT.match(u.text) and len(u.text.split()) <= 6:  # "👍" to "I'll key it by (customer, id)"
             why, quote = "accepted the agent's plan", f"\"{plan[:160]}\" → \"{words[:40]}\""
-        elif rules:  # quoted from the sentence that says it, not from the start of a long message
+        elif rules := [x for x in sentences(u.text) if _RULE_WORD.search(x) and not skipped(x)]:  # quoted from the
+            # sentence that says it, not from the start of a long message
             why, quote = "sounds like a rule", f"\"{_around_sentence(u.text, rules[0])[:200]}\""
         else:
             continue
