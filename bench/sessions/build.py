@@ -169,6 +169,8 @@ def build(name: str) -> list[str]:
     for old in out.glob("*.jsonl"):
         old.unlink()
     problems = []
+    if json.loads((folder / "expected.json").read_text(encoding="utf-8")).get("set") != name:
+        problems.append(f"{name}/expected.json: its \"set\" is not {name!r}")
     for sc in scenarios(folder):
         runs = list(played(folder, sc))
         for s, _files in runs:
