@@ -81,7 +81,12 @@ def repo_files(folder: Path) -> dict[str, str]:
 def session(folder: Path, name: str, files: dict[str, str]) -> Session:
     """The session ``name`` (``turns/<name>.toml``) played on ``files``, which it changes as it edits."""
     path = folder / "turns" / f"{name}.toml"
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        sys.exit(f"{path}: no such file (expected.json lists the session {name})")
+    except tomllib.TOMLDecodeError as e:
+        sys.exit(f"{path}: {e}")
     s = Session(name, data["start"], files, data.get("id"))
     for i, step in enumerate(data.get("step", []), 1):
         action = [a for a in ACTIONS if a in step]
