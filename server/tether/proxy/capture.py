@@ -1,0 +1,218 @@
+"""What the proxy does with what passes: the notes a request gets (the hooks' ``before_tool``,
+once per file per session, the same ranking and budget), and what goes to the session's
+observation log (the hooks' ``observe_tool`` and ``observe_failure``, the same entries,
+the same dedupe by tool call id) — then, at a turn's end, the hooks' distillation.
+
+Everything here runs in the proxy's one tether thread (the workspace is not shared across
+threads); distillation runs in a child process (``python -m tether.proxy.capture``), so a
+slow distillation delays neither the next request's notes nor any stream.
+
+Per conversation (LMDB ``state``, key ``proxy\\0SESSION\\0THREAD``): how many of its messages
+were logged and the digest of the last one (a request resends the history: only what is new
+is logged), whether the turn's last reply was logged from the response already, and the
+blocks added to earlier messages — added again, byte for byte, to every later request, so
+the model keeps seeing them and the prompt cache keeps its prefix.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..agents import hooks
+from ..capture import observations as K
+from ..capture.transcript import Said, _user_text
+from ..core.workspace import Workspace
+from . import compaction as C
+from .apis import ASSISTANT, USER, Call, Reply
+from .exchange import Request, call_touches, command_of, message_digest
+from .inject import inject
+
+MAX_BLOCKS = 400  # blocks remembered per conversation
+
+
+@dataclass
+class Options:
+    inject: bool = True
+    distil_on_compaction: bool = False
+    distil: bool = True  # at a turn's end (off in benchmarks that measure the stream alone)
+
+
+def _key(req: Request) -> str:
+    return "\0".join(("proxy", req.session, req.thread))
+
+
+class Capture:
+    """The proxy's use of one workspace (called from its one tether thread)."""
+
+    def __init__(self, ws: Workspace, options: Options):
+        self.ws, self.options = ws, options
+        self.children: dict[str, subprocess.Popen] = {}  # session -> its distillation
+        self.again: set[str] = set()  # sessions whose turn ended while their distillation ran
+
+    def _state(self, req: Request) -> dict:
+        with self.ws.store.read() as txn:
+            return self.ws.store.get(txn, "state", _key(req)) or {"count": 0, "last": "", "blocks": {}}
+
+    def _save(self, req: Request, state: dict) -> None:
+        self.ws.store.write(lambda txn: self.ws.store.put(txn, "state", _key(req), state))
+
+    # -- the request -----------------------------------------------------------------------------
+
+    def request_body(self, req: Request) -> bytes:
+        """The bytes to send upstream: the client's, with the blocks this conversation was
+        given before added again where they were, and the notes for the files the newest
+        message's tool results come from added to it."""
+        if not req.main or req.hooked or not self.options.inject:
+            return req.raw
+        state = self._state(req)
+        blocks: dict[int, str] = {}
+        known = state["blocks"]
+        for idx, (digest, text) in list(known.items()):
+            i = int(idx)
+            if i < len(req.msgs) and message_digest(req.body, req.api, i) == digest:
+                blocks[i] = text
+            elif i < len(req.msgs) - 1:  # the history was rewritten (a compaction): gone for good
+                del known[idx]
+        new = req.newest
+        if new >= 0 and new not in blocks:
+            text = ""
+            if req.compaction:
+                if self.options.distil_on_compaction and req.api.name in C.STRIPS:
+                    text = C.REQUEST
+            elif req.results:
+                text = hooks.before_tool(self.ws, req.session, self.ws.root, req.touched())
+            if text:
+                blocks[new] = text
+                if not req.compaction:  # the compaction's request is asked once, not carried on
+                    known[str(new)] = [message_digest(req.body, req.api, new), text]
+        if len(known) > MAX_BLOCKS:
+            for idx in sorted(known, key=int)[:len(known) - MAX_BLOCKS]:
+                del known[idx]
+        if known != self._state(req)["blocks"]:
+            state["blocks"] = known
+            self._save(req, state)
+        return inject(req.raw, req.api.list_key, req.api.target, blocks)
+
+    # -- after the response ----------------------------------------------------------------------
+
+    def exchanged(self, req: Request, status: int, reply: Reply | None) -> None:
+        """Log what is new in the request, then what the response ended (a turn, a compaction)."""
+        if not req.main:
+            return
+        ws, sid = self.ws, req.session
+        state = self._state(req)
+        n = state["count"]
+        if n and len(req.msgs) >= n and message_digest(req.body, req.api, n - 1) == state["last"]:
+            fresh = range(n, len(req.msgs))
+        elif n:  # the history was rewritten (a compaction, an edit of an earlier message): the newest only
+            fresh = range(len(req.msgs) - 1, len(req.msgs))
+        else:
+            fresh = range(len(req.msgs))
+        calls = {c.id: c for m in req.msgs for c in m.calls if c.id}
+        skip_reply = state.get("logged_reply", False)
+        for i in fresh:
+            m = req.msgs[i]
+            if m.side == ASSISTANT:
+                if skip_reply:
+                    skip_reply = False  # the reply that ended the last turn: logged from its response
+                elif m.texts and not req.hooked:
+                    K.observe(ws, sid, "reply", text="\n".join(m.texts))
+            elif m.side == USER:
+                self._user(req, m, calls, i == req.newest)
+        state.update(count=len(req.msgs), last=message_digest(req.body, req.api, len(req.msgs) - 1) if req.msgs
+                     else "", logged_reply=False)
+        if reply is not None and status == 200:
+            if req.compaction:
+                summary, found = C.split(reply.text)
+                K.observe(ws, sid, "summary", text=summary, api=req.api.name)
+                if found and self.options.distil_on_compaction:
+                    C.queue(ws, sid, found)
+                hooks.compacted(ws, sid)  # what it was given is gone with the history: give it again
+            elif reply.ended:
+                if reply.text.strip() and not req.hooked:
+                    K.observe(ws, sid, "reply", text=reply.text)
+                    state["logged_reply"] = True
+                if not req.hooked and self.options.distil:  # with hooks, their Stop distils
+                    self.distil(sid)
+        self._save(req, {**self._state(req), **{k: state[k] for k in ("count", "last", "logged_reply")}})
+
+    def _user(self, req: Request, m, calls: dict[str, Call], newest: bool) -> None:
+        ws, sid, root = self.ws, req.session, self.ws.root
+        results = m.results
+        if not results and not req.hooked and not req.compaction:  # with hooks, UserPromptSubmit logs prompts
+            said: list[Said] = []
+            for t in m.texts:
+                if not any(w in t for w in req.api.continued):
+                    _user_text(said, t, "", 0)
+            text = "\n".join(s.text.strip() for s in said).strip()
+            if text:
+                K.observe(ws, sid, "prompt", text=text)
+        for r in results:
+            call = calls.get(r.id)
+            if call is None and r.name:
+                call = next((c for c in reversed(calls.values()) if c.name == r.name), None)
+            if call is None:
+                continue
+            ti = dict(call.input)
+            cmd = command_of(call)
+            if cmd:
+                ti["command"] = cmd
+            event = {"hook_event_name": "proxy", "session_id": sid, "tool_name": call.name, "tool_input": ti,
+                     "tool_use_id": call.id or f"{req.thread}:{call.name}:{hash(str(ti))}"}
+            if r.error:
+                hooks.observe_failure(ws, sid, root, {**event, "error": r.text})
+            else:
+                hooks.observe_tool(ws, sid, root, event, call_touches(call))
+
+    # -- distillation --------------------------------------------------------------------------------
+
+    def distil(self, sid: str) -> None:
+        """Distil the session in a child process, as the hooks do at Stop (one at a time per
+        session; a turn that ends meanwhile distils again after it)."""
+        child = self.children.get(sid)
+        if child is not None and child.poll() is None:
+            self.again.add(sid)
+            return
+        import tether
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            p for p in (str(Path(tether.__file__).parent.parent), os.environ.get("PYTHONPATH", "")) if p)}
+        self.children[sid] = subprocess.Popen(
+            [sys.executable, "-m", "tether.proxy.capture", str(self.ws.root), sid], env=env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def reap(self) -> None:
+        """Finished distillations: start the ones asked for again meanwhile."""
+        for sid, child in list(self.children.items()):
+            if child.poll() is not None:
+                del self.children[sid]
+                if sid in self.again:
+                    self.again.discard(sid)
+                    self.distil(sid)
+
+    def wait(self, timeout: float) -> None:
+        """At shutdown: let running distillations finish (their turn's candidates land)."""
+        for child in list(self.children.values()):
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(timeout)
+
+
+def _distil_main(root: str, sid: str) -> int:
+    ws = Workspace(Path(root))
+    event = {"hook_event_name": "proxy", "session_id": sid}
+    try:
+        hooks._safely(ws, event, hooks.session_end, ws, sid, event)
+    finally:
+        ws.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_distil_main(sys.argv[1], sys.argv[2]))
+
+
+__all__ = ["Capture", "Options"]
