@@ -64,7 +64,7 @@ def split(text: str) -> tuple[str, list[dict]]:
         if item.get("kind", "").lower() in KINDS and item.get("title") and item.get("file"):
             item["kind"] = item["kind"].lower()
             items.append(item)
-    return text[:i].rstrip() + ("\n" if text[:i].endswith("\n") else ""), items
+    return text[:i].rstrip(), items
 
 
 def _option(value: str) -> tuple[str, str]:
@@ -96,7 +96,8 @@ def queue(ws: Workspace, sid: str, items: list[dict]) -> K.Queued:
 # -- the section, cut from the text the client gets --------------------------------------------------
 
 class Cut:
-    """Text in, the text before the section out; holds back only a possible start of ``OPEN``."""
+    """Text in, the text before the section out; holds back only what may start it (trailing
+    white space, a possible start of ``OPEN``)."""
 
     def __init__(self):
         self.held = ""
@@ -109,10 +110,12 @@ class Cut:
         i = text.find(OPEN)
         if i >= 0:
             self.cutting, self.held = True, ""
-            return text[:i].rstrip(" \n") if i else ""
+            return text[:i].rstrip()
         keep = next((k for k in range(min(len(OPEN) - 1, len(text)), 0, -1) if OPEN.startswith(text[-k:])), 0)
-        self.held = text[len(text) - keep:] if keep else ""
-        return text[:len(text) - keep] if keep else text
+        body = text[:len(text) - keep]
+        sent = body.rstrip()  # the blank lines before the section go with it
+        self.held = text[len(sent):]
+        return sent
 
     def flush(self) -> str:
         out, self.held = self.held, ""
