@@ -47,55 +47,80 @@ def _key(req: Request) -> str:
 
 
 class Capture:
-    """The proxy's use of one workspace (called from its one tether thread)."""
+    """The proxy's use of one workspace. Everything that touches the workspace runs in the
+    proxy's one tether thread; :meth:`carried` alone runs on the event loop (it reads the
+    conversation's state as a whole object, which the tether thread only ever replaces)."""
 
     def __init__(self, ws: Workspace, options: Options):
         self.ws, self.options = ws, options
+        ws.repo.watch()  # a long-lived process: the notes folder is watched, not scanned at every read
+        self.states: dict[str, dict] = {}  # conversation -> its state (as in LMDB), replaced whole, never changed
         self.children: dict[str, subprocess.Popen] = {}  # session -> its distillation
         self.again: set[str] = set()  # sessions whose turn ended while their distillation ran
 
     def _state(self, req: Request) -> dict:
-        with self.ws.store.read() as txn:
-            return self.ws.store.get(txn, "state", _key(req)) or {"count": 0, "last": "", "blocks": {}}
+        key = _key(req)
+        if key not in self.states:
+            with self.ws.store.read() as txn:
+                self.states[key] = self.ws.store.get(txn, "state", key) or {"count": 0, "last": "", "blocks": {}}
+        return self.states[key]
 
     def _save(self, req: Request, state: dict) -> None:
+        self.states[_key(req)] = state
         self.ws.store.write(lambda txn: self.ws.store.put(txn, "state", _key(req), state))
 
     # -- the request -----------------------------------------------------------------------------
 
+    def _carried(self, req: Request, state: dict) -> dict[int, str]:
+        """The blocks given before that are still where they were (the history unchanged)."""
+        out = {}
+        for idx, (digest, text) in state["blocks"].items():
+            i = int(idx)
+            if i < len(req.msgs) and message_digest(req.body, req.api, i) == digest:
+                out[i] = text
+        return out
+
+    def _asks(self, req: Request) -> bool:
+        """The newest message may get a block of its own."""
+        if req.newest < 0:
+            return False
+        if req.compaction:
+            return self.options.distil_on_compaction and req.api.name in C.STRIPS
+        return bool(req.results)
+
+    def carried(self, req: Request) -> bytes | None:
+        """The bytes to send upstream when no note needs looking up (the blocks given before
+        added again), without the tether thread; None when it must be asked."""
+        if not req.main or req.hooked or not self.options.inject:
+            return req.raw
+        state = self.states.get(_key(req))
+        if state is None:
+            return None
+        blocks = self._carried(req, state)
+        if self._asks(req) and req.newest not in blocks:
+            return None
+        return inject(req.raw, req.api.list_key, req.api.target, blocks)
+
     def request_body(self, req: Request) -> bytes:
         """The bytes to send upstream: the client's, with the blocks this conversation was
         given before added again where they were, and the notes for the files the newest
-        message's tool results come from added to it."""
+        message's tool results come from added to it (remembered with the rest of the
+        conversation's state after the exchange)."""
         if not req.main or req.hooked or not self.options.inject:
             return req.raw
         state = self._state(req)
-        blocks: dict[int, str] = {}
-        known = state["blocks"]
-        for idx, (digest, text) in list(known.items()):
-            i = int(idx)
-            if i < len(req.msgs) and message_digest(req.body, req.api, i) == digest:
-                blocks[i] = text
-            elif i < len(req.msgs) - 1:  # the history was rewritten (a compaction): gone for good
-                del known[idx]
+        blocks = self._carried(req, state)
         new = req.newest
-        if new >= 0 and new not in blocks:
-            text = ""
-            if req.compaction:
-                if self.options.distil_on_compaction and req.api.name in C.STRIPS:
-                    text = C.REQUEST
-            elif req.results:
-                text = hooks.before_tool(self.ws, req.session, self.ws.root, req.touched())
+        if self._asks(req) and new not in blocks:
+            text = C.REQUEST if req.compaction else \
+                hooks.before_tool(self.ws, req.session, self.ws.root, req.touched())
             if text:
                 blocks[new] = text
                 if not req.compaction:  # the compaction's request is asked once, not carried on
-                    known[str(new)] = [message_digest(req.body, req.api, new), text]
-        if len(known) > MAX_BLOCKS:
-            for idx in sorted(known, key=int)[:len(known) - MAX_BLOCKS]:
-                del known[idx]
-        if known != self._state(req)["blocks"]:
-            state["blocks"] = known
-            self._save(req, state)
+                    known = {str(i): [message_digest(req.body, req.api, i), t] for i, t in blocks.items()}
+                    if len(known) > MAX_BLOCKS:
+                        known = dict(sorted(known.items(), key=lambda kv: int(kv[0]))[-MAX_BLOCKS:])
+                    self.states[_key(req)] = {**state, "blocks": known}  # in LMDB after the exchange
         return inject(req.raw, req.api.list_key, req.api.target, blocks)
 
     # -- after the response ----------------------------------------------------------------------
@@ -105,7 +130,7 @@ class Capture:
         if not req.main:
             return
         ws, sid = self.ws, req.session
-        state = self._state(req)
+        state = dict(self._state(req))
         n = state["count"]
         if n and len(req.msgs) >= n and message_digest(req.body, req.api, n - 1) == state["last"]:
             fresh = range(n, len(req.msgs))
@@ -139,7 +164,9 @@ class Capture:
                     state["logged_reply"] = True
                 if not req.hooked and self.options.distil:  # with hooks, their Stop distils
                     self.distil(sid)
-        self._save(req, {**self._state(req), **{k: state[k] for k in ("count", "last", "logged_reply")}})
+        now = self._state(req)["blocks"]  # the blocks still where they were given, and those of a later request
+        kept = {str(i): [message_digest(req.body, req.api, i), t] for i, t in self._carried(req, self._state(req)).items()}
+        self._save(req, {**state, "blocks": {**{k: v for k, v in now.items() if int(k) >= len(req.msgs)}, **kept}})
 
     def _user(self, req: Request, m, calls: dict[str, Call], newest: bool) -> None:
         ws, sid, root = self.ws, req.session, self.ws.root

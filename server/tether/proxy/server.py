@@ -20,7 +20,10 @@ import ipaddress
 import signal
 import sys
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+import itertools
+import queue
+import threading
+from concurrent.futures import Future
 
 import aiohttp
 from aiohttp import web
@@ -36,7 +39,9 @@ from .exchange import Request, events_of, read_request
 # hop-by-hop headers (RFC 9110 7.6.1) and the ones the client session sets for each hop
 HOP = frozenset(("connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te",
                  "trailer", "transfer-encoding", "upgrade", "host", "content-length"))
-KEEP_HEAD, KEEP_TAIL = 4 << 20, 64 << 10  # bytes of a response read for capture: a reply is far shorter
+# bytes of a response kept for capture: the reply's text (the log keeps 8,000 characters of it) and
+# its end; a compaction's summary is longer (64,000). Tool inputs need none: the next request has them
+KEEP_HEAD, KEEP_SUMMARY, KEEP_TAIL = 256 << 10, 2 << 20, 64 << 10
 MAX_BODY = 512 << 20  # a request body larger than this is refused (batches and files included)
 CONNECT_TIMEOUT = 30.0
 
@@ -49,13 +54,45 @@ def is_loopback(host: str) -> bool:
     return False
 
 
+class TetherThread:
+    """The one thread that uses the workspace: what a request waits for (its notes) first,
+    what the capture of finished exchanges does when nothing waits."""
+
+    FIRST, LATER = 0, 1
+
+    def __init__(self):
+        self.tasks: queue.PriorityQueue = queue.PriorityQueue()
+        self.order = itertools.count()
+        self.thread = threading.Thread(target=self._run, name="tether", daemon=True)
+        self.thread.start()
+
+    def submit(self, priority: int, fn, *args) -> Future:
+        f: Future = Future()
+        self.tasks.put((priority, next(self.order), fn, args, f))
+        return f
+
+    def _run(self) -> None:
+        while True:
+            _, _, fn, args, f = self.tasks.get()
+            if fn is None:
+                return
+            try:
+                f.set_result(fn(*args))
+            except BaseException as e:  # noqa: BLE001 — handed to whoever waits
+                f.set_exception(e)
+
+    def shutdown(self) -> None:
+        self.tasks.put((self.LATER + 1, next(self.order), None, (), None))
+        self.thread.join()
+
+
 class Proxy:
     def __init__(self, ws: Workspace, upstreams: dict[str, str], options: Options):
         self.ws = ws
         self.upstreams = {k: v.rstrip("/") for k, v in {**DEFAULT_UPSTREAMS, **upstreams}.items()}
         self.capture = Capture(ws, options)
         self.options = options
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="tether")
+        self.tether = TetherThread()
         self.client: aiohttp.ClientSession | None = None
 
     def app(self) -> web.Application:
@@ -70,13 +107,13 @@ class Proxy:
             connector=aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True),
             timeout=aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_TIMEOUT),
             auto_decompress=False, skip_auto_headers=("Accept", "Accept-Encoding", "User-Agent", "Content-Type"),
-            read_bufsize=1 << 18, cookie_jar=aiohttp.DummyCookieJar())
+            read_bufsize=1 << 17, cookie_jar=aiohttp.DummyCookieJar())
 
     async def _close(self, app) -> None:
         if self.client is not None:
             await self.client.close()
 
-    def _in_tether(self, fn, *args):
+    def _in_tether(self, priority: int, fn, *args):
         """Run ``fn`` in the tether thread; a failure is logged and returns None."""
         def safely():
             try:
@@ -85,7 +122,13 @@ class Proxy:
                 hooks._log(self.ws, "proxy", {"hook_event_name": getattr(fn, "__name__", "capture")},
                            hooks._traceback())
                 return None
-        return asyncio.get_running_loop().run_in_executor(self.pool, safely)
+        return asyncio.wrap_future(self.tether.submit(priority, safely))
+
+    def _carried(self, req: Request) -> bytes | None:
+        try:
+            return self.capture.carried(req)
+        except Exception:  # noqa: BLE001 — asked of the tether thread instead
+            return None
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         path = request.path
@@ -99,7 +142,8 @@ class Proxy:
                 data = await request.read()
                 req = read_request(api, data, request.headers)
                 if req is not None and req.main:
-                    data = await self._in_tether(self.capture.request_body, req) or data
+                    data = self._carried(req) or await self._in_tether(
+                        TetherThread.FIRST, self.capture.request_body, req) or data
             else:  # not read: streamed through as it comes
                 data = request.content
                 if request.content_length is not None:
@@ -108,9 +152,8 @@ class Proxy:
         try:
             up = await self.client.request(request.method, url, headers=headers, data=data, allow_redirects=False)
         except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as e:
-            return self._error(family, 502, f"tether proxy: the upstream {self.upstreams[family]} did not answer "
-                                            f"({type(e).__name__}: {' '.join(str(e).split()) or 'no reason given'})",
-                               request)
+            why = f"{type(e).__name__}: {' '.join(str(e).split())}".rstrip(": ")
+            return self._error(family, 502, f"the upstream {self.upstreams[family]} did not answer ({why})", request)
         try:
             return await self._relay(request, up, req)
         finally:
@@ -128,6 +171,7 @@ class Proxy:
         if up.content_length is not None and strip is None:
             resp.content_length = up.content_length
         keep = req is not None and req.main
+        head_max = KEEP_SUMMARY if keep and req.compaction else KEEP_HEAD
         head, tail, cut = bytearray(), deque(), False
         tail_size = 0
         await resp.prepare(request)
@@ -141,8 +185,8 @@ class Proxy:
                 await resp.write(strip.feed(chunk) if strip is not None else chunk)
                 if not keep:
                     continue
-                if len(head) < KEEP_HEAD:
-                    room = KEEP_HEAD - len(head)
+                if len(head) < head_max:
+                    room = head_max - len(head)
                     head += chunk[:room]
                     chunk = chunk[room:]
                 if chunk:
@@ -156,7 +200,8 @@ class Proxy:
         await resp.write_eof()
         if keep:
             ctype, enc = up.headers.get("Content-Type", ""), up.headers.get("Content-Encoding", "")
-            self._in_tether(self._exchanged, req, up.status, bytes(head), b"".join(tail) if cut else b"", ctype, enc)
+            self._in_tether(TetherThread.LATER, self._exchanged, req, up.status, bytes(head),
+                            b"".join(tail) if cut else b"", ctype, enc)
         return resp
 
     def _exchanged(self, req: Request, status: int, head: bytes, tail: bytes, ctype: str, enc: str) -> None:
@@ -166,8 +211,8 @@ class Proxy:
         self.capture.reap()
 
     def _error(self, family: str, status: int, message: str, request: web.Request) -> web.Response:
-        print(f"tether proxy: {status} {request.method} {request.path}: {message}", file=sys.stderr, flush=True)
-        return web.json_response(ERRORS[family](status, message), status=status)
+        print(f"tether proxy: {status} for {request.method} {request.path}: {message}", file=sys.stderr, flush=True)
+        return web.json_response(ERRORS[family](status, f"tether proxy: {message}"), status=status)
 
 
 async def serve(ws: Workspace, host: str, port: int, upstreams: dict[str, str], options: Options,
@@ -190,5 +235,5 @@ async def serve(ws: Workspace, host: str, port: int, upstreams: dict[str, str], 
         await stop.wait()
     finally:
         await runner.cleanup()
-        proxy.pool.shutdown(wait=True)
+        proxy.tether.shutdown()
         proxy.capture.wait(hooks.DISTILL_BUDGET + 2)
