@@ -44,6 +44,7 @@ HOP = frozenset(("connection", "keep-alive", "proxy-authenticate", "proxy-author
 KEEP_HEAD, KEEP_SUMMARY, KEEP_TAIL = 256 << 10, 2 << 20, 64 << 10
 MAX_BODY = 512 << 20  # a request body larger than this is refused (batches and files included)
 CONNECT_TIMEOUT = 30.0
+STOP_GRACE = 5.0
 
 
 def is_loopback(host: str) -> bool:
@@ -219,7 +220,8 @@ async def serve(ws: Workspace, host: str, port: int, upstreams: dict[str, str], 
                 ready=None) -> None:
     """Serve until SIGTERM or SIGINT; ``ready(base_url)`` is called once it listens."""
     proxy = Proxy(ws, upstreams, options)
-    runner = web.AppRunner(proxy.app(), handler_cancellation=True, access_log=None)
+    # a stream still open at a stop gets STOP_GRACE seconds to end, then is cut (a model's answer can take minutes)
+    runner = web.AppRunner(proxy.app(), handler_cancellation=True, access_log=None, shutdown_timeout=STOP_GRACE)
     await runner.setup()
     site = web.TCPSite(runner, host, port, reuse_address=True)
     await site.start()
