@@ -360,6 +360,8 @@ class Api:
     reply: Callable[[list[dict]], Reply]  # what a response's events (or its one JSON body) said
     compaction: tuple[str, ...] = ()  # words of the newest user message of a compaction request
     continued: tuple[str, ...] = ()  # words of the message a conversation goes on from after one
+    generated: tuple[str, ...] = ()  # how user messages the agent writes itself begin (no prompt)
+    volatile: frozenset[str] = frozenset()  # keys an agent moves between requests (a message is known again without)
 
 
 ANTHROPIC = Api(
@@ -369,6 +371,7 @@ ANTHROPIC = Api(
     # Claude Code 2.1 (/compact, or when its context fills): see STACK-NOTES
     compaction=("Your task is to create a detailed summary of the conversation so far",),
     continued=("This session is being continued from a previous conversation",),
+    volatile=frozenset({"cache_control"}),  # Claude Code marks the newest message's last block, then the next one's
 )
 CHAT = Api(
     "openai-chat", "openai", re.compile(r"(?:/v1)?/chat/completions"), "messages",
@@ -382,6 +385,7 @@ RESPONSES = Api(
     # Codex CLI's compaction prompt (templates/compact/prompt.md)
     compaction=("CONTEXT CHECKPOINT COMPACTION",),
     continued=("Another language model started to solve this problem and produced a summary",),
+    generated=("<environment_context>", "<user_instructions>", "# AGENTS.md instructions"),  # Codex CLI's
 )
 GEMINI = Api(
     "gemini", "gemini", re.compile(r"/v1(?:beta|alpha)?/models/[^/:]+:(?:stream)?[gG]enerateContent"), "contents",

@@ -174,7 +174,7 @@ class Capture:
         if not results and not req.hooked and not req.compaction:  # with hooks, UserPromptSubmit logs prompts
             said: list[Said] = []
             for t in m.texts:
-                if not any(w in t for w in req.api.continued):
+                if not any(w in t for w in req.api.continued) and not t.lstrip().startswith(req.api.generated):
                     _user_text(said, t, "", 0)
             text = "\n".join(s.text.strip() for s in said).strip()
             if text:

@@ -32,8 +32,9 @@ def call_touches(call: Call) -> list[Touch]:
     if found:
         return found
     inp = call.input
-    patch = inp.get("input") if isinstance(inp.get("input"), str) else inp.get("patch")
-    if isinstance(patch, str) and "*** Begin Patch" in patch:
+    patch = next((v for v in (inp.get("input"), inp.get("patch"), command_of(call)) if isinstance(v, str) and
+                  "*** Begin Patch" in v), None)  # Codex's apply_patch: a tool's input, or a shell heredoc
+    if patch is not None:
         return _vscode_patch({"input": patch})
     for key in PATH_KEYS:
         path = inp.get(key)
@@ -124,10 +125,21 @@ def _results(msgs: list[Msg]) -> list[tuple[Call, Result]]:
 
 
 def message_digest(body: dict, api: Api, index: int) -> str:
-    """A message as the client sent it, for knowing it again in a later request."""
+    """A message as the client sent it, less what the agent moves from request to request
+    (``api.volatile``), for knowing it again in a later request."""
     items = body.get(api.list_key)
     item = items[index] if isinstance(items, list) and 0 <= index < len(items) else None
+    if api.volatile:
+        item = _without(item, api.volatile)
     return hashlib.sha256(orjson.dumps(item, option=orjson.OPT_SORT_KEYS)).hexdigest()[:24]
+
+
+def _without(v, keys: frozenset[str]):
+    if isinstance(v, dict):
+        return {k: _without(x, keys) for k, x in v.items() if k not in keys}
+    if isinstance(v, list):
+        return [_without(x, keys) for x in v]
+    return v
 
 
 # -- responses ------------------------------------------------------------------------------------
