@@ -308,6 +308,49 @@ def _wait_for_candidates(repo: Path, timeout: float = 60) -> list[dict]:
         time.sleep(0.5)
 
 
+# -- compaction: the summary kept, and with --distil-on-compaction what was settled -------------------------
+
+COMPACT = ("CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.\n\nYour task is to create a detailed summary of "
+           "the conversation so far, paying close attention to the user's explicit requests.")
+SUMMARY = "<analysis>Exact money.</analysis>\n<summary>1. Primary Request and Intent: pay() in cents.</summary>"
+SETTLED = ("\n\n<tether-notes>\n- kind: decision\n  title: Refunds are negative cents\n  file: pay.py\n  symbol: refund\n"
+           "  why: the ledger sums signed amounts\n  rejected: a refund flag -- two fields to keep in step\n"
+           "</tether-notes>")
+
+
+def test_a_compaction_keeps_its_summary_and_can_say_what_was_settled(repo):
+    def compaction(base: str, sid: str) -> str:
+        client = _http(anthropic_sdk.Anthropic, base)
+        msgs = [{"role": "user", "content": "fix refunds"}, {"role": "assistant", "content": "Done."},
+                {"role": "user", "content": [{"type": "text", "text": COMPACT}]}]
+        with client.messages.stream(model="claude-x", max_tokens=500, tools=[TOOL], messages=msgs,
+                                    metadata={"user_id": json.dumps({"session_id": sid})}) as s:
+            return s.get_final_message().content[0].text
+
+    def answer(req):  # the model writes the section only when asked for it
+        return Text(SUMMARY + (SETTLED if "<tether-notes>" in req.newest else ""))
+
+    with anthropic.Upstream([answer]) as up, running_proxy(repo, "--anthropic-upstream", up.url) as (base, _):
+        assert compaction(base, "plain") == SUMMARY
+    assert b"tether-notes" not in up.main[0].body  # not asked: the request went as it was
+    with anthropic.Upstream([answer]) as up, \
+            running_proxy(repo, "--anthropic-upstream", up.url, "--distil-on-compaction") as (base, _):
+        assert compaction(base, "asked") == SUMMARY  # the section is cut from what the agent gets
+        cands = _wait_for_candidates(repo)
+    asked = json.loads(up.main[0].body)["messages"][-1]["content"]
+    assert asked[0]["text"] == COMPACT and asked[-1]["text"].startswith("After the summary, add one last section")
+    ws = Workspace(repo)
+    try:
+        summaries = [e["text"] for sid in ("plain", "asked") for e in K.observations(ws, sid) if e["kind"] == "summary"]
+    finally:
+        ws.close()
+    assert summaries == [SUMMARY, SUMMARY]
+    [c] = cands
+    assert (c["kind"], c["title"], c["extractor"]) == ("decision", "Refunds are negative cents", "compaction")
+    assert c["alternatives"] == [{"option": "a refund flag", "rejected_because": "two fields to keep in step"}]
+    assert [a["name"] for a in c["anchors"]] == ["refund"]
+
+
 # -- faults, for real -------------------------------------------------------------------------------------
 
 def test_an_upstream_that_is_down_is_a_502_in_each_apis_own_shape(repo):
