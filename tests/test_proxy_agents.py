@@ -68,6 +68,14 @@ def review(root: Path, wait: float = 60) -> list[dict]:
         time.sleep(0.5)
 
 
+def logged(root: Path, sid: str) -> list[dict]:
+    ws = Workspace(root)
+    try:
+        return K.observations(ws, sid)
+    finally:
+        ws.close()
+
+
 def on_disk(key: str, *folders: Path) -> list[Path]:
     return [p for f in folders for p in f.rglob("*") if p.is_file() and not p.is_symlink()
             and key.encode() in p.read_bytes()]
@@ -98,11 +106,7 @@ def test_claude_code_through_the_proxy(tmp_path):
     assert "s += round(p * 100)" in (root / "billing.py").read_text(encoding="utf-8")
     # the session, in the observation log under Claude Code's own session id
     sid = json.loads(up.main[0].json["metadata"]["user_id"])["session_id"]
-    ws = Workspace(root)
-    try:
-        log = K.observations(ws, sid)
-    finally:
-        ws.close()
+    log = logged(root, sid)
     kinds = [(e["kind"], e.get("path") or e.get("text", "")[:40]) for e in log]
     assert ("prompt", DECISION[:40]) in kinds and ("read", "billing.py") in kinds
     assert ("edit", "billing.py") in kinds and ("reply", "total() now adds integer cents.") in kinds
@@ -155,11 +159,7 @@ supports_websockets = false
     text = output["output"] if isinstance(output["output"], str) else output["output"][-1]["text"]
     assert "# tether notes for billing.py" in text and INVARIANT in text
     sid = json.loads(up.main[0].headers["x-codex-turn-metadata"])["session_id"]
-    ws = Workspace(root)
-    try:
-        log = K.observations(ws, sid)
-    finally:
-        ws.close()
+    log = logged(root, sid)
     kinds = [(e["kind"], e.get("path") or e.get("text", "")[:40]) for e in log]
     assert kinds[0] == ("prompt", DECISION[:40])  # Codex's own environment message is no prompt
     assert ("edit", "billing.py") in kinds and ("reply", "total() now adds integer cents.") in kinds

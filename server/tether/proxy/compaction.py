@@ -19,7 +19,6 @@ import time
 import orjson
 
 from ..capture import candidates as K
-from ..capture.distill import _anchors
 from ..core.notes import Alternative
 from ..core.workspace import Workspace, WorkspaceError
 
@@ -76,6 +75,7 @@ def _option(value: str) -> tuple[str, str]:
 def queue(ws: Workspace, sid: str, items: list[dict]) -> K.Queued:
     """The section's items as candidates (the code each names, fingerprinted as it is now;
     paths outside the workspace and files that do not exist are left out)."""
+    from ..capture.distill import _anchors  # here: the proxy starts without the extractor's rules
     at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     cands = []
     for it in items:
