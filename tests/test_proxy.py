@@ -225,3 +225,18 @@ def test_only_what_is_new_is_logged_and_the_turn_end_reply_once(ws):
     assert [(e["kind"], e.get("text") or e.get("path")) for e in log] == [
         ("prompt", "look at pay"), ("reply", "reading 0"), ("read", "pay.py"), ("reply", "All good."),
         ("prompt", "now refund")]
+
+
+def test_gemini_and_whole_bodies_lose_the_section_too():
+    text = "<state_snapshot>S</state_snapshot>\n" + SECTION
+    chunks = [{"candidates": [{"content": {"role": "model", "parts": [{"text": text[i:i + 9]}]}}]}
+              for i in range(0, len(text), 9)]
+    chunks[-1]["candidates"][0]["finishReason"] = "STOP"
+    raw = b"".join(b"data: " + orjson.dumps(c) + b"\r\n\r\n" for c in chunks)
+    s = C.Stripper("gemini", streamed=True)
+    out = s.feed(raw) + s.close()
+    assert GEMINI.reply(events_of(out, "text/event-stream")).text == "<state_snapshot>S</state_snapshot>"
+    whole = orjson.dumps({"type": "message", "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"})
+    s = C.Stripper("anthropic", streamed=False)
+    assert s.feed(whole) == b""
+    assert ANTHROPIC.reply(events_of(s.close(), "application/json")).text == "<state_snapshot>S</state_snapshot>"

@@ -20,6 +20,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,6 +58,17 @@ class Capture:
         self.states: dict[str, dict] = {}  # conversation -> its state (as in LMDB), replaced whole, never changed
         self.children: dict[str, subprocess.Popen] = {}  # session -> its distillation
         self.again: set[str] = set()  # sessions whose turn ended while their distillation ran
+        self._drop_stale()
+
+    def _drop_stale(self) -> None:
+        """Conversations not seen for as long as the hooks keep a session's state are forgotten."""
+        s, cutoff = self.ws.store, time.time() - hooks.STALE
+
+        def txn_fn(txn):
+            for k, rec in list(s.items(txn, "state", "proxy\0")):
+                if not isinstance(rec, dict) or rec.get("at", 0) < cutoff:
+                    s.delete(txn, "state", k)
+        s.write(txn_fn)
 
     def _state(self, req: Request) -> dict:
         key = _key(req)
@@ -148,9 +160,9 @@ class Capture:
                 elif m.texts and not req.hooked:
                     K.observe(ws, sid, "reply", text="\n".join(m.texts))
             elif m.side == USER:
-                self._user(req, m, calls, i == req.newest)
+                self._user(req, m, calls)
         state.update(count=len(req.msgs), last=message_digest(req.body, req.api, len(req.msgs) - 1) if req.msgs
-                     else "", logged_reply=False)
+                     else "", logged_reply=False, at=int(time.time()))
         if reply is not None and status == 200:
             if req.compaction:
                 summary, found = C.split(reply.text)
@@ -168,7 +180,8 @@ class Capture:
         kept = {str(i): [message_digest(req.body, req.api, i), t] for i, t in self._carried(req, self._state(req)).items()}
         self._save(req, {**state, "blocks": {**{k: v for k, v in now.items() if int(k) >= len(req.msgs)}, **kept}})
 
-    def _user(self, req: Request, m, calls: dict[str, Call], newest: bool) -> None:
+    def _user(self, req: Request, m, calls: dict[str, Call]) -> None:
+        """A user-side message: the person's prompt, or the results of the tool calls it answers."""
         ws, sid, root = self.ws, req.session, self.ws.root
         results = m.results
         if not results and not req.hooked and not req.compaction:  # with hooks, UserPromptSubmit logs prompts
