@@ -148,6 +148,29 @@ def test_openai_sdk_chat_and_responses_through_the_proxy_are_byte_for_byte(repo)
         [(r.path, r.body, r.headers.get("authorization")) for r in direct.requests]
 
 
+def test_a_body_that_is_not_json_and_unknown_paths_pass_untouched(repo):
+    import urllib.error
+    import urllib.request
+    with anthropic.Upstream([]) as up, running_proxy(repo, "--anthropic-upstream", up.url) as (base, _):
+        for path, data in (("/v1/messages", b'{"model": "m", "messages": [ not json'),
+                           ("/v1/messages/batches?limit=2&after_id=x", b"\x00\x01binary")):
+            req = urllib.request.Request(base + path, data=data, headers={"content-type": "application/json",
+                                                                          "anthropic-version": "2023-06-01"})
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(req, timeout=30)
+            assert e.value.code in (400, 404)  # the upstream's own answer, passed back
+            assert json.loads(e.value.read())["type"] == "error"
+            assert (up.requests[-1].path + "?" * bool(up.requests[-1].query), up.requests[-1].body) == \
+                (path.split("?")[0] + "?" * ("?" in path), data)
+        assert up.requests[-1].query == {"limit": ["2"], "after_id": ["x"]}
+
+
+def test_it_listens_on_loopback_unless_told_otherwise(repo):
+    r = subprocess.run([sys.executable, "-m", "tether", "proxy", "--host", "0.0.0.0"], cwd=repo, capture_output=True,
+                       text=True, timeout=60, env={**os.environ, "PYTHONPATH": SERVER})
+    assert r.returncode == 2 and "--allow-remote" in r.stderr and "not a loopback address" in r.stderr
+
+
 # -- the notes: one trailing block, nothing else changed -------------------------------------------------
 
 def _without_last_block(body: bytes, key: str, block_of) -> tuple[bytes, str]:
