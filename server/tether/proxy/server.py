@@ -108,7 +108,8 @@ class Proxy:
             connector=aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True),
             timeout=aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_TIMEOUT),
             auto_decompress=False, skip_auto_headers=("Accept", "Accept-Encoding", "User-Agent", "Content-Type"),
-            read_bufsize=1 << 17, cookie_jar=aiohttp.DummyCookieJar())
+            read_bufsize=1 << 17, cookie_jar=aiohttp.DummyCookieJar(),
+            trust_env=True)  # HTTPS_PROXY / NO_PROXY for the way out, as the vendors' SDKs take them
 
     async def _close(self, app) -> None:
         if self.client is not None:
