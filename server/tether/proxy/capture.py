@@ -88,7 +88,7 @@ class Capture:
         out = {}
         for idx, (digest, text) in state["blocks"].items():
             i = int(idx)
-            if i < len(req.msgs) and message_digest(req.body, req.api, i) == digest:
+            if i < req.count and message_digest(req.body, req.api, i) == digest:
                 out[i] = text
         return out
 

@@ -10,6 +10,7 @@ import hashlib
 import re
 import zlib
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import orjson
 
@@ -53,12 +54,17 @@ def command_of(call: Call) -> str:
     return cmd if isinstance(cmd, str) else ""
 
 
+TAIL = 24  # messages read on the way in: the newest, the results it carries, the calls they answer
+FIRST = 8  # ... and the first ones, where the first user message is (after system and developer ones)
+
+
 @dataclass
 class Request:
     api: Api
     raw: bytes
     body: dict
-    msgs: list[Msg]
+    count: int  # messages in the conversation
+    tail: list[Msg]  # the last TAIL of them: all a request waits for
     session: str  # the observation log's session: the agent's id, else the conversation's first message
     thread: str  # this conversation inside the session (a sub-agent's is another)
     main: bool  # a main turn (tools offered); side requests are no session's
@@ -66,10 +72,15 @@ class Request:
     hooked: bool  # tether's hook output is in it already
     results: list[tuple[Call, Result]] = field(default_factory=list)  # the newest message's tool results
 
+    @cached_property
+    def msgs(self) -> list[Msg]:
+        """Every message, read by capture once the exchange is over."""
+        return self.api.read(self.body)
+
     @property
     def newest(self) -> int:
         """The index of the newest message when it is the user's side, else -1."""
-        return len(self.msgs) - 1 if self.msgs and self.msgs[-1].side == USER else -1
+        return self.count - 1 if self.tail and self.tail[-1].side == USER else -1
 
     def touched(self) -> list[Touch]:
         out: list[Touch] = []
@@ -80,21 +91,28 @@ class Request:
 
 
 def read_request(api: Api, raw: bytes, headers) -> Request | None:
-    """The request as its table reads it; None for a body that is not a JSON object."""
+    """The request as its table reads it — its first and last messages only, the rest when
+    capture asks; None for a body that is not a JSON object."""
     try:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
     if not isinstance(body, dict):
         return None
-    msgs = api.read(body)
-    thread = first_user_digest(msgs)
+    items = body.get(api.list_key)
+    if isinstance(items, list):
+        count, tail, first = len(items), api.read({**body, api.list_key: items[-TAIL:]}), \
+            api.read({**body, api.list_key: items[:FIRST]})
+    else:  # a prompt as a string (Responses), or none
+        tail = first = api.read(body)
+        count = len(tail)
+    thread = first_user_digest(first if any(m.side == USER for m in first) else api.read(body))
     session = api.session(body, headers) or f"proxy-{api.family}-{thread}"
-    newest = msgs[-1] if msgs else None
+    newest = tail[-1] if tail else None
     text = "\n".join(newest.texts) if newest is not None and newest.side == USER else ""
-    req = Request(api, raw, body, msgs, session.replace("\0", ""), thread, api.offers_tools(body),
+    req = Request(api, raw, body, count, tail, session.replace("\0", ""), thread, api.offers_tools(body),
                   any(w in text for w in api.compaction), HOOK_MARK in raw)
-    req.results = _results(msgs)
+    req.results = _results(tail)
     return req
 
 
