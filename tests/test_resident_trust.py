@@ -371,3 +371,49 @@ def test_a_huge_transcript_is_distilled_from_its_end_in_the_memory_of_a_small_on
     small_mb = stop_peak_mb(root, session)
     assert big_mb < small_mb + 30, (big_mb, small_mb)
     assert "not read: the transcript is 6" in (root / ".tether" / "cache" / "hooks.log").read_text()  # said
+
+
+# -- what held: writers beside served hooks ------------------------------------------------------
+
+WRITER = r'''
+import os, sys, time
+from pathlib import Path
+from tether.core.workspace import Workspace
+root, tag, n, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+os.chdir(root)
+ws = Workspace(Path(root))
+print("ready", flush=True)
+while not os.path.exists(go):
+    time.sleep(0.001)
+for i in range(n):
+    print(ws.record("decision", "pay.py", 1 if i % 2 else 5, 4, title=f"{tag} note {i}").id, flush=True)
+'''
+
+
+def test_four_writers_beside_served_hooks_lose_nothing_and_the_hooks_see_it_all(root: Path, served, tmp_path: Path):
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER)
+    go = tmp_path / "go"
+    writers = [subprocess.Popen([sys.executable, str(script), str(root), f"w{w}", "25", str(go)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for w in range(4)]
+    for w in writers:
+        assert w.stdout.readline() == "ready\n", w.stderr.read()
+    go.touch()
+    answered = 0
+    while any(w.poll() is None for w in writers):
+        got = ask(str(root), ["context", "--format", "json", "--budget", "100000", "pay.py"], str(root), b"")
+        assert got is not None and got[0] == b"0", got
+        json.loads(got[1])
+        answered += 1
+    ids = []
+    for w in writers:
+        out, err = w.communicate(timeout=120)
+        assert w.returncode == 0, err
+        ids += out.split()
+    assert len(ids) == 100 and len(set(ids)) == 100 and answered > 0
+    listed = json.loads(tether(root, "list", "--json").stdout)["notes"]
+    assert {n["id"] for n in listed} >= set(ids)
+    got = ask(str(root), ["context", "--format", "json", "--budget", "100000", "pay.py"], str(root), b"")
+    seen = {n["id"] for n in json.loads(got[1])["notes"]} if got and got[0] == b"0" else set()
+    assert seen >= set(ids)  # the very next answer has every one of them
+    assert served.poll() is None

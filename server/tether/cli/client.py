@@ -1,9 +1,10 @@
 """The client of the resident server (``tether serve``): what ``tether hook`` and ``tether
 context`` run before anything else, in a process an agent starts on every tool call.
 
-It imports only modules built into the interpreter (``_socket``, ``zlib``): ``socket.py``,
-``json`` and the ``re`` they pull in cost a new process more (~9 ms here) than the server
-takes to answer. So the request and the answer are NUL-separated fields, not JSON:
+It imports only modules built into the interpreter (``_socket``, ``zlib``; ``stat`` comes
+with ``os``): ``socket.py``, ``json`` and the ``re`` they pull in cost a new process more
+(~9 ms here) than the server takes to answer. So the request and the answer are
+NUL-separated fields, not JSON:
 
     request  VERSION \\0 CWD \\0 N \\0 ARG_1 \\0 … ARG_N \\0 STDIN      (then the client shuts its side)
     answer   EXIT \\0 LEN(OUT) \\0 OUT ERR
@@ -85,24 +86,24 @@ def stranger(s) -> str | None:
     return None if uid == os.getuid() else f"the process at the other end runs as another user (uid {uid})"
 
 
-def say_once(root: str, why: str) -> None:
-    """Write in the workspace's ``.tether/cache/hooks.log`` why hooks answer alone — once,
-    not at every tool call (``serve-refused`` there keeps the last reason said; a server that
-    starts listening removes it)."""
+def say_once(root: str, what: str) -> None:
+    """Write ``what`` (why hooks answer alone, or what the server refused) in the workspace's
+    ``.tether/cache/hooks.log`` — once, not at every tool call (``serve-refused`` there keeps
+    the last thing said; a server that starts listening removes it)."""
     cache = os.path.join(root, ".tether", "cache")
     mark = os.path.join(cache, "serve-refused")
     try:
         with open(mark, "rb") as f:
-            if f.read() == why.encode("utf-8", "surrogateescape"):
+            if f.read() == what.encode("utf-8", "surrogateescape"):
                 return
     except OSError:
         pass
     try:
         os.makedirs(cache, exist_ok=True)
         with open(os.path.join(cache, "hooks.log"), "a", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} serve\n{why}: no server is used; hooks answer alone\n")
+            f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} serve\n{what}\n")
         with open(mark, "wb") as f:
-            f.write(why.encode("utf-8", "surrogateescape"))
+            f.write(what.encode("utf-8", "surrogateescape"))
     except OSError:
         pass
 
@@ -221,7 +222,7 @@ def through_server(argv: list[str], stdin: bytes) -> int | None:
     try:
         got = ask(root, argv, cwd, stdin)
     except Distrusted as e:
-        say_once(root, str(e))
+        say_once(root, f"{e}: no server is used; hooks answer alone")
         return None
     if got is None or not got[0].isdigit():
         if (got is None or got[0] == STALE) and argv[0] == "hook" and "--serve" in argv:

@@ -57,7 +57,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
     try:
         claim = _claim(path)
     except Refused as e:
-        say_once(str(ws.root), str(e))
+        say_once(str(ws.root), f"{e}: no server is used; hooks answer alone")
         raise
     if claim is None:
         return 1
@@ -131,7 +131,7 @@ def _serve_one(conn: socket.socket, run, ws, state: _State) -> None:
         with conn:
             why = stranger(conn)
             if why:  # nothing read from it, nothing sent to it
-                say_once(str(ws.root), f"the server refused a connection: {why}")
+                say_once(str(ws.root), f"the server refused a connection: {why}; nothing was read from it or sent to it")
                 return
             try:
                 version, cwd, argv, stdin = parse_request(_read(conn, deadline))
@@ -185,6 +185,8 @@ def _run(main, root, argv: list[str], cwd: str, stdin: bytes) -> bytes:
     except OSError as e:
         return answer(2, err=f"tether: {e}\n".encode())
     except Exception:  # noqa: BLE001 — one request never takes the server down: the command works alone
+        from ..agents.hooks import _log, _traceback
+        _log(None, "serve", {}, _traceback())
         return answer(ALONE)
     finally:
         sys.stdin = keep
