@@ -13,7 +13,7 @@ command, as Claude Code runs it) gives the Stop event, byte for byte — or ``no
 does not ask. The player follows ``PLAYER.md`` (written beside); in a case of several sessions it
 runs ``next DIR/SET/cNN`` after each, which commits ``work/`` (the earlier session's code and
 notes, as a user would) and plays the next session into it the same way. The key from the
-made-up names back to the scenarios stays in ``DIR/.key-SET.json``.
+made-up names back to the scenarios stays in ``DIR/.key-SET/``.
 
 ``collect SET --from DIR`` reads each case's notes (through tether: kind, title, rationale,
 rejected options, places; which session recorded each, and whether it is a candidate accepted
@@ -182,31 +182,29 @@ def lay_out(name: str, out: Path) -> None:
         git(work, "commit", "-q", "-m", "as it was before the session")
         key[case.name] = entry = {"scenario": sc["name"], "sessions": []}
         play(suite, sc, 0, case, entry)
-        _save_key(out, name, key)
+        _save_key(out, name, case.name, entry)
     instructions("PLAYER.md", d, {"DIR": str(out), "SET": name, "TOP": str(TOP), "PYTHON": sys.executable})
     asked = sum(s["request"] is not None for e in key.values() for s in e["sessions"])
     print(f"{name}: {len(key)} cases, {sum(len(sc['sessions']) for sc in suite.scenarios)} sessions → {d}; "
           f"first sessions asked at Stop: {asked}/{len(key)}")
 
 
-def _key_path(out: Path, name: str) -> Path:
-    return out / f".key-{name}.json"
-
-
 def _load_key(out: Path, name: str) -> dict:
-    return json.loads(_key_path(out, name).read_text(encoding="utf-8"))
+    """Each case's scenario and sessions played, kept apart from the players: one file a case
+    (``DIR/.key-SET/cNN.json``), so that players of one set's different cases never write one file."""
+    return {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted((out / f".key-{name}").glob("c*.json"))}
 
 
-def _save_key(out: Path, name: str, key: dict) -> None:
-    _key_path(out, name).write_text(json.dumps(key, indent=1), encoding="utf-8")
+def _save_key(out: Path, name: str, case: str, entry: dict) -> None:
+    (out / f".key-{name}").mkdir(exist_ok=True)
+    (out / f".key-{name}" / f"{case}.json").write_text(json.dumps(entry, indent=1), encoding="utf-8")
 
 
 def next_session(case: Path) -> None:
     """After the player answered a case's latest session: commit, then play the next one."""
     case = case.resolve()
     out, name = case.parent.parent, case.parent.name
-    key = _load_key(out, name)
-    entry = key[case.name]
+    entry = _load_key(out, name)[case.name]
     suite = suite_of(name)
     sc = next(s for s in suite.scenarios if s["name"] == entry["scenario"])
     k = len(entry["sessions"])
@@ -216,7 +214,7 @@ def next_session(case: Path) -> None:
     git(work, "add", "-A")
     git(work, "commit", "-q", "--allow-empty", "-m", f"after session {k}")
     play(suite, sc, k, case, entry)
-    _save_key(out, name, key)
+    _save_key(out, name, case.name, entry)
     s = entry["sessions"][-1]
     print(f"{case.name}/{s['folder']} is ready: " + ("read its request.txt" if s["request"] is not None else
                                                       "tether did not ask (not-asked.txt)"))
