@@ -19,8 +19,6 @@ import threading
 import time
 from pathlib import Path
 
-import anthropic as anthropic_sdk
-import openai as openai_sdk
 import orjson
 import pytest
 
@@ -31,6 +29,8 @@ from tether.core.workspace import Workspace
 from samples import git_init
 
 pytest.importorskip("upstreams", reason="tests/upstreams (the scripted model APIs) are not on this branch yet")
+import anthropic as anthropic_sdk  # noqa: E402 — the SDKs come with the upstreams, in the test extra
+import openai as openai_sdk  # noqa: E402
 from upstreams import Call, Text, anthropic, gemini, openai  # noqa: E402
 
 KEY = "sk-test-Zq8v1SECRETkey4proxy"
