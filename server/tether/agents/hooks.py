@@ -238,24 +238,38 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
         _remember_touch(s, txn, sid, rel)
         seen = (s.get(txn, "state", _key(sid, "seen", rel)) or {}) if sid else {}
         wide = (s.get(txn, "state", _key(sid, "seen", "")) or {}) if sid and rel else {}
-        fresh = [i for i in ranked if prints[i.note.id] not in (seen.get(i.note.id), wide.get(i.note.id))]
-        if not fresh:
-            return ""
-        ctx = Context(rel, line, [], [], budget)
-        ctx.fit(fresh)
-        given = ctx.items or ctx.left_out  # nothing fits: the list of what was left out, once
-        seen.update({i.note.id: prints[i.note.id] for i in given})
-        if sid:
+        out = give(rel, line, ranked, prints, seen, wide, budget)
+        if out and sid:
             s.put(txn, "state", _key(sid, "seen", rel), seen)
-        out = ctx.to_markdown()
-        new_ids = {i.note.id for i in fresh}
-        again = [i for i in ranked if i.note.id not in new_ids and seen.get(i.note.id) == prints[i.note.id]]
-        if again and rel:
-            out += ("\nAlso applies here, given earlier in this session: " +
-                    "; ".join(f"{i.note.kind} \"{i.note.title}\" ({i.note.id})" for i in again[:8]) +
-                    (f" and {len(again) - 8} more" if len(again) > 8 else "") + ".\n")
         return out
     return s.write(txn_fn)
+
+
+def fit_fresh(rel: str, line: int | None, fresh: list[Item], budget: int) -> tuple[str, list[str]]:
+    """The Markdown of the best of ``fresh`` that fit ``budget``, and the ids it gives."""
+    ctx = Context(rel, line, [], [], budget)
+    ctx.fit(fresh)
+    given = ctx.items or ctx.left_out  # nothing fits: the list of what was left out, once
+    return ctx.to_markdown(), [i.note.id for i in given]
+
+
+def give(rel: str, line: int | None, ranked: list[Item], prints: dict[str, str], seen: dict, wide: dict,
+         budget: int, fit=fit_fresh) -> str:
+    """What :func:`hand_over` hands over, given what the session was given (``seen`` for
+    ``rel``, updated here; ``wide`` for the repository); ``fit``: :func:`fit_fresh`, or a
+    cache of it (the proxy's)."""
+    fresh = [i for i in ranked if prints[i.note.id] not in (seen.get(i.note.id), wide.get(i.note.id))]
+    if not fresh:
+        return ""
+    out, given = fit(rel, line, fresh, budget)
+    seen.update({nid: prints[nid] for nid in given})
+    new_ids = {i.note.id for i in fresh}
+    again = [i for i in ranked if i.note.id not in new_ids and seen.get(i.note.id) == prints[i.note.id]]
+    if again and rel:
+        out += ("\nAlso applies here, given earlier in this session: " +
+                "; ".join(f"{i.note.kind} \"{i.note.title}\" ({i.note.id})" for i in again[:8]) +
+                (f" and {len(again) - 8} more" if len(again) > 8 else "") + ".\n")
+    return out
 
 
 def _remember_touch(s, txn, sid: str, rel: str) -> None:
@@ -362,17 +376,23 @@ def _touched(ws: Workspace, sid: str) -> list[str]:
 
 def before_tool(ws: Workspace, sid: str, cwd: Path, found: list[Touch], budget: int = DEFAULT_BUDGET) -> str:
     """The notes where each touched file is read or edited, the budget shared among them."""
+    places = places_of(ws, cwd, found)
+    parts = []
+    for rel, t in places:
+        ranked, line = ranked_for(ws, rel, t)
+        parts.append(hand_over(ws, sid, rel, line, ranked, budget // len(places)))
+    return "\n".join(p for p in parts if p)
+
+
+def places_of(ws: Workspace, cwd: Path, found: list[Touch]) -> list[tuple[str, Touch]]:
+    """The touched files that may get notes, workspace-relative, each with its touch."""
     places = []
     for t in found[:MAX_FILES]:
         rel = _rel(ws, t.path, cwd)
         if rel is None or not (t.edit or ws.abs(rel).is_file()):
             continue  # outside the workspace, or a read of nothing (a file that will be created has pattern notes)
         places.append((rel, t))
-    parts = []
-    for rel, t in places:
-        ranked, line = ranked_for(ws, rel, t)
-        parts.append(hand_over(ws, sid, rel, line, ranked, budget // len(places)))
-    return "\n".join(p for p in parts if p)
+    return places
 
 
 def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:

@@ -32,6 +32,7 @@ from . import compaction as C
 from .apis import ASSISTANT, USER, Call, Reply
 from .exchange import Request, call_touches, command_of, message_digest
 from .inject import inject
+from .notes import Given
 
 MAX_BLOCKS = 400  # blocks remembered per conversation
 
@@ -58,6 +59,7 @@ class Capture:
         self.states: dict[str, dict] = {}  # conversation -> its state (as in LMDB), replaced whole, never changed
         self.children: dict[str, subprocess.Popen] = {}  # session -> its distillation
         self.again: set[str] = set()  # sessions whose turn ended while their distillation ran
+        self.given = Given(ws)  # the notes a request gets, and what each conversation was given
         self._drop_stale()
 
     def _drop_stale(self) -> None:
@@ -125,7 +127,7 @@ class Capture:
         new = req.newest
         if self._asks(req) and new not in blocks:
             text = C.REQUEST if req.compaction else \
-                hooks.before_tool(self.ws, req.session, self.ws.root, req.touched())
+                self.given.before_tool(req.session, req.touched())
             if text:
                 blocks[new] = text
                 if not req.compaction:  # the compaction's request is asked once, not carried on
@@ -139,6 +141,7 @@ class Capture:
 
     def exchanged(self, req: Request, status: int, reply: Reply | None) -> None:
         """Log what is new in the request, then what the response ended (a turn, a compaction)."""
+        self.given.flush()  # what requests were given, written now that they are upstream
         if not req.main:
             return
         ws, sid = self.ws, req.session
@@ -169,6 +172,7 @@ class Capture:
                 K.observe(ws, sid, "summary", text=summary, api=req.api.name)
                 if found and self.options.distil_on_compaction:
                     C.queue(ws, sid, found)
+                self.given.forget(sid)
                 hooks.compacted(ws, sid)  # what it was given is gone with the history: give it again
             elif reply.ended:
                 if reply.text.strip() and not req.hooked:

@@ -239,4 +239,6 @@ async def serve(ws: Workspace, host: str, port: int, upstreams: dict[str, str], 
     finally:
         await runner.cleanup()
         proxy.tether.shutdown()
+        with contextlib.suppress(Exception):  # what the last requests were given (the thread is gone: safe here)
+            proxy.capture.given.flush()
         proxy.capture.wait(hooks.DISTILL_BUDGET + 2)
