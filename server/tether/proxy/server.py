@@ -23,6 +23,8 @@ from collections import deque
 import itertools
 import queue
 import threading
+import urllib.parse
+import urllib.request
 from concurrent.futures import Future
 
 import aiohttp
@@ -43,8 +45,17 @@ HOP = frozenset(("connection", "keep-alive", "proxy-authenticate", "proxy-author
 # its end; a compaction's summary is longer (64,000). Tool inputs need none: the next request has them
 KEEP_HEAD, KEEP_SUMMARY, KEEP_TAIL = 256 << 10, 2 << 20, 64 << 10
 MAX_BODY = 512 << 20  # a request body larger than this is refused (batches and files included)
+SWITCH_S = 0.0005
 CONNECT_TIMEOUT = 30.0
 STOP_GRACE = 5.0
+
+
+def _env_proxy(url: str) -> str | None:
+    """The proxy the environment names for ``url`` (``HTTPS_PROXY`` …, unless ``NO_PROXY`` covers it)."""
+    host = urllib.parse.urlsplit(url).hostname or ""
+    if urllib.request.proxy_bypass(host):
+        return None
+    return urllib.request.getproxies().get(urllib.parse.urlsplit(url).scheme)
 
 
 def is_loopback(host: str) -> bool:
@@ -95,6 +106,9 @@ class Proxy:
         self.options = options
         self.tether = TetherThread()
         self.client: aiohttp.ClientSession | None = None
+        # HTTPS_PROXY / NO_PROXY for the way out, as the vendors' SDKs take them: read once here, not by
+        # aiohttp's trust_env at every request (two thread hops each, a netrc read among them: 1-2 ms of TTFB)
+        self.via = {k: _env_proxy(v) for k, v in self.upstreams.items()}
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY)
@@ -108,8 +122,7 @@ class Proxy:
             connector=aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True),
             timeout=aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_TIMEOUT),
             auto_decompress=False, skip_auto_headers=("Accept", "Accept-Encoding", "User-Agent", "Content-Type"),
-            read_bufsize=1 << 17, cookie_jar=aiohttp.DummyCookieJar(),
-            trust_env=True)  # HTTPS_PROXY / NO_PROXY for the way out, as the vendors' SDKs take them
+            read_bufsize=1 << 17, cookie_jar=aiohttp.DummyCookieJar())
 
     async def _close(self, app) -> None:
         if self.client is not None:
@@ -152,7 +165,8 @@ class Proxy:
                     headers["Content-Length"] = str(request.content_length)
         url = self.upstreams[family] + request.raw_path
         try:
-            up = await self.client.request(request.method, url, headers=headers, data=data, allow_redirects=False)
+            up = await self.client.request(request.method, url, headers=headers, data=data, allow_redirects=False,
+                                           proxy=self.via[family])
         except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as e:
             why = f"{type(e).__name__}: {' '.join(str(e).split())}".rstrip(": ")
             return self._error(family, 502, f"the upstream {self.upstreams[family]} did not answer ({why})", request)
@@ -221,6 +235,9 @@ async def serve(ws: Workspace, host: str, port: int, upstreams: dict[str, str], 
                 ready=None) -> None:
     """Serve until SIGTERM or SIGINT; ``ready(base_url)`` is called once it listens."""
     proxy = Proxy(ws, upstreams, options)
+    # the tether thread's Python work (a capture, a lookup) holds the GIL for up to this long before the
+    # event loop gets it back: 5 ms by default, which a request waiting for its first byte would see
+    sys.setswitchinterval(SWITCH_S)
     # a stream still open at a stop gets STOP_GRACE seconds to end, then is cut (a model's answer can take minutes)
     runner = web.AppRunner(proxy.app(), handler_cancellation=True, access_log=None, shutdown_timeout=STOP_GRACE)
     await runner.setup()
