@@ -1,7 +1,7 @@
 """Proxy benchmark: what ``tether proxy`` adds between a client and a local model API, direct and
 through the proxy in the same run.
 
-    python3 bench/proxy.py [--quick] [--notes 10000] [--json OUT]
+    python3 bench/proxy.py [--quick] [--notes 10000] [--baseline SERVER_DIR] [--json OUT]
 
 It generates a workspace of ``--notes`` notes (``bench/lsp_latency.py``'s generator: a
 5,000-line module with 200 notes, the rest spread over small files), starts a local upstream
@@ -20,10 +20,14 @@ SSE: a short reply, or ``?size=BYTES`` of text deltas, ``&pace=MS`` between 64 K
    decoding each event's JSON as an SDK does;
 4. 100 concurrent paced streams (1 MB each, over about 3 s) through the proxy: errors, and the
    proxy's peak RSS (VmHWM);
-5. the injection lookup alone, in this process: ``Capture.request_body`` for a Read of the big
-   module and of a small file, a new session each call: p50 / p99.
+5. the injection lookup alone (a process of its own): ``Capture.request_body`` for a Read of the
+   big module and of a small file, a new session each call: p50 / p99, and the first call apart
+   (it ranks the file; a long-lived proxy then keeps the ranking until the file or a note changes).
 
-Each figure is printed beside its target. No assertions: it reports. The machine should be idle.
+``--baseline DIR`` (a ``server/`` folder of another checkout, e.g. ``git worktree add /tmp/main
+main``) measures that tether's proxy too, interleaved with this one: a change's effect shows
+even on a loaded machine. Each figure is printed beside its target with met / MISSED, and the
+load average beside them. No assertions: it reports. The machine should be idle.
 """
 
 from __future__ import annotations
@@ -41,7 +45,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "server"))
+# the tether measured: this checkout's, or --server DIR's (a lookup run for --baseline)
+SERVER = sys.argv[sys.argv.index("--server") + 1] if "--server" in sys.argv[:-1] else str(HERE.parent / "server")
+sys.path.insert(0, SERVER)
 
 import aiohttp  # noqa: E402
 import orjson  # noqa: E402
@@ -65,7 +71,9 @@ def upstream_main() -> None:
         {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Done."}},
         {"type": "content_block_stop", "index": 0},
-        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}}, {"type": "message_stop"}))
+        # "tool_use": the middle of an agent's turn, as most of its requests are; a turn's end would start
+        # a distillation process per conversation here (hundreds), which bench/agent_at_stop.py measures
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"}}, {"type": "message_stop"}))
     delta = _sse({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "x" * 200}})
     block = delta * (CHUNK // len(delta))
 
@@ -152,54 +160,59 @@ def vm(pid: int, key: str) -> float:
 
 # -- the run ---------------------------------------------------------------------------------------------
 
-async def measure(root: Path, direct: str, proxy: str, proxy_pid: int, args) -> dict:
+async def measure(root: Path, direct: str, proxies: dict[str, tuple[str, int]], args) -> dict:
+    """Every figure for direct and each proxy (``name -> (base URL, pid)``), interleaved request
+    by request so that a change in the machine's load touches all of them alike."""
     import lsp_latency as L
     res: dict = {}
-    small = next(p.relative_to(root).as_posix() for p in sorted((root / "src").rglob("helpers_*.py")))
+    paths = [("direct", direct)] + [(name, url) for name, (url, _) in proxies.items()]
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as s:
         n = 100 if args.quick else 500
         for label, rel in (("ttfb", None), ("ttfb_inject", L.BIG)):
-            times: dict[str, list[float]] = {"direct": [], "proxy": []}
-            for _ in range(10):  # warm both paths
-                for base in (direct, proxy):
+            times: dict[str, list[float]] = {name: [] for name, _ in paths}
+            for _ in range(10):  # warm every path
+                for _, base in paths:
                     await ttfb(s, base + "/v1/messages", request_body(root, rel, "warm"))
             for i in range(n):  # a main turn: one conversation, as an agent's; notes: a new one each time
                 sid = label if rel is None else f"{label}-{i}"
-                for name, base in (("direct", direct), ("proxy", proxy)):
-                    times[name].append(await ttfb(s, base + "/v1/messages", request_body(root, rel, sid)))
+                for name, base in paths:
+                    times[name].append(await ttfb(s, base + "/v1/messages", request_body(root, rel, f"{name}-{sid}")))
             res[label] = {k: {"p50": pct(v, 50), "p99": pct(v, 99)} for k, v in times.items()}
-            res[label]["added_p99"] = res[label]["proxy"]["p99"] - res[label]["direct"]["p99"]
+            for name in proxies:
+                res[label][name]["added_p99"] = res[label][name]["p99"] - res[label]["direct"]["p99"]
         size = 50 * 10**6
         for key, parse in (("throughput", False), ("throughput_parsed", True)):
-            best = {"direct": 0.0, "proxy": 0.0}
+            best = {name: 0.0 for name, _ in paths}
             for _ in range(1 if args.quick else 3):
-                for name, base in (("direct", direct), ("proxy", proxy)):
+                for name, base in paths:
                     best[name] = max(best[name], await stream_mb_s(s, base + "/v1/messages", size, parse))
-            res[key] = {**best, "ratio": best["proxy"] / best["direct"]}
+            res[key] = {name: {"mb_s": best[name], "ratio": best[name] / best["direct"]} for name, _ in paths}
 
-        async def one(i: int) -> bool:
+        async def one(base: str, i: int) -> bool:
             try:
-                async with s.post(proxy + "/v1/messages?size=1000000&pace=200",
+                async with s.post(base + "/v1/messages?size=1000000&pace=200",
                                   data=request_body(root, None, f"c{i}"),
                                   headers={"content-type": "application/json"}) as r:
                     got = sum([len(c) async for c in r.content.iter_any()])
                     return r.status == 200 and got > 1_000_000
             except aiohttp.ClientError:
                 return False
-        t0 = time.perf_counter()
-        ok = await asyncio.gather(*(one(i) for i in range(100)))
-        res["concurrent"] = {"streams": 100, "errors": ok.count(False), "seconds": time.perf_counter() - t0,
-                             "rss_peak_mb": vm(proxy_pid, "VmHWM"), "rss_now_mb": vm(proxy_pid, "VmRSS")}
+        res["concurrent"] = {}
+        for name, (base, pid) in proxies.items():  # one proxy at a time: each its own 100 streams
+            t0 = time.perf_counter()
+            ok = await asyncio.gather(*(one(base, i) for i in range(100)))
+            res["concurrent"][name] = {"streams": 100, "errors": ok.count(False), "seconds": time.perf_counter() - t0,
+                                       "rss_peak_mb": vm(pid, "VmHWM"), "rss_now_mb": vm(pid, "VmRSS")}
     return res
 
 
 def lookups(root: Path, quick: bool) -> dict:
-    import lsp_latency as L
-
-    from tether.core.workspace import Workspace
+    from tether.core.workspace import Workspace  # before lsp_latency, which puts this checkout's first
     from tether.proxy.apis import ANTHROPIC
     from tether.proxy.capture import Capture, Options
     from tether.proxy.exchange import read_request
+
+    import lsp_latency as L
     ws = Workspace(root)
     cap = Capture(ws, Options(distil=False))
     small = next(p.relative_to(root).as_posix() for p in sorted((root / "src").rglob("helpers_*.py")))
@@ -212,51 +225,87 @@ def lookups(root: Path, quick: bool) -> dict:
             body = cap.request_body(req)
             times.append((time.perf_counter() - t0) * 1000)
             assert b"# tether notes for" in body, "no notes were added"
-        out[name] = {"p50": pct(times, 50), "p99": pct(times, 99)}
+        # the first lookup of the file ranks it (a long-lived proxy: once per file and notes change)
+        out[name] = {"first": times[0], "p50": pct(times[1:], 50), "p99": pct(times[1:], 99)}
     ws.close()
     return out
 
 
-def table(res: dict, notes: int) -> None:
-    rows = [
-        ("TTFB, main turn (ms)", f"{res['ttfb']['direct']['p50']:.2f} / {res['ttfb']['direct']['p99']:.2f}",
-         f"{res['ttfb']['proxy']['p50']:.2f} / {res['ttfb']['proxy']['p99']:.2f}",
-         f"added p99 {res['ttfb']['added_p99']:.2f}", "added p99 <= 2 ms", res['ttfb']['added_p99'] <= 2),
-        ("TTFB, with notes added (ms)", f"{res['ttfb_inject']['direct']['p50']:.2f} / "
-                                        f"{res['ttfb_inject']['direct']['p99']:.2f}",
-         f"{res['ttfb_inject']['proxy']['p50']:.2f} / {res['ttfb_inject']['proxy']['p99']:.2f}",
-         f"added p99 {res['ttfb_inject']['added_p99']:.2f}", "(lookup included)", None),
-        *((f"50 MB SSE stream, {how} (MB/s)", f"{res[k]['direct']:.0f}", f"{res[k]['proxy']:.0f}",
-           f"{res[k]['ratio'] * 100:.1f} %", ">= 95 % of direct", res[k]['ratio'] >= 0.95)
-          for k, how in (("throughput", "bytes as they come"), ("throughput_parsed", "events decoded"))),
-        ("100 concurrent streams", "", f"{res['concurrent']['errors']} errors, RSS peak "
-                                        f"{res['concurrent']['rss_peak_mb']:.0f} MB",
-         f"{res['concurrent']['seconds']:.1f} s", "no error, RSS <= 150 MB",
-         res['concurrent']['errors'] == 0 and res['concurrent']['rss_peak_mb'] <= 150),
-    ]
-    for name, v in res["lookup"].items():
-        rows.append((f"injection lookup, {name} (ms)", "", f"{v['p50']:.2f} / {v['p99']:.2f}", f"{notes:,} notes",
-                     "p99 <= 5 ms", v["p99"] <= 5))
-    w = [max(len(str(r[i])) for r in rows) for i in range(5)]
-    head = ("figure", "direct p50 / p99", "proxy p50 / p99", "", "target")
-    print("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
+def lookups_of(root: Path, server: str, quick: bool) -> dict:
+    """:func:`lookups` run by the tether in ``server`` (its own process)."""
+    out = subprocess.run([sys.executable, __file__, "--lookups", str(root), "--server", server,
+                          *(["--quick"] if quick else [])], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def _pp(v: dict) -> str:
+    return f"{v['p50']:.2f} / {v['p99']:.2f}"
+
+
+def table(res: dict, names: list[str], load: tuple[str, str]) -> None:
+    """Every figure beside its target, for each proxy measured (the first is this checkout's)."""
+    rows = []
+    for label, what in (("ttfb", "TTFB, main turn, p50 / p99 ms"), ("ttfb_inject", "TTFB, notes added, p50 / p99 ms")):
+        rows.append((what, "direct", _pp(res[label]["direct"]), "", None))
+        for n in names:
+            added = res[label][n]["added_p99"]
+            target = "added p99 <= 2 ms" if label == "ttfb" else "(lookup included; no target)"
+            rows.append(("", n, _pp(res[label][n]) + f"  added p99 {added:+.2f}", target,
+                         added <= 2 if label == "ttfb" else None))
+    for key, how in (("throughput", "bytes as they come"), ("throughput_parsed", "events decoded")):
+        rows.append((f"50 MB SSE stream, {how}, MB/s", "direct", f"{res[key]['direct']['mb_s']:.0f}", "", None))
+        for n in names:
+            r = res[key][n]
+            rows.append(("", n, f"{r['mb_s']:.0f}  = {r['ratio'] * 100:.1f} % of direct", ">= 95 % of direct",
+                         r["ratio"] >= 0.95))
+    rows.append(("100 concurrent streams (1 MB each)", "", "", "", None))
+    for n in names:
+        c = res["concurrent"][n]
+        rows.append(("", n, f"{c['errors']} errors, RSS peak {c['rss_peak_mb']:.0f} MB, {c['seconds']:.1f} s",
+                     "no error, RSS <= 150 MB", c["errors"] == 0 and c["rss_peak_mb"] <= 150))
+    for place in ("big module", "small file"):
+        rows.append((f"injection lookup, {place}, p50 / p99 ms", "", "", "", None))
+        for n in names:
+            rows.append(("", n, _pp(res["lookup"][n][place]) + f"  (first {res['lookup'][n][place]['first']:.0f}; "
+                         f"{res['notes']:,} notes)", "p99 <= 5 ms",
+                         res["lookup"][n][place]["p99"] <= 5))
+    w = [max(len(r[i]) for r in rows) for i in range(4)]
+    print("  ".join(h.ljust(w[i]) for i, h in enumerate(("figure", "path", "measured", "target"))) + "  met?")
     for r in rows:
-        mark = "" if r[5] is None else ("ok" if r[5] else "MISSED")
-        print("  ".join(str(r[i]).ljust(w[i]) for i in range(5)) + "  " + mark)
-    print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+        mark = "" if r[4] is None else ("met" if r[4] else "MISSED")
+        print("  ".join(r[i].ljust(w[i]) for i in range(4)) + "  " + mark)
+    print(f"load average (1 min) at the start {load[0]}, at the end {load[1]}, on {os.cpu_count()} cores"
+          " — above ~0.5 a core, the times are the machine's as much as the proxy's")
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.2f}"
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--quick", action="store_true", help="fewer samples, one throughput run")
+    p.add_argument("--quick", action="store_true", help="fewer samples, one throughput run (under ~2 minutes)")
     p.add_argument("--notes", type=int, default=10000)
+    p.add_argument("--baseline", metavar="SERVER_DIR", action="append", default=[],
+                   help="also measure the proxy of another checkout's server/ folder (e.g. main's), in the same run")
     p.add_argument("--json", metavar="OUT")
     p.add_argument("--upstream", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--lookups", metavar="ROOT", help=argparse.SUPPRESS)
+    p.add_argument("--server", help=argparse.SUPPRESS)  # read at import (SERVER)
     args = p.parse_args(argv)
     if args.upstream:
         upstream_main()
         return 0
+    if args.lookups:
+        print(json.dumps(lookups(Path(args.lookups), args.quick)))
+        return 0
     import lsp_latency as L
+    servers = {"proxy": SERVER, **{f"baseline{i + 1 if len(args.baseline) > 1 else ''}": str(Path(b).resolve())
+                                   for i, b in enumerate(args.baseline)}}
+    for name, server in servers.items():
+        if not (Path(server) / "tether" / "proxy").is_dir():
+            p.error(f"{server}: no tether/proxy/ in it (give a checkout's server/ folder)")
+    load_start = _load()
     tmp = Path(tempfile.mkdtemp(prefix="tether-proxy-bench-"))
     root = tmp / "repo"
     root.mkdir()
@@ -268,16 +317,19 @@ def main(argv=None) -> int:
         up = subprocess.Popen([sys.executable, __file__, "--upstream"], stdout=subprocess.PIPE, text=True)
         procs.append(up)
         direct = f"http://127.0.0.1:{up.stdout.readline().strip()}"
-        env = {**os.environ, "PYTHONPATH": str(HERE.parent / "server")}
-        px = subprocess.Popen([sys.executable, "-m", "tether", "proxy", "--port", "0", "--anthropic-upstream", direct],
-                              cwd=root, stdout=subprocess.PIPE, text=True, env=env)
-        procs.append(px)
-        proxy = px.stdout.readline().split()[2]
-        res = asyncio.run(measure(root, direct, proxy, px.pid, args))
-        res["lookup"] = lookups(root, args.quick)
+        proxies = {}
+        for name, server in servers.items():
+            px = subprocess.Popen([sys.executable, "-m", "tether", "proxy", "--port", "0", "--anthropic-upstream",
+                                   direct], cwd=root, stdout=subprocess.PIPE, text=True,
+                                  env={**os.environ, "PYTHONPATH": server})
+            procs.append(px)
+            proxies[name] = (px.stdout.readline().split()[2], px.pid)
+        res = asyncio.run(measure(root, direct, proxies, args))
+        res["lookup"] = {name: lookups_of(root, server, args.quick) for name, server in servers.items()}
         res["notes"] = gen["indexed"]
-        print()
-        table(res, gen["indexed"])
+        print(f"\n{time.perf_counter() - t0:.0f} s in all; the proxy measured: {SERVER}"
+              + "".join(f"; {n}: {s}" for n, s in servers.items() if n != "proxy"))
+        table(res, list(servers), (load_start, _load()))
         if args.json:
             Path(args.json).write_text(json.dumps(res, indent=2))
     finally:
