@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -40,8 +41,9 @@ SERVE = [sys.executable, "-m", "tether", "mcp"]
 
 @asynccontextmanager
 async def connect(root: Path, command: list[str] = SERVE):
+    keep = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}  # the tether under test, not another
     params = StdioServerParameters(command=command[0], args=command[1:], cwd=str(root),
-                                   env={"GIT_CONFIG_NOSYSTEM": "1", "PYTHONIOENCODING": "utf-8"})
+                                   env={"GIT_CONFIG_NOSYSTEM": "1", "PYTHONIOENCODING": "utf-8", **keep})
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
