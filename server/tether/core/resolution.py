@@ -75,7 +75,7 @@ class Resolutions:
         self.store, self.tree, self.notes_on, self.generation = store, tree, notes_on, generation
         self.anchored_paths, self.notes_seal, self.named_in = anchored_paths, notes_seal, named_in
         self._batch: list | None = None  # resolutions to keep, while a check runs (batched)
-        self._located: dict[str, tuple[str, int, list[Located]]] = {}  # rel -> (text digest, generation, result)
+        self._located: dict[str, tuple] = {}  # rel -> (text digest, generation, result, when if code was lost)
         self._listed: tuple[float, list] | None = None  # (when, the workspace's files and their times)
         self._parsed: dict[str, tuple[int, SourceFile]] = {}  # files searched for lost code, parsed
         self._known: dict[str, tuple[int, Known | None]] = {}  # ... and what was known of them before
@@ -111,14 +111,19 @@ class Resolutions:
                 return self._follow(rel, self._follow_file(rel, out)) if gone else out
         h = digest(text)
         hit = self._located.get(rel)
-        if hit is not None and hit[0] == h and hit[1] == self.generation():
+        if hit is not None and hit[0] == h and hit[1] == self.generation() and not (
+                hit[3] is not None and self.tree.changes is not None and not self.tree.unchanged_since(hit[3])):
             return list(hit[2]) + self._arrivals(rel, text, src)
         out, updates, parsed = resolve_anchors(rel, text, h, todo, *self.last_seen(todo, h), src)
         if parsed is not None:
             self.see((rel, parsed), write=False)  # written with the resolutions, in one transaction
         self.keep(text, h, updates)
+        began = time.monotonic()
         out = self._follow(rel, out)
-        self._located[rel] = (h, self.generation(), list(out))
+        # code lost here may turn up elsewhere later (cut in one save, pasted in another): under a
+        # watch of the tree, where a change is known at once, the search is made again after one
+        lost = any(not loc.resolution.attached and not loc.resolution.path for loc in out)
+        self._located[rel] = (h, self.generation(), list(out), began if lost else None)
         return out + self._arrivals(rel, text, parsed or src)
 
     def _arrivals(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
@@ -157,15 +162,8 @@ class Resolutions:
             for origin, ids in sorted(self.named_in(names).items()):
                 if origin == rel or not self.tree.exists(origin):
                     continue  # a file that is gone: _arrived follows it
-                for k, loc in enumerate(located := self.locate(origin)):
-                    if loc.note.id not in ids or loc.anchor.type != A.SYMBOL:
-                        continue
-                    if not loc.resolution.attached and not loc.resolution.path and loc.anchor.name in names:
-                        # lost, and a definition of its name is here: what was kept may be from before
-                        # the code arrived (cut in one save, pasted in another): followed again
-                        loc = self._follow(origin, [loc])[0]
-                    if loc.resolution.attached and loc.resolution.path == rel:
-                        out.append(loc)
+                out += [loc for loc in self.locate(origin) if loc.note.id in ids and loc.anchor.type == A.SYMBOL
+                        and loc.resolution.attached and loc.resolution.path == rel]
         finally:
             self._arriving = False
         self._moved[rel] = (h, gen, began, out)
@@ -376,7 +374,12 @@ class Resolutions:
             return None
         since = rec.get("at", 0) - SLACK_NS
         stamps = [(p, t) for p, t, _ in self._stamps()] if family_of(rel) else self.tree.stamps()  # (code files only)
-        return self._most_like(rel, old, [p for p, t in stamps if t >= since and p != rel])
+        # a new path: not one a note names, nor one tether saw before it last saw this file there
+        anchored = self.anchored_paths()
+        paths = [p for p, t in stamps if t >= since and p != rel and p not in anchored]
+        with self.store.read() as txn:
+            paths = [p for p in paths if (self.store.get(txn, "seen", p) or {}).get("at", since) >= since]
+        return self._most_like(rel, old, paths)
 
     def _most_like(self, rel: str, old: str, paths: list[str]) -> str | None:
         """The one file of ``paths`` (of ``rel``'s extension) that keeps at least half of the
