@@ -9,10 +9,12 @@ It generates a workspace of ``--notes`` notes (``bench/lsp_latency.py``'s genera
 SSE: a short reply, or ``?size=BYTES`` of text deltas, ``&pace=MS`` between 64 KB writes) and
 ``tether proxy`` in that workspace pointed at it, and measures with an aiohttp client:
 
-1. time to first byte of a main turn (tools offered; a short streamed reply), direct and through
-   the proxy, interleaved: p50 / p99 and the p99 the proxy adds;
+1. time to first byte of a main turn (tools offered; a short streamed reply; one conversation, as
+   an agent's turns are), direct and through the proxy, interleaved: p50 / p99 and the p99 the
+   proxy adds;
 2. the same for a request whose newest message carries a tool result of a file with notes (the
-   proxy looks the notes up and adds them: a new session each request, so every lookup is full);
+   proxy looks the notes up and adds them: a new conversation each request, so every lookup is
+   full);
 3. throughput of one 50 MB SSE stream read as fast as the client can, direct and through, best
    of three (one with --quick): MB/s and the ratio — once taking the bytes as they come, once
    decoding each event's JSON as an SDK does;
@@ -161,9 +163,10 @@ async def measure(root: Path, direct: str, proxy: str, proxy_pid: int, args) -> 
             for _ in range(10):  # warm both paths
                 for base in (direct, proxy):
                     await ttfb(s, base + "/v1/messages", request_body(root, rel, "warm"))
-            for i in range(n):
+            for i in range(n):  # a main turn: one conversation, as an agent's; notes: a new one each time
+                sid = label if rel is None else f"{label}-{i}"
                 for name, base in (("direct", direct), ("proxy", proxy)):
-                    times[name].append(await ttfb(s, base + "/v1/messages", request_body(root, rel, f"{label}-{i}")))
+                    times[name].append(await ttfb(s, base + "/v1/messages", request_body(root, rel, sid)))
             res[label] = {k: {"p50": pct(v, 50), "p99": pct(v, 99)} for k, v in times.items()}
             res[label]["added_p99"] = res[label]["proxy"]["p99"] - res[label]["direct"]["p99"]
         size = 50 * 10**6
