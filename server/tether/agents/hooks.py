@@ -233,41 +233,43 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
     transaction, so two hooks answering the same event hand a note over once."""
     s = ws.store
     prints = {i.note.id: fingerprint(i) for i in ranked}
+    handles = {i.note.id: ws.repo.short_id(i.note.id) for i in ranked}  # read before the write transaction
 
     def txn_fn(txn) -> str:
         _remember_touch(s, txn, sid, rel)
         seen = (s.get(txn, "state", _key(sid, "seen", rel)) or {}) if sid else {}
         wide = (s.get(txn, "state", _key(sid, "seen", "")) or {}) if sid and rel else {}
-        out = give(rel, line, ranked, prints, seen, wide, budget)
+        out = give(rel, line, ranked, prints, handles, seen, wide, budget)
         if out and sid:
             s.put(txn, "state", _key(sid, "seen", rel), seen)
         return out
     return s.write(txn_fn)
 
 
-def fit_fresh(rel: str, line: int | None, fresh: list[Item], budget: int) -> tuple[str, list[str]]:
+def fit_fresh(rel: str, line: int | None, fresh: list[Item], budget: int, handles: dict[str, str]
+              ) -> tuple[str, list[str]]:
     """The Markdown of the best of ``fresh`` that fit ``budget``, and the ids it gives."""
-    ctx = Context(rel, line, [], [], budget)
+    ctx = Context(rel, line, [], [], budget, handle=lambda nid: handles.get(nid, nid))
     ctx.fit(fresh)
     given = ctx.items or ctx.left_out  # nothing fits: the list of what was left out, once
     return ctx.to_markdown(), [i.note.id for i in given]
 
 
-def give(rel: str, line: int | None, ranked: list[Item], prints: dict[str, str], seen: dict, wide: dict,
-         budget: int, fit=fit_fresh) -> str:
+def give(rel: str, line: int | None, ranked: list[Item], prints: dict[str, str], handles: dict[str, str],
+         seen: dict, wide: dict, budget: int, fit=fit_fresh) -> str:
     """What :func:`hand_over` hands over, given what the session was given (``seen`` for
     ``rel``, updated here; ``wide`` for the repository); ``fit``: :func:`fit_fresh`, or a
     cache of it (the proxy's)."""
     fresh = [i for i in ranked if prints[i.note.id] not in (seen.get(i.note.id), wide.get(i.note.id))]
     if not fresh:
         return ""
-    out, given = fit(rel, line, fresh, budget)
+    out, given = fit(rel, line, fresh, budget, handles)
     seen.update({nid: prints[nid] for nid in given})
     new_ids = {i.note.id for i in fresh}
     again = [i for i in ranked if i.note.id not in new_ids and seen.get(i.note.id) == prints[i.note.id]]
     if again and rel:
         out += ("\nAlso applies here, given earlier in this session: " +
-                "; ".join(f"{i.note.kind} \"{i.note.title}\" ({i.note.id})" for i in again[:8]) +
+                "; ".join(f"{i.note.kind} \"{i.note.title}\" ({handles[i.note.id]})" for i in again[:8]) +
                 (f" and {len(again) - 8} more" if len(again) > 8 else "") + ".\n")
     return out
 

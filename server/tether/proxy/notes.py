@@ -47,7 +47,7 @@ class Given:
 
     def __init__(self, ws: Workspace):
         self.ws = ws
-        self.ranked = _LRU()  # (rel, touch, text digest, generation) -> (at, ranked, line, prints)
+        self.ranked = _LRU()  # (rel, touch, text digest, generation) -> (at, ranked, line, prints, handles)
         self.fitted = _LRU()  # (ranking key, budget, fresh ids) -> (markdown, given ids)
         self.pending: dict[tuple[str, str], dict] = {}  # (session, rel) -> seen, newer than LMDB's
         self.touched: dict[str, list[str]] = {}  # session -> files touched since the last flush, in order
@@ -57,11 +57,11 @@ class Given:
         places = hooks.places_of(self.ws, self.ws.root, found)
         parts = []
         for rel, t in places:
-            key, ranked, line, prints = self._ranking(rel, t)
-            parts.append(self._hand_over(sid, rel, line, key, ranked, prints, budget // len(places)))
+            key, ranked, line, prints, handles = self._ranking(rel, t)
+            parts.append(self._hand_over(sid, rel, line, key, ranked, prints, handles, budget // len(places)))
         return "\n".join(p for p in parts if p)
 
-    def _ranking(self, rel: str, t: Touch) -> tuple[tuple, list[Item], int | None, dict[str, str]]:
+    def _ranking(self, rel: str, t: Touch) -> tuple[tuple, list[Item], int | None, dict[str, str], dict[str, str]]:
         self.ws.repo.refresh()  # a watched folder: a look at the watch, not a scan
         try:
             text = self.ws.read_source(rel)
@@ -72,22 +72,24 @@ class Given:
         hit = self.ranked.get_fresh(key)
         now = time.monotonic()
         if hit is not None and (hit[2] is None or now - hit[0] < AT_LINE_S):
-            return key, hit[1], hit[2], hit[3]
+            return key, *hit[1:]
         ranked, line = hooks.ranked_for(self.ws, rel, t)
         prints = {i.note.id: hooks.fingerprint(i) for i in ranked}
-        self.ranked.keep(key, (now, ranked, line, prints))
+        handles = {i.note.id: self.ws.repo.short_id(i.note.id) for i in ranked}  # short ids: of this generation
+        self.ranked.keep(key, (now, ranked, line, prints, handles))
         self.fitted = _LRU((k, v) for k, v in self.fitted.items() if k[0] != key)  # its texts: of the old ranking
-        return key, ranked, line, prints
+        return key, ranked, line, prints, handles
 
     def _hand_over(self, sid: str, rel: str, line: int | None, key: tuple, ranked: list[Item],
-                   prints: dict[str, str], budget: int) -> str:
+                   prints: dict[str, str], handles: dict[str, str], budget: int) -> str:
         seen = self._seen(sid, rel) if sid else {}
         wide = self._seen(sid, "") if sid and rel else {}
 
-        def fit(rel_, line_, fresh, budget_):
+        def fit(rel_, line_, fresh, budget_, handles_):
             fkey = (key, budget_, tuple(i.note.id for i in fresh))
-            return self.fitted.get_fresh(fkey) or self.fitted.keep(fkey, hooks.fit_fresh(rel_, line_, fresh, budget_))
-        out = hooks.give(rel, line, ranked, prints, seen, wide, budget, fit)
+            return self.fitted.get_fresh(fkey) or self.fitted.keep(fkey, hooks.fit_fresh(rel_, line_, fresh, budget_,
+                                                                                        handles_))
+        out = hooks.give(rel, line, ranked, prints, handles, seen, wide, budget, fit)
         if sid:
             if out:
                 self.pending[(sid, rel)] = seen
