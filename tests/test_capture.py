@@ -222,7 +222,7 @@ def test_a_failure_then_fix_yields_a_gotcha_on_the_edit_that_fixed_it(replayed):
     r = replayed["failure-then-fix"]
     (done,) = distill(r)
     (c,) = done["new"]
-    assert c["kind"] == "gotcha" and c["note_kind"] == "workaround"
+    assert c["kind"] == "gotcha" and c["note_kind"] == "gotcha"
     assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/dates.py:parse_date"]
     assert "naive datetimes" in c["title"]
     assert c["works_around"] == "TypeError: can't compare offset-naive and offset-aware datetimes"
