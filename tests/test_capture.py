@@ -358,12 +358,13 @@ def test_accept_writes_a_note_file_with_the_evidence_in_its_body(replayed, tmp_p
     assert again["new"] == [] and again["updated"] == []
 
 
-def test_a_gotcha_is_accepted_as_a_workaround_note(replayed, tmp_path):
+def test_a_gotcha_is_accepted_as_a_gotcha_note_with_its_failure_and_cause(replayed, tmp_path):
     r = fresh(replayed, tmp_path, "failure-then-fix")
     (c,) = r.review()
     note = ok_json(r.root, "accept", c["id"])
-    assert note["kind"] == "workaround" and note["tags"] == ["gotcha"]
-    assert note["works_around"] == "TypeError: can't compare offset-naive and offset-aware datetimes"
+    assert note["kind"] == "gotcha" and note["tags"] == []
+    assert note["failure"] == "TypeError: can't compare offset-naive and offset-aware datetimes"
+    assert note["cause"] and note["works_around"] is None
     assert "> $ python -m pytest -q tests/test_dates.py" in note["body"]
 
 
@@ -1217,3 +1218,110 @@ def test_accepting_a_candidate_on_several_places_confirms_every_one(tmp_path):
     assert all(a["state"] == "ok" for a in ok_json(root, "list", "--json")["notes"][0]["anchors"])
     r = run(root, "check", "--format", "json")
     assert json.loads(r.stdout)["findings"] == []  # not "changed since it was last confirmed" on the second place
+
+
+# -- candidates are hints that do not mislead ----------------------------------------------------------
+
+def test_a_removal_condition_the_person_states_is_kept_with_what_the_workaround_works_around(tmp_path):
+    (c,) = exchange(tmp_path, "remove-when", [
+        ("user", "to_cents: textwire 3.3 sends amounts as strings with a trailing space. strip it before converting. "
+                 "it's a workaround, remove when textwire 3.4 ships the fix."), ("edit", ""), ("assistant", "Done.")],
+        QUIET)["new"]
+    assert (c["kind"], c["title"]) == ("workaround", "Strip it before converting")  # not "It's a workaround, …"
+    assert c["works_around"] == "to_cents: textwire 3.3 sends amounts as strings with a trailing space"
+    assert c["remove_when"] == "textwire 3.4 ships the fix"
+    (c,) = exchange(tmp_path, "remove-when-next", [
+        ("user", "keep the strip() in to_cents even if it looks redundant — textwire pads amounts. we can drop it "
+                 "once textwire 3.4 ships the fix"), ("edit", ""), ("assistant", "Kept.")], QUIET)["new"]
+    assert (c["kind"], c["works_around"], c["remove_when"]) == ("workaround", "textwire pads amounts",
+                                                                "textwire 3.4 ships the fix")
+
+
+def test_a_title_says_what_it_is_about_not_it(tmp_path):
+    (c,) = exchange(tmp_path, "fragment", [
+        ("user", "should the price cache go to redis?"),
+        ("assistant", "Two options:\n1. **Redis** — shared across workers, but another service to run.\n"
+                      "2. **Leave it in memory** — per process, lost on restart.\n\nI'd go with 2."),
+        ("user", "2"), ("edit", "")], QUIET)["new"]
+    assert c["title"] == "Leave the price cache in memory"
+    (c,) = exchange(tmp_path, "backwards", [
+        ("user", "why does to_cents multiply before rounding?"),
+        ("assistant", "That looks backwards, but is deliberate: rounding first would lose the half cents the gateway "
+                      "expects."), ("edit", "")], QUIET)["new"]
+    assert (c["kind"], c["title"]) == ("workaround", "to_cents multiplies before rounding on purpose")
+    assert c["works_around"] == "rounding first would lose the half cents the gateway expects"
+
+
+def test_what_the_agent_says_of_an_option_is_its_rejection_reason_only_when_it_holds_something_against_it(
+        tmp_path):
+    (c,) = exchange(tmp_path, "own-description", [
+        ("user", "how should to_cents handle 0.125?"),
+        ("assistant", "Options:\n- **Banker's rounding** — round half to even\n- **Round half up** — rounds 0.125 to 13, "
+                      "but hides bad input\n- **Raise** — refuse anything finer than a cent\n\nI'd go with raising."),
+        ("user", "raise"), ("edit", "")], QUIET)["new"]
+    assert c["title"] == "Raise" and c["alternatives"] == [
+        {"option": "Banker's rounding — round half to even", "rejected_because": ""},  # a description, no reason
+        {"option": "Round half up", "rejected_because": "rounds 0.125 to 13, but hides bad input"}]
+
+
+def test_a_choice_reverted_later_is_offered_the_way_it_ended(tmp_path):
+    out = exchange(tmp_path, "reversed", [
+        ("user", "to_cents: should we round half up or truncate?"),
+        ("assistant", "Options:\n1. **Round half up** — what invoices expect.\n2. **Truncate** — never overcharges.\n\n"
+                      "I'd go with 1."),
+        ("user", "1"), ("edit", ""), ("assistant", "Done, rounding half up."),
+        ("user", "actually no, revert to truncating"), ("edit", ""), ("assistant", "Reverted to truncating.")], QUIET)
+    (c,) = out["new"]
+    assert (c["title"], [a["option"] for a in c["alternatives"]]) == ("Truncate", ["Round half up"])
+    assert out["leads"] == []  # not the pick of "1" again, as if it still held
+
+
+def tool_session(tmp_path: Path, name: str, steps: list[tuple]) -> tuple[Path, Path]:
+    """A session on a fresh sample repository with shell commands: ``("user"|"assistant", text)``,
+    ``("bash", command, output, failed)``, ``("edit", path, old, new)`` (applied to the file)."""
+    root = tmp_path / name
+    make_repo(root)
+    ok(root, "init")
+    lines = []
+
+    def add(kind: str, content):
+        lines.append({"type": kind, "sessionId": name, "uuid": f"u{len(lines)}",
+                      "timestamp": f"2026-11-30T10:{len(lines):02d}:00.000Z", "message": {"role": kind, "content": content}})
+    for n, step in enumerate(steps):
+        if step[0] == "bash":
+            _, command, output, failed = step
+            add("assistant", [{"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": command}}])
+            add("user", [{"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": output, "is_error": failed}])
+        elif step[0] == "edit":
+            _, path, old, new = step
+            f = root / path
+            f.write_text(f.read_text().replace(old, new))
+            add("assistant", [{"type": "tool_use", "id": f"toolu_{n}", "name": "Edit",
+                               "input": {"file_path": str(f), "old_string": old, "new_string": new}}])
+            add("user", [{"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": "The file has been updated."}])
+        else:
+            add(step[0], step[1] if step[0] == "user" else [{"type": "text", "text": step[1]}])
+    t = tmp_path / f"{name}.jsonl"
+    t.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return root, t
+
+
+def test_failing_output_nobody_explained_and_lint_fixes_are_no_gotchas(tmp_path):
+    fix = ("edit", "src/shop/money.py", "    return round(amount * 100)\n", "    return round(float(amount) * 100)\n")
+    test = "python -m pytest -q tests/test_money.py"
+    failed = "FAILED tests/test_money.py::test_to_cents - TypeError: can't multiply sequence by non-int of type " \
+             "'float' in to_cents"
+    steps = [("user", "make to_cents accept amounts given as strings"), ("bash", test, failed, True), fix,
+             ("bash", test, "1 passed", False), ("assistant", "Done.")]
+    root, t = tool_session(tmp_path, "unexplained", steps)
+    assert ok_json(root, "distill", "--transcript", str(t))["new"] == []  # the test's output is no title
+    steps.insert(2, ("assistant", "It fails because the amount is a string: `'1.5' * 100` is a TypeError, not 150."))
+    root, t = tool_session(tmp_path, "explained", steps)
+    (c,) = ok_json(root, "distill", "--transcript", str(t))["new"]
+    assert c["kind"] == "gotcha" and c["title"].startswith("The amount is a string")
+    assert c["rationale"].startswith("the amount is a string")  # a gotcha note's cause
+    lint = "ruff check src"
+    root, t = tool_session(tmp_path, "lint", [
+        ("user", "fix what ruff reports"), ("bash", lint, "src/shop/money.py:6:12: E711 comparison to None", True),
+        fix, ("bash", lint, "All checks passed!", False), ("assistant", "Fixed the lint error in `to_cents`.")])
+    assert ok_json(root, "distill", "--transcript", str(t))["new"] == []

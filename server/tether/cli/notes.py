@@ -277,8 +277,6 @@ def cmd_reindex(args) -> int:
 
 
 def anchored(ws, note) -> str:
-    """``BaseClient._merge_url at httpx/_client.py:391-411``, ``the file x.py``, ``pattern src/**``."""
-    loc = next(iter(ws.locate_note(note)), None)
-    if loc is None:
-        return "nothing"
-    return where(loc)
+    """``BaseClient._merge_url at httpx/_client.py:391-411``, ``the file x.py``, ``pattern src/**``;
+    every place of a note on several."""
+    return "; ".join(where(loc) for loc in ws.locate_note(note)) or "nothing"
