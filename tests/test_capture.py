@@ -702,7 +702,7 @@ def test_a_person_who_changes_their_mind_about_the_option_they_picked_leaves_the
         ("edit", ""), ("assistant", "Done: fractions of a cent raise `ValueError` now.")], TO_CENTS)
     (c,) = out["new"]
     assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent with a `ValueError`")
-    assert [a["option"] for a in c["alternatives"]] == ["Round half up"]
+    assert [a["option"] for a in c["alternatives"]] == ["Round half up — log a warning"]
     assert c["rationale"] == "nobody reads the logs"
     assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
 
@@ -747,7 +747,7 @@ def test_the_option_the_agent_says_the_person_described_is_their_pick(tmp_path):
         ("assistant", "That's Option B: refuse fractions of a cent."), ("edit", ""), ("assistant", "Done.")], TO_CENTS)
     (c,) = out["new"]
     assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent")
-    assert [a["option"] for a in c["alternatives"]] == ["Round half up"]
+    assert [a["option"] for a in c["alternatives"]] == ["Round half up — What people expect on invoices"]
 
 
 def test_giving_in_to_the_agents_push_back_leaves_its_way_and_rejects_what_was_asked(tmp_path):
@@ -838,7 +838,8 @@ def test_a_pick_said_far_down_a_long_reply_or_by_the_words_of_the_code_an_option
     (c,) = out["new"]
     assert (c["kind"], c["title"], c["rationale"]) == ("decision", "Switch to `ROUND_HALF_EVEN`",
                                                        "totals must match the statement")
-    assert [a["option"] for a in c["alternatives"]] == ["keep `ROUND_HALF_UP`", "refuse fractions of a cent"]
+    assert [a["option"] for a in c["alternatives"]] == ["keep `ROUND_HALF_UP` — what people expect",
+                                                        "refuse fractions of a cent — loud"]
     # a long reply about several things that picks one in passing — after weighing another
     out = exchange(tmp_path, "far-down", [("user", "to_cents is a cent off the bank sometimes"), options, (
         "user", "Thanks. A few things first: the CI cache is stale again, I'll look at it myself. Ana asked about "

@@ -554,8 +554,8 @@ def exchanges(session: Session) -> list[Proposal]:
             said_head = head
             head, said_why = _taken_back_to(head, old)  # "to truncating" → "Truncate", an option it had turned down
             why = said_why or why
-            earlier = [a for a in old.alternatives  # the options it had, but the one now chosen (most of its words)
-                       if len(_stems(a.option) & _stems(head)) < max(1, len(_stems(a.option)) // 2)]
+            earlier = [a for a in old.alternatives if not _names_same(a.option, head)]  # the options it had, but
+            # the one now chosen
             named = re.sub(r"^(?:the|that|this)\s+|\s+(?:thing|part|stuff|bit|idea|approach)$", "", rest, flags=re.I)
             named = named if len(named.split()) >= 2 and named != said_head else last.head  # "the wait forever part"
             out.append(Proposal("decision", _choice_title(head), 0.75, refs,
@@ -771,3 +771,10 @@ def _taken_back_to(head: str, old: Proposal) -> tuple[str, str]:
     named = next((a.option for a in old.alternatives if _stems(a.option) & _stems(choice)), choice) \
         if len(choice.split()) == 1 else choice
     return named, why
+
+
+def _names_same(option: str, head: str) -> bool:
+    """An option (with what was said of it) and a choice name one way: half the words of either
+    are the other's."""
+    shared = len(_stems(option) & _stems(head))
+    return shared >= max(1, len(_stems(option)) // 2) or shared >= max(1, (len(_stems(head)) + 1) // 2)
