@@ -50,7 +50,7 @@ from pathlib import Path
 
 from ..core.workspace import Workspace, WorkspaceError
 from .dialects import CURSOR, GEMINI, Dialect, tool_matcher
-from .export import Plan, collect, plan_export
+from .export import TARGETS, Plan, collect, exported_targets, plan_export
 
 HOOK_TIMEOUT = 15  # seconds; the hook answers in well under one, and never fails the agent
 
@@ -351,12 +351,39 @@ def _toml_str(s: str) -> str:
 class Agent:
     configure: Callable[[Plan, list[str]], None]  # its MCP and hook configs, naming the given tether command
     export: tuple[str, ...] = ()  # the `tether export` targets it reads
+    mcp: tuple[str, str] = ("", "")  # the file and key of its MCP entry: how a later command sees it was set up
 
 
 AGENTS = {
-    "claude": Agent(_claude, ("claude",)),
-    "codex": Agent(_codex, ("agents",)),
-    "cursor": Agent(_cursor, ("agents", "cursor")),
-    "gemini": Agent(_gemini),
-    "vscode": Agent(_vscode, ("agents", "copilot")),
+    "claude": Agent(_claude, ("claude",), (".mcp.json", "mcpServers")),
+    "codex": Agent(_codex, ("agents",), (CODEX_CONFIG, "mcp_servers")),
+    "cursor": Agent(_cursor, ("agents", "cursor"), (".cursor/mcp.json", "mcpServers")),
+    "gemini": Agent(_gemini, (), (GEMINI_SETTINGS, "mcpServers")),
+    "vscode": Agent(_vscode, ("agents", "copilot"), (".vscode/mcp.json", "servers")),
 }
+
+
+def agents_set_up(ws: Workspace) -> list[str]:
+    """The agents ``init --agents`` set up here: those whose MCP config names tether's server."""
+    out = []
+    for name, agent in AGENTS.items():
+        rel, key = agent.mcp
+        try:
+            text = (ws.root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        try:
+            data = tomllib.loads(text) if rel.endswith(".toml") else json.loads(text.lstrip("\ufeff"))
+            found = isinstance(data, dict) and isinstance(data.get(key), dict) and "tether" in data[key]
+        except ValueError:  # JSON with comments, a hand edit half done: what it names is enough
+            found = '"tether"' in text or "mcp_servers.tether" in text
+        if found:
+            out.append(name)
+    return out
+
+
+def export_targets(ws: Workspace) -> list[str]:
+    """What `tether export` keeps current by default: the targets of the agents set up here,
+    and those whose files an earlier export wrote."""
+    wanted = {t for name in agents_set_up(ws) for t in AGENTS[name].export} | set(exported_targets(ws))
+    return [t for t in TARGETS if t in wanted]
