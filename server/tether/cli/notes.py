@@ -128,19 +128,19 @@ def _lang_from_query_name(path: Path) -> str:
 def cmd_list(args) -> int:
     ws = workspace()
     notes = ws.notes()
-    if args.path:
-        rel = ws.rel(args.path, Path.cwd())
-        scope = [n for n in notes if any(is_under(a.path, rel)
-                                         for a in n.anchors if a.type != A.GLOB)]
-        scope += [n for n in ws.notes_on(rel) if n not in scope]
-        notes = sorted(scope, key=lambda n: n.id)
+    if args.paths:
+        rels = [ws.rel(p, Path.cwd()) for p in args.paths]
+        scope = {n.id: n for n in notes if any(is_under(a.path, rel) for rel in rels
+                                               for a in n.anchors if a.type != A.GLOB)}
+        scope.update((n.id, n) for rel in rels for n in ws.notes_on(rel))
+        notes = sorted(scope.values(), key=lambda n: n.id)
     located = {n.id: ws.locate_note(n) for n in notes}
     if args.json:
         out_json({"notes": [note_json(n, located[n.id]) for n in notes],
                   "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]})
         return EXIT_OK
     if not notes:
-        print("no notes" + (f" for {args.path}" if args.path else "") + " (record one with `tether record`)")
+        print("no notes" + (f" for {', '.join(args.paths)}" if args.paths else "") + " (record one with `tether record`)")
     for n in notes:
         status = "" if n.status == "active" else f" ({n.status})"
         print(f"{n.id}  {n.kind:<10} {n.title}{status}")
