@@ -113,6 +113,23 @@ def new_id() -> str:
     return "".join(_B32[(n >> (5 * i)) & 31] for i in reversed(range(26)))
 
 
+SHORT_ID = 8  # a short id's least length: ids made within minutes share their first 6 or 7 characters
+
+
+def short_ids(ids) -> dict[str, str]:
+    """Each id's shortest prefix of at least :data:`SHORT_ID` characters that no other of
+    ``ids`` starts with, as git abbreviates hashes (ULIDs begin with their time, so ids made
+    close together need more)."""
+    ordered = sorted(set(ids))
+    out = {}
+    for i, nid in enumerate(ordered):
+        n = SHORT_ID
+        for other in ordered[max(i - 1, 0):i] + ordered[i + 1:i + 2]:  # sorted: the neighbours share the most
+            n = max(n, len(os.path.commonprefix((nid, other))) + 1)
+        out[nid] = nid[:n]
+    return out
+
+
 def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
