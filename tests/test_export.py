@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -21,9 +22,14 @@ RULE_DIRS = (".claude/rules", ".cursor/rules", ".github/instructions")
 BEGIN, END = "<!-- tether:begin -->", "<!-- tether:end -->"
 
 
+# a user whose login shell finds this Python's tether: `init --agents` then writes plain `tether`
+LOGIN_HOME = Path(tempfile.mkdtemp(prefix="tether-home-"))
+(LOGIN_HOME / ".profile").write_text(f'PATH="{Path(sys.executable).parent}:$PATH"\n', encoding="utf-8")
+
+
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("VISUAL", "EDITOR", "GIT_DIR", "GIT_WORK_TREE")}
-    env.update(PYTHONIOENCODING="utf-8", GIT_CONFIG_NOSYSTEM="1")
+    env.update(PYTHONIOENCODING="utf-8", GIT_CONFIG_NOSYSTEM="1", HOME=str(LOGIN_HOME), SHELL="/bin/sh")
     r = subprocess.run([sys.executable, "-m", "tether", *args], cwd=cwd, capture_output=True, text=True,
                        env=env, timeout=120)
     assert "Traceback" not in r.stderr, r.stderr
