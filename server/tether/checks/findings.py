@@ -195,8 +195,8 @@ def check(ws: Workspace, rels: list[str] | None = None) -> list[Finding]:
     """Everything ``tether check`` reports for the given files (default: every file a
     note applies to): invariant check violations, invariants whose code drifted, lost
     anchors, and broken note files."""
-    notes = ws.notes()
-    if rels is None:
+    if rels is None:  # (every note is read only then: a hook after an edit checks one file of 10,000 notes)
+        notes = ws.notes()
         paths = {a.path for n in notes if n.status == "active" for a in n.anchors if a.is_code or a.type == A.FILE}
         globs = [a.pattern for n in notes if n.status == "active" and n.kind == "invariant" and n.checks
                  for a in n.anchors if a.type == A.GLOB]
