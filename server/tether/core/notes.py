@@ -14,13 +14,14 @@ import re
 import struct
 import time
 from dataclasses import dataclass, field
-from typing import Any
-
-import tree_sitter as ts
+from typing import TYPE_CHECKING, Any
 
 from .anchors import ANCHOR_TYPES, Anchor
-from .languages import Language, by_name
+from .languages import Language, by_name, tree_sitter
 from .text import Range
+
+if TYPE_CHECKING:
+    import tree_sitter as ts
 
 KINDS = ("decision", "invariant", "boundary", "intent", "workaround")
 STATUSES = ("active", "superseded", "retired")
@@ -532,7 +533,7 @@ def compile_query(check: Check, lang: Language) -> ts.Query:
         return q
     bounded(check)
     try:
-        q = ts.Query(lang.grammar, check.query)
+        q = tree_sitter().Query(lang.grammar, check.query)
     except Exception as e:  # tree-sitter's QueryError says "... at row R, column C"
         msg = str(e)
         m = re.search(r"row (\d+), column (\d+)", msg)

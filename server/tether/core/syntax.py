@@ -8,11 +8,13 @@ import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import tree_sitter as ts
-
-from .languages import Language
+from .languages import Language, tree_sitter
 from .text import Positions, Range, digest, normalize, tokens
+
+if TYPE_CHECKING:
+    import tree_sitter as ts
 
 MAX_PARSE_BYTES = 8 * 1024 * 1024  # larger files get file anchors only (and no parse)
 
@@ -127,7 +129,7 @@ class SourceFile:
         found: dict[int, tuple[int, str, dict]] = {}  # node id -> (pattern, capture, captures)
         ignored: set[int] = set()
         scopes: dict[int, tuple[ts.Node, str]] = {}
-        cursor = ts.QueryCursor(q)
+        cursor = tree_sitter().QueryCursor(q)
         if byte_range is not None:
             cursor.set_byte_range(*byte_range)
         for pattern, caps in cursor.matches(self.tree.root_node):
@@ -309,7 +311,7 @@ class SourceFile:
         if self._order is None:
             self._order = sorted(self.defs, key=lambda d: d.node.start_byte)
             self._starts = [d.node.start_byte for d in self._order]
-        cursor = ts.QueryCursor(lang.query("statements"))
+        cursor = tree_sitter().QueryCursor(lang.query("statements"))
         if within is not None:
             cursor.set_byte_range(within.node.start_byte, within.node.end_byte)
         out: list[Statement] = []
@@ -393,7 +395,7 @@ def _imports(src: SourceFile) -> Imports:
     bindings: dict[str, tuple] = {}
     exports: list[tuple[str, str, str]] = []
     text = src.slice_node
-    for _, caps in ts.QueryCursor(src.lang.query("bindings")).matches(src.tree.root_node):
+    for _, caps in tree_sitter().QueryCursor(src.lang.query("bindings")).matches(src.tree.root_node):
         one = {k: text(v[0]) for k, v in caps.items() if not k.startswith("_")}
         if "export.star" in one:
             exports.append(("*", one["from"], "*"))
