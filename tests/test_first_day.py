@@ -201,3 +201,26 @@ def test_doctor_runs_each_hook_command_and_says_which_cannot_start(repo, tmp_pat
     settings.write_text(text, encoding="utf-8")  # as init wrote it: runs wherever the agent starts
     r = subprocess.run(["tether", "doctor"], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
     assert "cannot start" not in r.stdout, r.stdout
+
+
+# -- speed: a long-lived process re-parses an edited file from its last parse -----------------
+
+@pytest.mark.parametrize("edit", [
+    lambda s: s.replace("    return data\n", "    data = data.strip()\n    return data\n"),  # lines inserted
+    lambda s: s.replace('    """Load the configuration."""\n', ""),  # lines deleted
+    lambda s: "# é — a comment first\n" + s,  # at the very start, multi-byte
+    lambda s: s + "\n\ndef tail():\n    return 'ü'\n",  # at the very end
+    lambda s: s.replace("self.port = port", "self.port = int(port)  # ß"),  # inside a line
+    lambda s: s.replace("class Service:", "class Service(object):").replace("import os", "import os, sys"),
+])
+def test_an_edited_file_parses_as_a_fresh_parse_would(edit):
+    from tether.core.languages import for_path
+    from tether.core.syntax import SourceFile, parsed
+    lang = for_path("src/app.py")
+    before = parsed("src/app.py", APP_PY, lang)
+    text = edit(APP_PY)
+    after = parsed("src/app.py", text, lang)
+    fresh = SourceFile(text, lang)
+    assert str(after.tree.root_node) == str(fresh.tree.root_node)
+    assert [(d.qualname, d.start, d.end) for d in after.defs] == [(d.qualname, d.start, d.end) for d in fresh.defs]
+    assert parsed("src/app.py", text, lang) is after and parsed("src/app.py", APP_PY, lang) is before

@@ -15,7 +15,7 @@ from ..core.fork import fork_map
 from ..core.languages import GrammarError, for_path
 from ..core.notes import CheckError, Note, NoteError, check_from_dict, validate
 from ..core.resolution import Located, anchored_in, kept_for, resolve_anchors
-from ..core.syntax import SourceFile
+from ..core.syntax import SourceFile, parsed
 from ..core.text import Range, digest
 from ..core.workspace import Workspace
 from .worker import CheckNotRun, compiles, evaluate_bounded
@@ -119,7 +119,7 @@ def check_file(w: FileWork) -> tuple[list[Finding], dict]:
     """What ``tether check`` reports for one file, touching no store (it may run in a
     forked process): the findings, and the resolutions to keep."""
     checked = any(n.kind == "invariant" and n.checks for n in w.notes)
-    src = SourceFile(w.text, for_path(w.rel)) if checked else None  # one parse for anchors and checks
+    src = parsed(w.rel, w.text, for_path(w.rel)) if checked else None  # one parse for anchors and checks
     located, updates, _ = resolve_anchors(w.rel, w.text, w.h, w.todo, w.last, w.olds, src)
     found = [f for f in file_findings(w.rel, located) if f.severity in ("error", "warning")]
     if checked:

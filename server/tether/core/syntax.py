@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -379,6 +379,64 @@ class SourceFile:
             d._toks = ["\x00" if t == last else t for t in tokens(self.slice(d.start, d.end))]
         return d._toks
 
+
+
+# -- one process's parses, kept -----------------------------------------------------------------
+
+_PARSED: OrderedDict[tuple[str, str], SourceFile] = OrderedDict()  # (path, text) -> its parse, newest last
+_PARSED_MAX = 16  # files; a long-lived process (the server an agent's hooks ask) keeps what it parsed last
+
+
+def parsed(rel: str, text: str, lang: Language | None) -> SourceFile:
+    """``text`` of the file ``rel`` parsed, reusing this process's recent parses: the same text
+    is not parsed twice (the hook after an agent's edit logs the definitions it touched and checks
+    the file: one parse), and a new version of a file parsed before is parsed incrementally from
+    the last one (what the edit touched, not the whole file)."""
+    key = (rel, text)
+    hit = _PARSED.get(key)
+    if hit is not None and hit.lang is lang:
+        _PARSED.move_to_end(key)
+        return hit
+    base = next((s for (r, _), s in reversed(_PARSED.items()) if r == rel and s.lang is lang), None)
+    src = edited(base, text) if base is not None and base.tree is not None else SourceFile(text, lang)
+    _PARSED[key] = src
+    while len(_PARSED) > _PARSED_MAX:
+        _PARSED.popitem(last=False)
+    return src
+
+
+def edited(base: SourceFile, text: str) -> SourceFile:
+    """``text`` parsed reusing ``base``'s tree: the one span where the two differ (the common
+    start and end cut off) is told to tree-sitter as an edit, which then re-parses only around it."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) > MAX_PARSE_BYTES:
+        return SourceFile(text, base.lang)
+    old = base.data
+    start = _common_prefix(old, data)
+    keep = _common_prefix(old[start:][::-1], data[start:][::-1])  # the common end, after the start
+    old_end, new_end = len(old) - keep, len(data) - keep
+    tree = base.tree.copy()  # the base's own tree keeps describing the base's text
+    tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=_point(old, start),
+              old_end_point=_point(old, old_end), new_end_point=_point(data, new_end))
+    return SourceFile(text, base.lang, base.lang.parser().parse(data, tree))
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """The length of the longest common start of ``a`` and ``b`` (a binary search of slice
+    comparisons: C speed, not a loop over the bytes)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _point(data: bytes, at: int) -> tuple[int, int]:
+    """Row and byte column of byte offset ``at``, as tree-sitter counts them."""
+    return data.count(b"\n", 0, at), at - (data.rfind(b"\n", 0, at) + 1)
 
 
 def _type_name(s: str) -> str:
