@@ -12,7 +12,6 @@ from pathlib import Path
 from ..checks.worker import compiles
 from ..context.ranking import note_markdown, where
 from ..core import anchors as A
-from ..core.files import is_under
 from ..core.languages import by_name, for_path
 from ..core.resolution import note_json
 from ..core.workspace import Workspace
@@ -129,10 +128,7 @@ def cmd_list(args) -> int:
     ws = workspace()
     notes = ws.notes()
     if args.paths:
-        rels = [ws.rel(p, Path.cwd()) for p in args.paths]
-        scope = {n.id: n for n in notes if any(is_under(a.path, rel) for rel in rels
-                                               for a in n.anchors if a.type != A.GLOB)}
-        scope.update((n.id, n) for rel in rels for n in ws.notes_on(rel))
+        scope = {n.id: n for p in args.paths for n in ws.notes_in(ws.rel(p, Path.cwd()))}
         notes = sorted(scope.values(), key=lambda n: n.id)
     located = {n.id: ws.locate_note(n) for n in notes}
     if args.json:
