@@ -4,7 +4,7 @@ holds what they share).
 
 A script is data: the model's turns in order, each ``Text``, ``Call`` (a tool call), a list of
 them, ``Fail`` (an error reply), or a function of the request returning one (a step computed
-from what the agent sent). Side requests (no tools offered: titles, topic checks; token
+from what the agent sent; ``Again(turn)`` answers and keeps the step for the next request). Side requests (no tools offered: titles, topic checks; token
 counts) get short answers. Every request is kept, in order, for the test to assert on::
 
     from upstreams import Call, Text, anthropic
@@ -19,6 +19,6 @@ Streaming (``"stream": true``, Gemini's ``streamGenerateContent?alt=sse``) is fr
 the vendor frames it; the same script answers the non-streaming form.
 """
 
-from .base import Call, Fail, Reply, Request, Text, Upstream
+from .base import Again, Call, Fail, Reply, Request, Text, Upstream
 
-__all__ = ["Call", "Fail", "Reply", "Request", "Text", "Upstream"]
+__all__ = ["Again", "Call", "Fail", "Reply", "Request", "Text", "Upstream"]

@@ -14,7 +14,8 @@ text; every other one takes the script's next step::
         run_claude(env={"ANTHROPIC_BASE_URL": up.url, "ANTHROPIC_API_KEY": "any"})
     assert "PreToolUse:Read hook additional context" in up.main[1].text
 
-``req.newest`` is the text of the newest user message (its text blocks and tool results).
+``req.newest`` is the text of the messages after the model's last turn (text blocks, tool
+results; Claude Code's hook output comes as ``system`` messages there).
 """
 
 from __future__ import annotations
@@ -51,14 +52,19 @@ class Upstream(_Base):
         return req.path.endswith("/messages") and not (req.json or {}).get("tools")
 
     def newest(self, req: Request) -> str:
-        users = [m for m in req.json.get("messages") or [] if isinstance(m, dict) and m.get("role") == "user"]
-        return content_text(users[-1].get("content")) if users else ""
+        """The messages after the model's last turn (Claude Code adds ``system`` ones there)."""
+        out: list[str] = []
+        for m in reversed(req.json.get("messages") or []):
+            if isinstance(m, dict) and m.get("role") == "assistant":
+                break
+            out.append(content_text(m.get("content")) if isinstance(m, dict) else "")
+        return "\n".join(reversed(out))
 
     def answer(self, req: Request) -> Reply:
         if req.method != "POST":
             return error(404, f"no such endpoint: {req.method} {req.path}")
         if req.path.endswith("/messages/count_tokens"):
-            return Reply(body={"input_tokens": tokens(req.json)})
+            return Reply(body={"input_tokens": self.input_tokens(req)})
         if not req.path.endswith("/messages"):
             return error(404, f"no such endpoint: {req.path}")
         if not isinstance(req.json, dict) or not isinstance(req.json.get("messages"), list):
@@ -71,7 +77,7 @@ class Upstream(_Base):
         model = req.json.get("model") or self.model
         message = {"id": self.make_id("msg_scripted"), "type": "message", "role": "assistant", "model": model,
                    "content": blocks, "stop_reason": stop, "stop_sequence": None,
-                   "usage": {"input_tokens": tokens(req.json), "output_tokens": tokens(blocks),
+                   "usage": {"input_tokens": self.input_tokens(req), "output_tokens": tokens(blocks),
                              "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
         if req.json.get("stream"):
             return Reply(events=stream(message), content_type="text/event-stream; charset=utf-8")

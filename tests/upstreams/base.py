@@ -42,6 +42,13 @@ class Fail:
     message: str = "scripted failure"
 
 
+@dataclass(frozen=True)
+class Again:
+    """Returned by a step function: answer with ``turn`` and stay on this step for the next
+    request (e.g. "wait until the client offers tool X")."""
+    turn: "Turn"
+
+
 Part = Union[Text, Call]
 Turn = Union[Text, Call, Fail, list]  # one part, a list of parts, or an error
 Step = Union[Turn, Callable[["Request"], Turn]]  # a turn, or one computed from the request it answers
@@ -120,18 +127,23 @@ class Upstream:
     - ``side``: the answer to side requests (titles, topic checks, … — what :meth:`side` says),
       a turn or a function of the request; ``None`` lets the API module answer (a short text);
     - ``is_side``: a function of the request replacing the module's test, e.g. ``lambda r: False``
-      to script every request.
+      to script every request;
+    - ``input_tokens``: a function of the request giving the input tokens the answer reports
+      (default: a token per four characters of the body), e.g. to make a client think its
+      context is full.
 
     ``url`` is the base URL; ``requests`` keeps every request in order, ``main`` the ones the
     script answered; ``errors`` the exceptions raised while answering (each also a 500 reply).
     """
 
     def __init__(self, steps: Iterable[Step] = (), *, then: Step = Text("Done."), side: Step | None = None,
-                 is_side: Callable[[Request], bool] | None = None, model: str = "scripted-model"):
+                 is_side: Callable[[Request], bool] | None = None,
+                 input_tokens: Callable[[Request], int] | None = None, model: str = "scripted-model"):
         self.steps = list(steps)
         self.then = then
         self.side_answer = side
         self.is_side = is_side
+        self.count_input = input_tokens
         self.model = model
         self.requests: list[Request] = []
         self.errors: list[BaseException] = []
@@ -180,7 +192,15 @@ class Upstream:
                     self._next += 1
                 else:
                     step = self.then
-        return step(req) if callable(step) else step
+        turn = step(req) if callable(step) else step
+        if isinstance(turn, Again):
+            with self._lock:
+                self._next -= 1 if step is not self.then else 0
+            return turn.turn
+        return turn
+
+    def input_tokens(self, req: Request) -> int:
+        return self.count_input(req) if self.count_input else tokens(req.json)
 
     @property
     def left(self) -> int:

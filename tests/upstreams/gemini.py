@@ -70,7 +70,7 @@ class Upstream(_Base):
         if not isinstance(req.json, dict):
             return error(400, "the body is not a JSON object")
         if method == "countTokens":
-            return Reply(body={"totalTokens": tokens(req.json)})
+            return Reply(body={"totalTokens": self.input_tokens(req)})
         schema = schema_of(req) if req.side else None
         turn = Text(json.dumps(fitting(schema))) if schema is not None and self.side_answer is None \
             else self.turn_for(req)
@@ -95,7 +95,7 @@ class Upstream(_Base):
                 out.append({"functionCall": {"name": p.name, "args": p.input}})
         out = out or [{"text": ""}]
         rid = self.make_id("scripted-response-")
-        n_in, n_out = tokens(req.json), tokens(out)
+        n_in, n_out = self.input_tokens(req), tokens(out)
         chunks = [{"candidates": [{"content": {"role": "model", "parts": [part]}, "index": 0}],
                    "modelVersion": model, "responseId": rid} for part in out]
         chunks[-1]["candidates"][0]["finishReason"] = "STOP"

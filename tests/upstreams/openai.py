@@ -109,7 +109,7 @@ class Upstream(_Base):
                 if p.namespace:
                     item["namespace"] = p.namespace
                 output.append(item)
-        n_in, n_out = tokens(req.json), tokens(output)
+        n_in, n_out = self.input_tokens(req), tokens(output)
         return {"id": self.make_id("resp_scripted"), "object": "response", "created_at": int(time.time()),
                 "status": "completed", "error": None, "incomplete_details": None, "model": model,
                 "output": output, "parallel_tool_calls": True, "previous_response_id": None,
@@ -126,7 +126,7 @@ class Upstream(_Base):
         message = {"role": "assistant", "content": text or None, "refusal": None}
         if calls:
             message["tool_calls"] = calls
-        n_in, n_out = tokens(req.json), tokens(message)
+        n_in, n_out = self.input_tokens(req), tokens(message)
         return {"id": self.make_id("chatcmpl-scripted"), "object": "chat.completion", "created": int(time.time()),
                 "model": model, "system_fingerprint": None,
                 "choices": [{"index": 0, "message": message, "logprobs": None,

@@ -51,7 +51,7 @@ def session_from(ws: Workspace, transcript: Transcript | None, log: list[dict]) 
             elif e["kind"] in ("read", "edit", "command", "failure", "tool"):
                 events.append(Call(len(events), turn, e.get("tool", ""), e["at"], 0, e.get("tool_use_id", ""),
                                    e.get("path", ""), e["kind"] == "edit", list(e.get("symbols", [])),
-                                   e.get("command", ""), e["kind"] == "failure", e.get("error", "")))
+                                   e.get("command", ""), error=e["kind"] == "failure", output=e.get("error", "")))
         sid = log[0]["session"] if log else ""
         return Session(sid, "", 0, events)
     files: dict[str, str | None] = {}
