@@ -68,14 +68,39 @@ def cli(name: str) -> str:
 
 
 def this_tether(folder: Path) -> dict:
-    """PATH with a ``tether`` that runs this checkout's code first: the agents run hooks and MCP
-    servers with environments of their own (Gemini CLI's drops PYTHONPATH)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """PATH with a ``tether`` that runs this checkout's code first (the agents run hooks and MCP
+    servers with environments of their own: Gemini CLI's drops PYTHONPATH), and that keeps each
+    hook event it is given in ``folder/events/`` (:func:`hook_events`)."""
+    (folder / "events").mkdir(parents=True, exist_ok=True)
     wrapper = folder / "tether"
-    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(ROOT / 'server'))} exec {shlex.quote(sys.executable)} "
-                       f"-P {shlex.quote(TETHER)} \"$@\"\n", encoding="utf-8")
+    run = f"PYTHONPATH={shlex.quote(str(ROOT / 'server'))} exec {shlex.quote(sys.executable)} -P {shlex.quote(TETHER)}"
+    wrapper.write_text(f"""#!/bin/sh
+if [ "$1" = hook ]; then
+    event={shlex.quote(str(folder / "events"))}/$$.json
+    cat > "$event"
+    {run} "$@" < "$event"
+fi
+{run} "$@"
+""", encoding="utf-8")
     wrapper.chmod(0o755)
+    EVENTS[:] = [folder / "events"]
     return {"PATH": f"{folder}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+EVENTS: list[Path] = []
+
+
+def hook_events(repo: "Repo") -> list[dict]:
+    """The hook events the agents gave tether in ``repo``, in the order they came."""
+    out = []
+    for f in sorted(EVENTS[0].glob("*.json"), key=lambda f: f.stat().st_mtime_ns):
+        try:
+            event = json.loads(f.read_text(encoding="utf-8"))
+        except ValueError:
+            continue
+        if Path(event.get("cwd", "/")).resolve() == repo.root.resolve():
+            out.append(event)
+    return out
 
 
 PATH: dict = {}  # this_tether's, set by the sessions fixture
@@ -379,7 +404,10 @@ def test_claude_code_stop_asks_once_and_the_accepted_candidate_is_a_note(session
     # nothing tether proposes comes from its own words
     for c in pending(r.repo.root):
         assert all("Stop hook" not in e["quote"] and "tether found" not in e["quote"] for e in c["evidence"])
-    # the observation log saw the prompt, the read, the edit and the failing command
+    # every event tether asked Claude Code for came, and the observation log has what they saw
+    events = {e["hook_event_name"] for e in hook_events(r.repo)}
+    assert {"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop",
+            "SessionEnd"} <= events, events
     log = json.loads(tether(r.repo.root, "log", "--json"))["entries"]
     kinds = [e["kind"] for e in log]
     assert {"prompt", "read", "edit", "failure"} <= set(kinds), kinds
@@ -394,6 +422,9 @@ def test_claude_code_compaction_hands_the_notes_over_again(sessions):
     assert after, "no request after the compaction"
     text = after[0].text
     assert "SessionStart hook additional context" in text and INVARIANT in text
+    assert [e.get("source") for e in hook_events(r.repo) if e["hook_event_name"] == "SessionStart"] == [
+        "startup", "compact"]
+    assert "PreCompact" in {e["hook_event_name"] for e in hook_events(r.repo)}
     # the MCP tool check answered
     assert '"findings"' in " ".join(tool_results(r.up.main[-1], "mcp__tether__check"))
 
@@ -430,5 +461,12 @@ def test_gemini_cli_session_start_after_tool_and_after_agent(sessions):
     assert "<hook_context>" in after_read and INVARIANT in after_read  # AfterTool of read_file
     after_edit = main[2].newest
     assert "tether check after this edit" in after_edit and "billing.py:4:14" in after_edit
+    # each note once: the repository-wide one came at SessionStart, not again with the file's
+    assert main[-1].text.count(BOUNDARY) == 1
+    events = hook_events(r.repo)
+    assert {"SessionStart", "BeforeAgent", "AfterTool", "AfterAgent", "SessionEnd"} <= {
+        e["hook_event_name"] for e in events}
+    # Gemini CLI fires PreCompress "auto" before every request, whether it compresses or not
+    assert {e.get("trigger") for e in events if e["hook_event_name"] == "PreCompress"} == {"auto"}
     # AfterAgent distilled the session: the person's decision waits for review
     assert any("integer cents" in " ".join(e["quote"] for e in c["evidence"]) for c in pending(r.repo.root))

@@ -52,6 +52,7 @@ class Dialect:
     carries: frozenset[str]  # the events whose reply can carry text
     reply: Callable[[str, str], dict]  # (event, text) -> the reply that carries text
     neutral: dict[str, dict] = field(default_factory=dict)  # the reply that says nothing (default {})
+    only: dict[str, Callable[[dict], bool]] = field(default_factory=dict)  # an event that counts only when this holds
 
 
 CURSOR = Dialect(  # https://cursor.com/docs/hooks
@@ -90,6 +91,11 @@ GEMINI = Dialect(  # https://github.com/google-gemini/gemini-cli/blob/main/docs/
            "run_shell_command": ("Bash", None)},
     carries=frozenset({"SessionStart", "BeforeAgent", "AfterTool"}),
     reply=lambda event, text: {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
+    # Gemini CLI 0.61 fires PreCompress "auto" before every model request, before it checks whether the
+    # history is long enough to compress (seen in tests/test_agents_real.py); taken as a compaction it made
+    # tether distil the session and hand every note over again at each turn. /compress ("manual") always
+    # compresses.
+    only={"PreCompress": lambda event: event.get("trigger") == "manual"},
 )
 
 DIALECTS = {"cursor": CURSOR, "gemini": GEMINI}
@@ -123,6 +129,8 @@ def respond(d: Dialect, ws: Workspace, event: dict) -> dict:
     name = event.get("hook_event_name")
     if not isinstance(name, str):
         return {}
+    if name in d.only and not d.only[name](event):
+        return d.neutral.get(name, {})
     texts = []
     for moment in d.events.get(name, ()):
         ev = claude_event(d, event, moment)
