@@ -244,6 +244,7 @@ def claude_compact(base: Path) -> Run:
     repo = make_repo(base, "claude")
     steps = [Call("Read", {"file_path": str(repo.root / "billing.py")}),
              once_offered("mcp__tether__check", Call("mcp__tether__check", {"paths": ["billing.py"]}), SLEEP),
+             Call("ReadMcpResourceTool", {"server": "tether", "uri": f"tether://note/{repo.ids['decision']}"}),
              Text("Looked.")]
 
     compacted: list = []
@@ -425,8 +426,9 @@ def test_claude_code_compaction_hands_the_notes_over_again(sessions):
     assert [e.get("source") for e in hook_events(r.repo) if e["hook_event_name"] == "SessionStart"] == [
         "startup", "compact"]
     assert "PreCompact" in {e["hook_event_name"] for e in hook_events(r.repo)}
-    # the MCP tool check answered
+    # the MCP tool check answered, and the resource of a note
     assert '"findings"' in " ".join(tool_results(r.up.main[-1], "mcp__tether__check"))
+    assert TAX in " ".join(tool_results(r.up.main[-1], "ReadMcpResourceTool"))
 
 
 def test_codex_mcp_tools_reach_tether_and_answer_the_model(sessions):
