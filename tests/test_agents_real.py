@@ -336,7 +336,8 @@ def seed_candidate(repo: Repo) -> None:
 # -- Gemini CLI -------------------------------------------------------------------------------
 
 def gemini_cli(base: Path) -> Run:
-    """A read and an edit of a noted file in Gemini CLI: SessionStart, AfterTool, AfterAgent."""
+    """A read and an edit of a noted file in Gemini CLI (SessionStart, AfterTool, AfterAgent),
+    then the session resumed for /compress (PreCompress)."""
     repo = make_repo(base, "gemini")
     (repo.home / ".gemini").mkdir()
     (repo.home / ".gemini" / "settings.json").write_text(json.dumps({"security": {"auth": {"selectedType":
@@ -344,12 +345,15 @@ def gemini_cli(base: Path) -> Run:
     steps = [Call("read_file", {"file_path": "billing.py"}),
              Call("replace", {"file_path": str(repo.root / "billing.py"), "old_string": "        s += p\n",
                               "new_string": "        s += float(p)\n", "instruction": "add the prices as floats"}),
-             Text("total() now adds the prices as they come.")]
+             Text("total() now adds the prices as they come."),
+             Text("Compressed.")]  # the resumed session: /compress, then the command itself as a prompt
     with gemini.Upstream(steps) as up:
         env = {"HOME": str(repo.home), "GOOGLE_GEMINI_BASE_URL": up.url, "GEMINI_API_KEY": "any",
                "GEMINI_CLI_TRUST_WORKSPACE": "true"}
         # -m: without it Gemini CLI first asks a router model, which needs a model of its own
-        r = Run(repo, up, [run([cli("gemini"), "-m", "gemini-2.5-pro", "--yolo", "-p", DECISION], repo.root, env)])
+        gem = [cli("gemini"), "-m", "gemini-2.5-pro", "--yolo"]
+        r = Run(repo, up, [run([*gem, "-p", DECISION], repo.root, env)])
+        r.outputs.append(run([*gem, "--resume", "latest", "-p", "/compress"], repo.root, env))
     return r
 
 
@@ -464,11 +468,15 @@ def test_gemini_cli_session_start_after_tool_and_after_agent(sessions):
     after_edit = main[2].newest
     assert "tether check after this edit" in after_edit and "billing.py:4:14" in after_edit
     # each note once: the repository-wide one came at SessionStart, not again with the file's
-    assert main[-1].text.count(BOUNDARY) == 1
+    assert main[2].text.count(BOUNDARY) == 1
     events = hook_events(r.repo)
     assert {"SessionStart", "BeforeAgent", "AfterTool", "AfterAgent", "SessionEnd"} <= {
         e["hook_event_name"] for e in events}
-    # Gemini CLI fires PreCompress "auto" before every request, whether it compresses or not
-    assert {e.get("trigger") for e in events if e["hook_event_name"] == "PreCompress"} == {"auto"}
+    # Gemini CLI fires PreCompress "auto" before every request, whether it compresses or not, and
+    # "manual" at /compress: only then are the notes handed over again, with the next prompt
+    assert {e.get("trigger") for e in events if e["hook_event_name"] == "PreCompress"} == {"auto", "manual"}
+    assert any("Generate a new <state_snapshot>" in q.newest for q in r.up.requests if q.side)
+    resumed = main[3].newest
+    assert resumed.startswith("/compress") and "<hook_context>" in resumed and INVARIANT in resumed
     # AfterAgent distilled the session: the person's decision waits for review
     assert any("integer cents" in " ".join(e["quote"] for e in c["evidence"]) for c in pending(r.repo.root))
