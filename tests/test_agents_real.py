@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from samples import TETHER, git_init, stop_server
+from samples import git_init, stop_server
 from tether.cli.client import listening, socket_path
 from tether.core.workspace import Workspace
 from upstreams import Again, Call, Text, anthropic, gemini, openai
@@ -68,19 +67,24 @@ def cli(name: str) -> str:
 
 
 def this_tether(folder: Path) -> dict:
-    """PATH with a ``tether`` that runs this checkout's code first (the agents run hooks and MCP
-    servers with environments of their own: Gemini CLI's drops PYTHONPATH), and that keeps each
-    hook event it is given in ``folder/events/`` (:func:`hook_events`)."""
+    """PATH with a ``tether`` that runs this checkout's code first (an agent runs hooks and MCP
+    servers with an environment of its own, which need not pass PYTHONPATH on), and that keeps
+    each hook event it is given in ``folder/events/`` (:func:`hook_events`). It is the command
+    ``tether init --agents`` finds, so the agents' configs name it."""
     (folder / "events").mkdir(parents=True, exist_ok=True)
     wrapper = folder / "tether"
-    run = f"PYTHONPATH={shlex.quote(str(ROOT / 'server'))} exec {shlex.quote(sys.executable)} -P {shlex.quote(TETHER)}"
-    wrapper.write_text(f"""#!/bin/sh
-if [ "$1" = hook ]; then
-    event={shlex.quote(str(folder / "events"))}/$$.json
-    cat > "$event"
-    {run} "$@" < "$event"
-fi
-{run} "$@"
+    wrapper.write_text(f"""#!{sys.executable} -P
+import os, sys
+os.environ["PYTHONPATH"] = {str(ROOT / "server")!r}  # for the `tether serve` a hook starts
+sys.path.insert(0, {str(ROOT / "server")!r})
+if sys.argv[1:2] == ["hook"]:
+    event = os.path.join({str(folder / "events")!r}, f"{{os.getpid()}}.json")
+    with open(event, "wb") as f:
+        f.write(sys.stdin.buffer.read())
+    os.dup2(os.open(event, os.O_RDONLY), 0)
+    sys.stdin = open(0, encoding="utf-8", closefd=False)
+from tether.cli import main
+sys.exit(main())
 """, encoding="utf-8")
     wrapper.chmod(0o755)
     EVENTS[:] = [folder / "events"]
@@ -155,15 +159,14 @@ def once_offered(tool: str, call: Call, wait: Call):
     """A step: ``call`` once the request offers ``tool`` (agents start MCP servers beside the
     first request and offer their tools when they answer); until then ``wait`` (a short sleep),
     for at most MCP_START seconds."""
-    end = []
+    deadline = 0.0
 
     def step(req):
+        nonlocal deadline
         if tool in req.text:  # in the tools, or in Claude Code's list of tools it defers
             return call
-        end.append(end[0] if end else time.monotonic() + MCP_START)
-        if time.monotonic() > end[0]:
-            return Text(f"{tool} never arrived.")
-        return Again(wait)
+        deadline = deadline or time.monotonic() + MCP_START
+        return Again(wait) if time.monotonic() < deadline else Text(f"{tool} never arrived.")
     return step
 
 
@@ -178,10 +181,11 @@ class Run:
         return log.read_text(encoding="utf-8") if log.exists() else ""
 
     def check(self) -> None:
-        """Every process ended well, the script raised nothing, tether's hooks logged nothing."""
+        """Every process ended well, went through the whole script without raising anything in it,
+        and tether's hooks logged nothing."""
         for r in self.outputs:
             assert r.returncode == 0, (r.args, r.stdout[-2000:], r.stderr[-4000:])
-        assert self.up.errors == []
+        assert self.up.errors == [] and self.up.left == 0, (self.up.errors, [q.newest[-300:] for q in self.up.main])
         assert self.hooks_log() == ""
 
 
@@ -276,6 +280,7 @@ def codex(base: Path) -> Run:
     seed_candidate(repo)
     codex_home = repo.home / ".codex"
     codex_home.mkdir()
+
     def mcp(name: str, **args) -> Call:
         return Call(name, args, namespace="mcp__tether")
 

@@ -194,8 +194,9 @@ class Upstream:
                     step = self.then
         turn = step(req) if callable(step) else step
         if isinstance(turn, Again):
-            with self._lock:
-                self._next -= 1 if step is not self.then else 0
+            if not req.side and step is not self.then:
+                with self._lock:
+                    self._next -= 1  # the same step answers the next request
             return turn.turn
         return turn
 
@@ -204,7 +205,7 @@ class Upstream:
 
     @property
     def left(self) -> int:
-        """Steps not used yet."""
+        """Steps not used yet (0: the client went through the whole script)."""
         return len(self.steps) - self._next
 
     def __enter__(self) -> "Upstream":
