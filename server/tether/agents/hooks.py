@@ -68,6 +68,7 @@ MAX_FINDINGS = 30
 DISTILL_BUDGET = 5.0  # seconds of the hook's 15 for distilling a session at Stop / SessionEnd
 SETTINGS = "agents.toml"  # in .tether/: ask_at_stop = true | false
 MAX_ASKED = 8  # candidates listed in one request at Stop
+MAX_DEPTH = 64  # levels of an event kept (tether reads three or four)
 
 
 # -- what a tool touches -------------------------------------------------------------------
@@ -662,9 +663,7 @@ def run(agent: str, stdin, stdout) -> int:
         with contextlib.redirect_stderr(stray):
             if agent not in AGENTS:
                 raise ValueError(f"unknown agent {agent!r}")
-            event = orjson.loads(stdin.read())
-            if not isinstance(event, dict):
-                raise ValueError("the event is not a JSON object")
+            event = read_event(stdin.read())
             try:
                 ws = Workspace.find(_field(event, "cwd") or os.getcwd())
             except WorkspaceError:
@@ -682,6 +681,27 @@ def run(agent: str, stdin, stdout) -> int:
             with contextlib.suppress(Exception):
                 ws.close()
     return 0
+
+
+def read_event(text: str | bytes) -> dict:
+    """The hook event ``text`` holds, with whatever is nested more than ``MAX_DEPTH`` levels
+    deep replaced by a short string, so that nothing walking it later — tether's code, orjson
+    writing it (at most 254 levels) — goes that deep (an MCP tool's input can be anything).
+    ValueError when it is not a JSON object (orjson reads at most 1,024 levels, without
+    recursing)."""
+    event = orjson.loads(text)
+    if not isinstance(event, dict):
+        raise ValueError("the event is not a JSON object")
+    todo: list[tuple[dict | list, int]] = [(event, 1)]
+    while todo:
+        node, depth = todo.pop()
+        for k, v in list(node.items() if isinstance(node, dict) else enumerate(node)):
+            if isinstance(v, (dict, list)) and v:
+                if depth < MAX_DEPTH:
+                    todo.append((v, depth + 1))
+                else:
+                    node[k] = f"(nested more than {MAX_DEPTH} levels deep: left out)"
+    return event
 
 
 def _traceback() -> str:

@@ -36,8 +36,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_serve(args) -> int:
-    from .resident import serve
-    if serve(Path(args.path).resolve(), idle=args.idle, run=main):
+    from .resident import Refused, serve
+    try:
+        refused = serve(Path(args.path).resolve(), idle=args.idle, run=main)
+    except Refused as e:
+        print(f"tether: not serving: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    if refused:
         print("tether: a server already serves this workspace", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_OK
