@@ -478,10 +478,10 @@ def test_gemini_cli_session_start_after_tool_and_after_agent(sessions):
     assert {"SessionStart", "BeforeAgent", "AfterTool", "AfterAgent", "SessionEnd"} <= {
         e["hook_event_name"] for e in events}
     # Gemini CLI fires PreCompress "auto" before every request, whether it compresses or not, and
-    # "manual" at /compress: only then are the notes handed over again, with the next prompt
+    # "manual" at /compress, which compresses. (With -p it also sends "/compress" as a prompt at once,
+    # its BeforeAgent racing the PreCompress: that the notes come with the prompt after a /compress
+    # is left to tests/test_hooks_dialects.py.)
     assert {e.get("trigger") for e in events if e["hook_event_name"] == "PreCompress"} == {"auto", "manual"}
     assert any("Generate a new <state_snapshot>" in q.newest for q in r.up.requests if q.side)
-    resumed = main[3].newest
-    assert resumed.startswith("/compress") and "<hook_context>" in resumed and INVARIANT in resumed
     # AfterAgent distilled the session: the person's decision waits for review
     assert any("integer cents" in " ".join(e["quote"] for e in c["evidence"]) for c in pending(r.repo.root))
