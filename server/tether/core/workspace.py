@@ -120,6 +120,10 @@ class Workspace:
     def notes_on(self, rel: str) -> list[Note]:
         return self.repo.notes_on(rel)
 
+    def short_ids(self) -> dict[str, str]:
+        """Note id -> the short form people see and type (see ``notes.short_ids``)."""
+        return self.repo.short_ids()
+
     def notes_in(self, rel: str) -> list[Note]:
         """The notes of the file or folder ``rel``: anchored there, covering it by a glob, and,
         for a file, those whose code is there now (moved in from another file, before ``sync``
@@ -264,14 +268,15 @@ class Workspace:
         return note
 
     def sync(self, rels: list[str] | None = None, *, renamed_only: bool = False,
-             texts: dict[str, str] | None = None, write: bool = True) -> list[tuple[Note, int, A.Anchor]]:
+             texts: dict[str, str] | None = None, write: bool = True) -> list[tuple[Note, int, A.Anchor, A.Anchor]]:
         """Write the current fingerprint of anchors whose code moved, changed or was renamed
         back into their note files, so that a clone without this machine's cache resolves
-        them too. Returns (note, anchor index, new anchor) for each anchor that changed."""
+        them too. Returns (note, anchor index, new anchor, old anchor) for each anchor that changed."""
         texts = texts or {}
         paths = rels if rels is not None else sorted(
             {a.path for n in self.notes() if n.status != "retired" for a in n.anchors if a.type != A.GLOB})
         found: dict[str, list[tuple[int, A.Anchor]]] = {}
+        old: dict[tuple[str, int], A.Anchor] = {}
         parsed: dict[str, SourceFile] = {}
         for rel in paths:
             try:
@@ -280,6 +285,7 @@ class Workspace:
                 continue
             for loc in located:
                 r, a = loc.range, loc.anchor
+                old[loc.note.id, loc.index] = a
                 if a.type == A.FILE and loc.resolution.path:  # its file was renamed
                     found.setdefault(loc.note.id, []).append((loc.index, A.Anchor(A.FILE, path=loc.resolution.path)))
                     continue
@@ -312,7 +318,7 @@ class Workspace:
                         self.resolutions.remember(note, i, new, texts.get(new.path) or self.read_source(new.path))
             else:
                 note = self.get(nid)
-            out += [(note, i, new) for i, new in news]
+            out += [(note, i, new, old[nid, i]) for i, new in news]
         return out
 
     def ignore_once(self, ref: str, check_id: str, path: str, line: int, col: int = 0, reason: str = "",
