@@ -56,6 +56,7 @@ class Dialect:
     # is already answering one (so it is not asked again: no loop)
     stop_reply: Callable[[str], dict] | None = None
     continuing: Callable[[dict], bool] = lambda event: event.get("stop_hook_active") is True
+    only: dict[str, Callable[[dict], bool]] = field(default_factory=dict)  # an event that counts only when this holds
 
 
 CURSOR = Dialect(  # https://cursor.com/docs/hooks
@@ -98,6 +99,11 @@ GEMINI = Dialect(  # https://github.com/google-gemini/gemini-cli/blob/main/docs/
     carries=frozenset({"SessionStart", "BeforeAgent", "AfterTool"}),
     reply=lambda event, text: {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
     stop_reply=lambda text: {"decision": "deny", "reason": text},  # the reason becomes the agent's next prompt
+    # Gemini CLI 0.61 fires PreCompress "auto" before every model request, before it checks whether the
+    # history is long enough to compress (seen in tests/test_agents_real.py); taken as a compaction it made
+    # tether distil the session and hand every note over again at each turn. /compress ("manual") always
+    # compresses.
+    only={"PreCompress": lambda event: event.get("trigger") == "manual"},
 )
 
 DIALECTS = {"cursor": CURSOR, "gemini": GEMINI}
@@ -131,6 +137,8 @@ def respond(d: Dialect, ws: Workspace, event: dict) -> dict:
     name = event.get("hook_event_name")
     if not isinstance(name, str):
         return {}
+    if name in d.only and not d.only[name](event):
+        return d.neutral.get(name, {})
     texts = []
     for moment in d.events.get(name, ()):
         ev = claude_event(d, event, moment)

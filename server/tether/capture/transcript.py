@@ -135,7 +135,11 @@ class Transcript:
 
 # Claude Code's record types that carry no conversation: passed over without a report
 KNOWN_OTHER = frozenset(("summary", "system", "file-history-snapshot", "progress", "queue-operation", "attachment",
-                         "custom-title", "tag", "agent-name", "pr-link", "last-prompt"))
+                         "custom-title", "tag", "agent-name", "pr-link", "last-prompt",
+                         # Claude Code 2.1.328 (seen by tests/test_agents_real.py): the API requests it
+                         # sent, the tools a session used, its mode, costs
+                         "api-request", "api-request-blob", "api-request-shape", "tools-used", "mode", "atis-latch",
+                         "cost-state"))
 
 
 MAX_READ = 4 << 20  # bytes of a JSONL transcript read, from its end: parsed and distilled in about a second
