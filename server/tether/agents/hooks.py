@@ -233,6 +233,7 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
     transaction, so two hooks answering the same event hand a note over once."""
     s = ws.store
     prints = {i.note.id: fingerprint(i) for i in ranked}
+    handles = {i.note.id: ws.repo.short_id(i.note.id) for i in ranked}  # read before the write transaction
 
     def txn_fn(txn) -> str:
         _remember_touch(s, txn, sid, rel)
@@ -241,7 +242,7 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
         fresh = [i for i in ranked if prints[i.note.id] not in (seen.get(i.note.id), wide.get(i.note.id))]
         if not fresh:
             return ""
-        ctx = Context(rel, line, [], [], budget)
+        ctx = Context(rel, line, [], [], budget, handle=lambda nid: handles.get(nid, nid))
         ctx.fit(fresh)
         given = ctx.items or ctx.left_out  # nothing fits: the list of what was left out, once
         seen.update({i.note.id: prints[i.note.id] for i in given})
@@ -252,7 +253,7 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
         again = [i for i in ranked if i.note.id not in new_ids and seen.get(i.note.id) == prints[i.note.id]]
         if again and rel:
             out += ("\nAlso applies here, given earlier in this session: " +
-                    "; ".join(f"{i.note.kind} \"{i.note.title}\" ({i.note.id})" for i in again[:8]) +
+                    "; ".join(f"{i.note.kind} \"{i.note.title}\" ({handles[i.note.id]})" for i in again[:8]) +
                     (f" and {len(again) - 8} more" if len(again) > 8 else "") + ".\n")
         return out
     return s.write(txn_fn)

@@ -12,7 +12,6 @@ from pathlib import Path
 from ..checks.worker import compiles
 from ..context.ranking import note_markdown, where
 from ..core import anchors as A
-from ..core.files import is_under
 from ..core.languages import by_name, for_path
 from ..core.resolution import note_json
 from ..core.workspace import Workspace
@@ -130,10 +129,7 @@ def cmd_list(args) -> int:
     notes = ws.notes()
     if args.path:
         rel = ws.rel(args.path, Path.cwd())
-        scope = [n for n in notes if any(is_under(a.path, rel)
-                                         for a in n.anchors if a.type != A.GLOB)]
-        scope += [n for n in ws.notes_on(rel) if n not in scope]
-        notes = sorted(scope, key=lambda n: n.id)
+        notes = ws.notes_in(rel)
     located = {n.id: ws.locate_note(n) for n in notes}
     if args.json:
         out_json({"notes": [note_json(n, located[n.id]) for n in notes],
