@@ -127,14 +127,15 @@ def _lang_from_query_name(path: Path) -> str:
 
 def cmd_list(args) -> int:
     ws = workspace()
-    notes = ws.notes()
-    if args.path:
-        rel = ws.rel(args.path, Path.cwd())
-        scope = [n for n in notes if any(is_under(a.path, rel)
-                                         for a in n.anchors if a.type != A.GLOB)]
-        scope += [n for n in ws.notes_on(rel) if n not in scope]
-        notes = sorted(scope, key=lambda n: n.id)
-    located = {n.id: ws.locate_note(n) for n in notes}
+    with ws.snapshot():  # the notes folder scanned once, not once a note
+        notes = ws.notes()
+        if args.path:
+            rel = ws.rel(args.path, Path.cwd())
+            scope = [n for n in notes if any(is_under(a.path, rel)
+                                             for a in n.anchors if a.type != A.GLOB)]
+            scope += [n for n in ws.notes_on(rel) if n not in scope]
+            notes = sorted(scope, key=lambda n: n.id)
+        located = {n.id: ws.locate_note(n) for n in notes}
     if args.json:
         out_json({"notes": [note_json(n, located[n.id]) for n in notes],
                   "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]})

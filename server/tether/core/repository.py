@@ -321,14 +321,26 @@ class NoteRepository:
 
     def update(self, ref: str, change: Callable[[Note], None]) -> Note:
         """Read-modify-write of one note under the lock: ``change(note)`` edits it."""
+        return self.update_many({ref: change})[0]
+
+    def update_many(self, changes: dict[str, Callable[[Note], None]]) -> list[Note]:
+        """Read-modify-write of many notes under one lock and one scan of the notes folder
+        before and after (a scan each would make ``sync`` quadratic in the notes)."""
         with self.lock():
-            self.refresh(force=True)  # read the note as it is on disk now
-            note = self.get(ref)
-            change(note)
-            note.updated = now()
-            atomic_write(self.root / note.path, _readable(note))
+            self.refresh(force=True)  # read the notes as they are on disk now
+            keep, self.auto_refresh = self.auto_refresh, False
+            try:
+                notes = [(self.get(ref), change) for ref, change in changes.items()]
+            finally:
+                self.auto_refresh = keep
+            ids = []
+            for note, change in notes:
+                change(note)
+                note.updated = now()
+                atomic_write(self.root / note.path, _readable(note))
+                ids.append(note.id)
             self.refresh(force=True)
-            return self._notes[note.id]
+            return [self._notes[nid] for nid in ids]
 
     def reindex(self) -> tuple[int, int]:
         """Throw the index away and rebuild it from the note files."""
