@@ -17,6 +17,8 @@ import re
 from dataclasses import replace
 
 from ..context.ranking import note_markdown
+from ..core.markdown import closes, open_fence, opens
+from ..core.markdown import lines as text_lines
 from ..core.notes import Alternative
 
 LIMIT = 65_000  # GitHub refuses a comment over 65,536 characters (UTF-16 units); a margin for the trailer
@@ -25,7 +27,6 @@ MESSAGE_CHARS = 600  # a finding's message, at most
 FINDINGS_SHARE = 0.5  # of the limit, when notes follow: a huge check does not crowd out every note
 ZWJ = "\u200d"  # after "@": GitHub sees no mention, a reader sees the same text
 
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")  # CommonMark: indented at most 3 spaces
 _EMAIL = re.compile(r"\s*<[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+>|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _BACKTICKS = re.compile(r"`+")
 
@@ -100,10 +101,10 @@ def note_block(note, located) -> list[str]:
 def contained(markdown: str) -> list[str]:
     """``markdown`` as lines of a quoted block that nothing in it can end or reach out of."""
     out: list[str] = []
-    lines = _lines(_redact(markdown))
+    lines = text_lines(_redact(markdown))
     k = 0
     while k < len(lines):
-        m = _opens(lines[k])
+        m = opens(lines[k])
         if m is None:
             out.append(_text(lines[k]))
             k += 1
@@ -113,7 +114,7 @@ def contained(markdown: str) -> list[str]:
         while k < len(lines):
             line = lines[k]
             k += 1
-            if _closes(line, fence):
+            if closes(line, fence):
                 break
             body.append(re.sub(rf"^ {{0,{indent}}}", "", line))  # as CommonMark takes the indentation off
         ours = "`" * max([3] + [len(r) + 1 for line in body for r in _BACKTICKS.findall(line)])
@@ -122,29 +123,9 @@ def contained(markdown: str) -> list[str]:
 
 
 def _closed(text: str, at_line_start: bool = True) -> str:
-    """``text`` with the fence it leaves open closed (``at_line_start``: its first line is a
-    line of its own, not the end of ``Rationale: ``)."""
-    fence = None
-    for k, line in enumerate(_lines(text)):
-        if fence is not None:
-            fence = None if _closes(line, fence) else fence
-        elif (k or at_line_start) and (m := _opens(line)):
-            fence = m.group(2)
+    """``text`` with the fence it leaves open closed (``at_line_start``: see ``open_fence``)."""
+    fence = open_fence(text, at_line_start)
     return text if fence is None else f"{text}\n{fence}"
-
-
-def _lines(text: str) -> list[str]:
-    return re.sub(r"\r\n?", "\n", text).split("\n")  # a lone CR ends a line too
-
-
-def _opens(line: str) -> re.Match | None:
-    """The fence ``line`` opens, as CommonMark sees it outside any container."""
-    m = _FENCE.match(line)
-    return None if m is None or (m.group(2)[0] == "`" and "`" in m.group(3)) else m  # no backtick after ```
-
-
-def _closes(line: str, fence: str) -> bool:
-    return re.match(rf" {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", line) is not None
 
 
 def inline(text: str, limit: int = TITLE_CHARS) -> str:

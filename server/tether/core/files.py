@@ -228,10 +228,25 @@ def decode_source(data: bytes, rel: str) -> str:
 
 def atomic_write(target: Path, text: str, newline: str = "\n") -> None:
     """Write ``text`` to ``target`` all or nothing (temp file, fsync, rename), keeping the
-    replaced file's permissions. ``newline=""`` writes line endings as they are in ``text``."""
-    import tempfile  # here: a hook call that writes nothing does not pay for it
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    replaced file's permissions. ``newline=""`` writes line endings as they are in ``text``.
+    An ``OSError`` (a full disk) names ``target``; the file is then as it was."""
+    tmp = staged(target, text, newline)
     try:
+        os.replace(tmp, target)
+    except OSError as e:
+        _unlink(tmp)
+        raise OSError(e.errno, e.strerror, str(target)) from None
+    sync_folder(target.parent)
+
+
+def staged(target: Path, text: str, newline: str = "\n") -> str:
+    """A temp file beside ``target`` holding ``text``, on disk (fsync), with the permissions
+    ``target`` has (or a new file would get): renamed over ``target``, it replaces it whole.
+    An ``OSError`` names ``target``, and leaves no temp file."""
+    import tempfile  # here: a hook call that writes nothing does not pay for it
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         try:  # mkstemp makes the file 0600; a note file is shared like any file of the repository
             mode = os.stat(target).st_mode & 0o7777
         except OSError:
@@ -243,18 +258,29 @@ def atomic_write(target: Path, text: str, newline: str = "\n") -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        return tmp
+    except BaseException as e:
+        if tmp is not None:
+            _unlink(tmp)
+        if isinstance(e, OSError):
+            raise OSError(e.errno, e.strerror, str(target)) from None
         raise
-    dfd = os.open(target.parent, os.O_RDONLY)
+
+
+def sync_folder(folder: Path) -> None:
+    """What was renamed in ``folder`` is on disk."""
+    dfd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(dfd)
     finally:
         os.close(dfd)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def is_under(path: str, rel: str) -> bool:

@@ -55,15 +55,19 @@ class Workspace:
                 return cls.resident.get(d) or cls(d)
         raise WorkspaceError(f"no {TETHER_DIR}/ in {here} or above: run `tether init` in the repository")
 
+    @staticmethod
+    def top(start: Path | str = ".", exact: bool = False) -> Path:
+        """Where ``init`` puts ``.tether/``: the git work tree's top, or ``start``."""
+        start = Path(start).resolve()
+        if not start.is_dir():
+            raise WorkspaceError(f"{start}: not a folder")
+        return start if exact else (git_toplevel(start) or start)
+
     @classmethod
     def init(cls, start: Path | str = ".", exact: bool = False) -> tuple[Workspace, bool]:
         """Create ``.tether/`` at the git work tree's top (or in ``start``; always there
         when ``exact``). Idempotent."""
-        start = Path(start).resolve()
-        if not start.is_dir():
-            raise WorkspaceError(f"{start}: not a folder")
-        root = start if exact else (git_toplevel(start) or start)
-        ws = cls(root)
+        ws = cls(cls.top(start, exact))
         created = not ws.notes_dir.is_dir()
         ws.notes_dir.mkdir(parents=True, exist_ok=True)
         gi = ws.dir / ".gitignore"
