@@ -32,7 +32,8 @@ from pathlib import Path
 
 from ..core import anchors as A
 from ..context.ranking import is_repo_wide
-from ..core.files import normalize_glob, staged as staged_file, sync_folder
+from ..core.files import WriteError, normalize_glob, sync_folder
+from ..core.files import staged as staged_file
 from ..core.markdown import fenced
 from ..core.notes import Note
 from ..core.text import digest
@@ -334,7 +335,7 @@ class Plan:
                 else:
                     os.replace(new, c.path)
                 done += 1
-        except OSError as e:
+        except (OSError, WriteError) as e:
             left = _put_back(staged, done, made)
             raise WorkspaceError(f"{c.rel}: cannot write ({e.strerror or e}); " + (
                 "nothing was changed" if not left else f"could not put back {', '.join(left)} as it was")) from None

@@ -43,9 +43,18 @@ def build(ws: Workspace, out: Path, findings: list[dict], candidates: list[dict]
         raise WorkspaceError(f"{out}: not a folder; give a new or empty folder (--out)")
     if out.exists() and not (out / MARKER).is_file() and any(out.iterdir()):
         raise WorkspaceError(f"{out}: not empty and not a site tether wrote; give a new or empty folder (--out)")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # a file where a folder of the path should be
+        above = next(p for p in out.parents if p.exists())
+        raise WorkspaceError(f"{out}: {above} is a file, not a folder; give a new or empty folder (--out)") from None
+    except OSError as e:
+        raise WorkspaceError(f"{out}: cannot create its folder ({e.strerror})") from None
     site = Site(ws, findings, candidates)
-    tmp = Path(tempfile.mkdtemp(prefix=".tether-site-", dir=out.parent))
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=".tether-site-", dir=out.parent))
+    except OSError as e:
+        raise WorkspaceError(f"{out.parent}: cannot write ({e.strerror})") from None
     try:
         pages = site.write(tmp)
         (tmp / MARKER).write_text("written by `tether site`; the whole folder is replaced when it runs again\n",
@@ -53,8 +62,11 @@ def build(ws: Workspace, out: Path, findings: list[dict], candidates: list[dict]
         if out.exists():
             shutil.rmtree(out)
         tmp.rename(out)
-    except BaseException:
+    except BaseException as e:
         shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(e, OSError):  # a full disk
+            raise WorkspaceError(f"{out}: cannot write the site ({e.strerror})"
+                                 + ("; the site there is as it was" if out.exists() else "")) from None
         raise
     return {"out": str(out), "pages": pages, "notes": len(site.notes), "files": len(site.files)}
 
