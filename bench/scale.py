@@ -24,7 +24,9 @@ It prints one table per size (each figure beside its target and the floor), then
 growth factor of each figure between consecutive sizes beside the growth of the notes.
 
 Then the whole-workspace commands, each a new process on the same workspace (index warm):
-``list --json``, ``doctor --json``, ``check``, ``site --out DIR`` and ``sync`` after the code
+``list --json`` first (no anchor resolved yet: a fresh clone's first command; with the full
+run, after the runs above), ``list --json`` again, ``doctor --json``, ``check``,
+``site --out DIR`` and ``sync`` after the code
 of a tenth of the small files moved down (so about a tenth of the anchors moved), in one
 table per size and one of growth factors: each must grow no faster than the notes
 (``list --json``: <= 2 s at 10,000 notes, <= 15 s at 100,000). ``--commands`` measures only
@@ -239,14 +241,14 @@ def table(res: dict) -> None:
         print(f"{label:<42} {v:>8.1f} {unit:<2} {target or '-':<26} {met(key, v, res):<5} {vs_floor}")
 
 
-def growth(results: list[dict]) -> None:
+def growth(results: list[dict], rows: list[tuple] = ROWS) -> None:
     if len(results) < 2:
         return
     print("\ngrowth between sizes (a figure should grow no faster than the notes)")
     heads = [f"{a['notes']:,}->{b['notes']:,}" for a, b in zip(results, results[1:])]
     print(f"{'figure':<42} " + " ".join(f"{h:>16}" for h in heads))
     print(f"{'notes':<42} " + " ".join(f"{b['notes'] / a['notes']:>15.1f}x" for a, b in zip(results, results[1:])))
-    for key, label, _, _ in ROWS:
+    for key, label, *_ in rows:
         if key.startswith("floor"):
             continue
         print(f"{label:<42} " + " ".join(f"{b[key] / a[key]:>15.1f}x" if a[key] else f"{'-':>16}"
@@ -256,6 +258,7 @@ def growth(results: list[dict]) -> None:
 # -- the whole-workspace commands: linear in the notes ----------------------------------------
 
 COMMANDS = [  # key, label, argv (OUT: a folder of this size's), target at 10k / 100k notes
+    ("first_list_s", "list --json, first (no resolution kept yet)", ["list", "--json"], {}),
     ("list_s", "list --json", ["list", "--json"], {10_000: 2, 100_000: 15}),
     ("doctor_s", "doctor --json", ["doctor", "--json"], {}),
     ("check_s", "check", ["check"], {}),
@@ -285,7 +288,7 @@ def measure_commands(root: Path, notes: int, files: int, gen: dict | None = None
         if key == "sync_s":
             res["sync_files"] = move_code(root)
         argv = [str(root.parent / f"site-{notes}") if a == "OUT" else a for a in argv]
-        res[key], res[key.replace("_s", "_rss_mb")], out = run(tether_cmd() + argv, root, env=env)
+        res[key], res[key[:-2] + "_rss_mb"], out = run(tether_cmd() + argv, root, env=env)
         if key == "sync_s":
             res["sync_anchors"] = len(json.loads(out)["changed"])
         print(f"   {label:<40} {res[key]:>8.2f} s", flush=True)
@@ -302,14 +305,7 @@ def commands_table(results: list[dict]) -> None:
         print(f"{label:<42} {cells}   {goals}")
     print(f"{'  peak RSS of list --json, MB':<42} " + " ".join(f"{r['list_rss_mb']:>10.0f}" for r in results))
     print(f"{'  anchors sync wrote':<42} " + " ".join(f"{r['sync_anchors']:>10,}" for r in results))
-    if len(results) < 2:
-        return
-    print("\ngrowth between sizes (each should grow no faster than the notes)")
-    heads = [f"{a['notes']:,}->{b['notes']:,}" for a, b in zip(results, results[1:])]
-    print(f"{'':<42} " + " ".join(f"{h:>16}" for h in heads))
-    print(f"{'notes':<42} " + " ".join(f"{b['notes'] / a['notes']:>15.1f}x" for a, b in zip(results, results[1:])))
-    for key, label, _, _ in COMMANDS:
-        print(f"{label:<42} " + " ".join(f"{b[key] / a[key]:>15.1f}x" for a, b in zip(results, results[1:])))
+    growth(results, COMMANDS)
 
 
 def main(argv=None) -> int:
