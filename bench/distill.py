@@ -29,7 +29,15 @@ sessions repeated. Where a second reader also labelled a set's sessions, blind (
 end states under made-up names, not the writer's labels, and asked what a careful reviewer
 would keep — much what the agent is asked at Stop), its notes are scored against the writer's
 labels exactly as the candidates are, beside the extractor on the same scenarios: how far a
-model that reads the session agrees with the labels. Figures are printed, never asserted.
+model that reads the session agrees with the labels. Where a model played each session's own
+agent (its ``agent_at_stop.json``, written by ``bench/agent_at_stop.py``: given the transcript and
+exactly the request tether's Stop hook returned, it recorded with the CLI; a second, blind model
+judged by meaning which labels its notes state), the "agent at Stop" section counts, held out
+first: the sessions that settled something (a label's key phrase is said in them) that tether
+asked, the sessions that edited nothing that it asked anyway, recall (labels some note states),
+precision (notes that state a label), the stated labels whose note is on the labelled code and of
+the labelled kind, the notes the judge found settled but unlabelled, and the notes that are
+tether's candidates accepted unchanged. Figures are printed, never asserted.
 
     python3 bench/distill.py [--set NAME]… [--repeat 40] [--json OUT] [-v]
 """
@@ -47,7 +55,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE.parent / "server"))
 
-from capture_fixtures import Suite, anchor_label, detail, make_repo, materialize, pairs, replay, suites  # noqa: E402
+from capture_fixtures import Suite, anchor_label, detail, make_repo, materialize, pairs, replay, said, suites  # noqa: E402
 
 from tether.agents.hooks import answer  # noqa: E402
 from tether.capture import candidates as capture  # noqa: E402
@@ -159,6 +167,57 @@ def read_also(rows: list[dict]) -> list[dict]:
     return [{**r["second_reader"], "name": r["name"], "seconds": 0.0, "lines": 0} for r in rows if r["second_reader"]]
 
 
+def at_stop(suite: Suite) -> dict | None:
+    """The agent at Stop of one set (``agent_at_stop.json``, ``bench/agent_at_stop.py``): what tether
+    asked, what the playing agent recorded and what the blind judge found in it, counted. A session
+    settled something when a label's key phrase is said in it."""
+    path = suite.folder / "agent_at_stop.json"
+    if not path.is_file():
+        return None
+    played = json.loads(path.read_text(encoding="utf-8"))["scenarios"]
+    t = dict.fromkeys(("sessions", "settled", "settled_asked", "idle", "idle_asked", "labels", "stated", "on_code",
+                       "of_kind", "notes", "right", "unchanged", "left_out", "judged"), 0)
+    for sc in suite.scenarios:
+        got = played.get(sc["name"], {"sessions": [], "notes": []})
+        asked = {s["session"]: s for s in got["sessions"]}
+        for name in sc["sessions"]:
+            s = asked.get(name, {"edited": True, "request": None})
+            text = said(suite.transcript(name)).lower()
+            settled = any(" ".join(e["phrase"].lower().split()) in text for e in sc["expected"])
+            t["sessions"] += 1
+            t["settled"] += settled
+            t["settled_asked"] += settled and s["request"] is not None
+            t["idle"] += not s["edited"]
+            t["idle_asked"] += not s["edited"] and s["request"] is not None
+        notes = got["notes"]
+        t["notes"] += len(notes)
+        t["unchanged"] += sum(n["candidate"] == "accepted unchanged" for n in notes)
+        t["labels"] += len(sc["expected"])
+        if notes and any(n.get("judged") is None for n in notes):
+            continue  # not judged (yet): the recall and precision below count judged scenarios only
+        t["judged"] += len(sc["expected"])
+        t["right"] += sum(bool(n["judged"]["states"]) for n in notes)
+        t["left_out"] += sum(n["judged"]["settled_unlabelled"] for n in notes)
+        for i, e in enumerate(sc["expected"]):
+            by = [(n, x) for n in notes for x in n["judged"]["states"] if x["label"] == i]
+            t["stated"] += bool(by)
+            t["on_code"] += any(x["code"] for _, x in by)
+            t["of_kind"] += any(n["kind"] == e["kind"] for n, _ in by)
+    return t
+
+
+def at_stop_line(label: str, t: dict) -> str:
+    judged = (f"recall {ratio(t['stated'], t['judged']):.2f} ({t['stated']}/{t['judged']}), precision "
+              f"{ratio(t['right'], t['notes']):.2f} ({t['right']}/{t['notes']}), on the labelled code "
+              f"{ratio(t['on_code'], t['stated']):.2f} ({t['on_code']}/{t['stated']}), of the labelled kind "
+              f"{ratio(t['of_kind'], t['stated']):.2f} ({t['of_kind']}/{t['stated']}), notes the key left out "
+              f"{t['left_out']}" + (f" ({t['labels'] - t['judged']} labels not judged yet)" if t["judged"] < t["labels"]
+                                    else "")) if t["judged"] else "not judged yet"
+    return (f"{label:<22} {t['sessions']:>3} sessions: settled something and asked {ratio(t['settled_asked'], t['settled']):.2f} "
+            f"({t['settled_asked']}/{t['settled']}), edited nothing and asked {t['idle_asked']} (of {t['idle']}); {judged}; "
+            f"candidates accepted unchanged {ratio(t['unchanged'], t['notes']):.2f} ({t['unchanged']}/{t['notes']})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", action="append", metavar="NAME", help="only this set (fixtures, or a folder of "
@@ -214,6 +273,18 @@ def main() -> None:
         print(line(f"{half} 2nd reader", reader))
         print(f"{'':<22} the extractor's candidates that the writer or the reader kept: {ext['precision_either']:.2f} "
               f"({ext['tp']}+{also}/{ext['candidates']})")
+    played = {s.name: t for s in chosen if s.name != "fixtures" and (t := at_stop(s))}
+    if played:  # a model playing each session's agent, answering tether's Stop request; judged blind
+        print("\n== the agent at Stop: a model playing each session's agent answers exactly tether's Stop request with "
+              "the CLI; a blind judge matches its notes to the writers' labels (held out first)")
+    for half, label in (("heldout", "held out (pooled)"), ("tune", "tuned on (pooled)")):
+        sets = {n: t for n, t in played.items() if n.startswith(half)}
+        for n, t in sorted(sets.items()):
+            print(at_stop_line(n, t))
+        if sets:
+            pooled = {k: sum(t[k] for t in sets.values()) for k in next(iter(sets.values()))}
+            report[f"{half}* at Stop"] = {"summary": pooled, "sets": sets}
+            print(at_stop_line(label, pooled))
     if long:
         print(f"\nsynthetic: {long['lines']:,} lines in {long['seconds'] * 1000:.0f} ms = "
               f"{long['seconds'] / long['lines'] * 1e6:.0f} ms per 1,000 lines")

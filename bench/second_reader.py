@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE.parent / "server"))
 
-from capture_fixtures import make_repo, materialize, replay, suites, text_of  # noqa: E402
+from capture_fixtures import make_repo, materialize, replay, said, suites  # noqa: E402
 
 READER = ("a language-model helper that saw only the transcripts and the repositories' end states under made-up "
           "names (not the writer's labels, scenario notes or README), given the instructions in "
@@ -58,17 +58,6 @@ def blind(name: str, out: Path) -> None:
     print(f"{name}: {len(cases)} cases, {n} sessions → {d}")
 
 
-def _said(path: Path) -> str:
-    """What the person and the agent wrote in a transcript, whitespace folded."""
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            out.append(text_of((json.loads(line).get("message") or {}).get("content") or ""))
-        except (ValueError, AttributeError):
-            continue
-    return " ".join(" ".join(out).split())
-
-
 def collect(name: str, src: Path) -> None:
     suite = next(s for s in suites() if s.name == name)
     key = json.loads((src / f".key-{name}.json").read_text(encoding="utf-8"))
@@ -76,12 +65,12 @@ def collect(name: str, src: Path) -> None:
     out = {}
     for case in json.loads((src / name / "labels.json").read_text(encoding="utf-8"))["cases"]:
         sc = by_name[key[case["case"]]]
-        said = {blind_name: _said(src / name / "sessions" / blind_name) for blind_name in case["sessions"]}
+        said_in = {blind_name: said(src / name / "sessions" / blind_name) for blind_name in case["sessions"]}
         notes = []
         for n in case["notes"]:
             quotes = n["quote"] if isinstance(n["quote"], list) else [n["quote"]]
             sessions = [real for blind_name, real in zip(case["sessions"], sc["sessions"])
-                        if any(" ".join(q.split())[:60] in said[blind_name] for q in quotes)]
+                        if any(" ".join(q.split())[:60] in said_in[blind_name] for q in quotes)]
             notes.append({"kind": n["kind"], "anchor": n["anchor"], "phrase": n["phrase"], "title": n["title"],
                           "quote": quotes, "rejected": n.get("rejected", []), "sessions": sessions or sc["sessions"][:1]})
         out[sc["name"]] = notes

@@ -100,6 +100,17 @@ def text_of(content) -> str:
     return "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
 
 
+def said(transcript: Path) -> str:
+    """What the person and the agent wrote in a transcript (prompts and text blocks), whitespace folded."""
+    out = []
+    for line in transcript.read_text(encoding="utf-8").splitlines():
+        try:
+            out.append(text_of((json.loads(line).get("message") or {}).get("content") or ""))
+        except (ValueError, AttributeError):
+            continue
+    return " ".join(" ".join(out).split())
+
+
 def apply(tool: str, inp: dict) -> None:
     """Make the change a successful tool call made (its file_path is already absolute)."""
     if tool == "Write":
