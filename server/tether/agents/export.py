@@ -327,11 +327,12 @@ class Plan:
             for c in changes:
                 made += _make_folders(c.path.parent)
                 new = staged_file(c.path, c.text, newline="") if c.text is not None else None  # line endings kept
-                staged.append((c, new, None))
+                staged.append((c, new, None))  # the temp file is removed if keeping the old one fails
                 staged[-1] = (c, new, _keep(c.path))
-            for c, new, _ in staged:
+            for c, new, old in staged:
                 if new is None:
-                    os.unlink(c.path)
+                    if old is not None:
+                        os.unlink(c.path)
                 else:
                     os.replace(new, c.path)
                 done += 1

@@ -33,6 +33,10 @@ _DBS = (b"meta", b"files", b"notes", b"by_path", b"by_name", b"globs", b"anchors
 LOCAL = ("observations", "obs_by_session", "sessions", "candidates")
 _INITIAL_MAP = 1 << 30  # address space, not disk: the file grows as the index does
 # what a damaged index raises when it is read (pages overwritten, a file where its folder was)
+DAMAGE = (lmdb.CorruptedError, lmdb.PageNotFoundError, lmdb.InvalidError, lmdb.VersionMismatchError,
+          lmdb.BadValsizeError, orjson.JSONDecodeError, zlib.error, UnicodeDecodeError)
+
+
 class IndexWriteError(WorkspaceError, lmdb.Error):
     """The index could not be written (a full disk); the note files are the truth, and the
     next command that can write brings it up to date."""
@@ -41,11 +45,6 @@ class IndexWriteError(WorkspaceError, lmdb.Error):
         self.reason = str(error).split(": ", 1)[-1]  # "mdb_txn_commit: No space left on device"
         super().__init__(f"{cache_dir}: the index cannot be written ({self.reason}); free some space and run "
                          f"the command again")
-
-
-DAMAGE = (lmdb.CorruptedError, lmdb.PageNotFoundError, lmdb.InvalidError, lmdb.VersionMismatchError,
-          lmdb.BadValsizeError, orjson.JSONDecodeError, zlib.error, UnicodeDecodeError)
-
 
 
 class Store:
