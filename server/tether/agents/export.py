@@ -34,9 +34,8 @@ from ..core import anchors as A
 from ..context.ranking import is_repo_wide
 from ..core.files import WriteError, normalize_glob, sync_folder
 from ..core.files import staged as staged_file
-from ..core.markdown import fenced
 from ..core.notes import Note
-from ..core.text import digest
+from ..core.text import digest, fenced
 from ..core.workspace import Workspace, WorkspaceError
 
 TARGETS = ("agents", "claude", "cursor", "copilot")

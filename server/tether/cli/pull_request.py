@@ -17,9 +17,9 @@ import re
 from dataclasses import replace
 
 from ..context.ranking import note_markdown
-from ..core.markdown import closes, open_fence, opens
-from ..core.markdown import lines as text_lines
 from ..core.notes import Alternative
+from ..core.text import closes, md_lines, open_fence, opens
+from ..core.text import utf16_len as units  # as GitHub counts a comment's length
 
 LIMIT = 65_000  # GitHub refuses a comment over 65,536 characters (UTF-16 units); a margin for the trailer
 TITLE_CHARS = 200  # a title or a file name, at most (a longer one is cut, with "…")
@@ -29,11 +29,6 @@ ZWJ = "\u200d"  # after "@": GitHub sees no mention, a reader sees the same text
 
 _EMAIL = re.compile(r"\s*<[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+>|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _BACKTICKS = re.compile(r"`+")
-
-
-def units(text: str) -> int:
-    """Length as GitHub counts it (UTF-16 code units: an emoji is two)."""
-    return len(text.encode("utf-16-le")) // 2
 
 
 def pull_request_markdown(findings, notes, ref: str | None) -> str:
@@ -101,7 +96,7 @@ def note_block(note, located) -> list[str]:
 def contained(markdown: str) -> list[str]:
     """``markdown`` as lines of a quoted block that nothing in it can end or reach out of."""
     out: list[str] = []
-    lines = text_lines(_redact(markdown))
+    lines = md_lines(_redact(markdown))
     k = 0
     while k < len(lines):
         m = opens(lines[k])
