@@ -49,6 +49,7 @@ from capture_fixtures import PLACEHOLDER, make_repo, materialize, replay, suites
 
 from tether.agents.hooks import answer  # noqa: E402
 from tether.capture import candidates as capture  # noqa: E402
+from tether.capture import observations as K  # noqa: E402
 from tether.core.workspace import Workspace  # noqa: E402
 
 PLAYER = ("a language-model helper playing each session's agent: given the session's transcript and exactly the "
@@ -128,12 +129,6 @@ def edited(path: Path) -> bool:
     return ok
 
 
-def note_ids(work: Path) -> list[str]:
-    ws = Workspace.find(work)
-    try:
-        return [n.id for n in ws.notes()]
-    finally:
-        ws.close()
 
 
 def play(suite, sc: dict, k: int, case: Path, entry: dict) -> None:
@@ -162,8 +157,17 @@ def play(suite, sc: dict, k: int, case: Path, entry: dict) -> None:
                                               encoding="utf-8")
     else:
         (folder / "request.txt").write_text(request, encoding="utf-8")
+    ws = Workspace.find(work)
+    try:  # a loaded machine can run the hook's distillation out of its time budget: fewer candidates to ask about
+        cut = any(e["kind"] == "distill" and e.get("cut") for e in K.observations(ws, sid))
+        before = [n.id for n in ws.notes()]
+    finally:
+        ws.close()
+    if cut:
+        print(f"{case.name}/{folder.name}: tether's distillation at Stop ran out of its time budget (a loaded "
+              f"machine): its request may miss candidates; lay the set out again on a quieter machine", file=sys.stderr)
     entry["sessions"].append({"session": real, "folder": folder.name, "edited": edited(path), "request": request,
-                              "notes_before": note_ids(work)})
+                              "cut": cut, "notes_before": before})
 
 
 def lay_out(name: str, out: Path) -> None:
@@ -281,8 +285,8 @@ def collect(name: str, src: Path) -> None:
                   f"(`next` was not run): the rest count as not asked", file=sys.stderr)
         unplayed = [{"session": real, "edited": edited(suite.transcript(real)), "request": None, "played": False}
                     for real in sc["sessions"][len(entry["sessions"]):]]
-        out[sc["name"]] = {"sessions": [{"session": s["session"], "edited": s["edited"], "request": s["request"]}
-                                        for s in entry["sessions"]] + unplayed,
+        out[sc["name"]] = {"sessions": [{"session": s["session"], "edited": s["edited"], "request": s["request"],
+                                         "cut": s.get("cut", False)} for s in entry["sessions"]] + unplayed,
                            "notes": recorded, "candidates": tally}
     path = suite.folder / "agent_at_stop.json"
     old = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}

@@ -1,4 +1,4 @@
-"""Context-relevance harness (../shared/bench/context/SPEC.md) and context_for latency.
+"""Context-relevance harness (../shared/bench/context/SPEC.md, SPEC-v3.md) and context_for latency.
 
     python bench/context.py SCENARIO_DIR... --out RESULTS.jsonl [--budget N]
     python bench/context.py SCENARIO_DIR... --out RESULTS.jsonl --scale 10000
@@ -6,7 +6,9 @@
 For each scenario: copy ``workspace/`` to a fresh folder, ``tether init`` there, record every
 note through the core (``Workspace.record``: a ``path``+``line`` anchor becomes the symbol
 anchor of the innermost definition at that line, ``path`` a file anchor, ``glob`` a glob
-anchor), then for each touch call ``context_for(ws, path, line - 1, budget)`` and write
+anchor). A version 3 scenario (``"changes"``) then has its changes applied to that folder
+through the file system only (files written, deleted, renamed: tether is told nothing of
+what moved), and each touch is asked at its own ``budget``. Then, for each touch, call ``context_for(ws, path, line - 1, budget)`` and write
 ``{"scenario", "touch", "keys", "tokens"}``: the scenario keys of the notes handed over, in
 rank order, and tether's own token count of the Markdown it hands over. The harness never
 reads ``relevant``, ``irrelevant``, ``reasons`` or ``symbol``.
@@ -17,7 +19,8 @@ N notes (filler modules with a decision on each function, about ten notes a file
 notes folder scanned for changes on every call (the CLI and hooks: one process per call),
 once with it watched (the language server, told of note changes by the editor, and the MCP
 server, by its own watcher, scan only then). The
-``context_for`` p99 ≤ 20 ms target is for 10,000 notes. Score the results with ../shared/bench/context/score.py.
+``context_for`` p99 ≤ 20 ms target is for 10,000 notes. Score the results with ../shared/bench/context/score.py
+(v2) or score_v3.py (v3).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from tether.core import anchors as A  # noqa: E402
-from tether.context.ranking import context_for  # noqa: E402
+from tether.context.ranking import DEFAULT_BUDGET, context_for  # noqa: E402
 from tether.core.languages import for_path  # noqa: E402
 from tether.core.notes import Note, format_note, new_id, now  # noqa: E402
 from tether.core.syntax import SourceFile  # noqa: E402
@@ -62,11 +65,27 @@ def record_all(ws: Workspace, notes: list[dict]) -> dict[str, str]:
     return ids
 
 
-def run_touches(ws: Workspace, touches: list[dict], ids: dict[str, str], budget: int, name: str, out) -> list[float]:
+def apply_changes(root: Path, changes: list[dict]) -> None:
+    """SPEC-v3 ``changes``, in order, as a person's editor or ``mv`` would make them."""
+    for c in changes:
+        if "rename" in c:
+            old, new = (root / p for p in c["rename"])
+            new.parent.mkdir(parents=True, exist_ok=True)
+            old.rename(new)
+        elif c.get("delete"):
+            (root / c["path"]).unlink()
+        else:
+            f = root / c["path"]
+            f.parent.mkdir(parents=True, exist_ok=True)
+            f.write_text(c["text"], encoding="utf-8")
+
+
+def run_touches(ws: Workspace, spec: dict, ids: dict[str, str], budget: int | None, out, repeat: int = 1) -> list[float]:
+    touches, name, default = spec["touches"] * repeat, spec["name"], spec.get("budget") or DEFAULT_BUDGET
     times = []
     for t in touches:
         t0 = time.perf_counter()
-        ctx = context_for(ws, t["path"], t["line"] - 1, budget=budget)
+        ctx = context_for(ws, t["path"], t["line"] - 1, budget=budget or t.get("budget") or default)
         times.append((time.perf_counter() - t0) * 1000)
         if out is not None:
             keys = [ids.get(i.note.id, "?" + i.note.id) for i in ctx.items]
@@ -110,13 +129,13 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("dirs", nargs="+", metavar="SCENARIO_DIR")
     p.add_argument("--out", required=True, metavar="RESULTS.jsonl")
-    p.add_argument("--budget", type=int, default=None, help="default: the scenario's budget, else 2000")
+    p.add_argument("--budget", type=int, default=None, help="default: the touch's budget (v3), else the scenario's, else 2000")
     p.add_argument("--scale", type=int, default=0, metavar="N", help="also time context_for with N notes")
     args = p.parse_args()
     with open(args.out, "w") as out:
         for sc in scenarios(args.dirs):
             spec = json.loads((sc / "scenario.json").read_text())
-            budget = args.budget or spec.get("budget") or 2000
+            budget = args.budget  # else each touch's own (v3), else the scenario's
             with tempfile.TemporaryDirectory(prefix="tether-ctx-") as tmp:
                 root = Path(tmp) / "ws"
                 shutil.copytree(sc / "workspace", root)
@@ -124,18 +143,19 @@ def main() -> int:
                 t0 = time.perf_counter()
                 ids = record_all(ws, spec["notes"])
                 rec_s = time.perf_counter() - t0
-                first = run_touches(ws, spec["touches"], ids, budget, spec["name"], out)
-                warm = run_touches(ws, spec["touches"], ids, budget, spec["name"], None)
+                apply_changes(root, spec.get("changes", []))
+                first = run_touches(ws, spec, ids, budget, out)
+                warm = run_touches(ws, spec, ids, budget, None)
                 print(f"{spec['name']:<14} notes {len(ids):>5}  recorded in {rec_s:5.2f} s  context_for: "
                       f"first pass (each file parsed once) p50 {statistics.median(first):5.1f} ms "
                       f"max {max(first):6.1f} ms; warm p50 {statistics.median(warm):5.1f} ms "
                       f"p99 {pct(warm, 0.99):5.1f} ms", flush=True)
                 if args.scale:
                     n = fill(ws, args.scale)
-                    run_touches(ws, spec["touches"], ids, budget, spec["name"], None)
+                    run_touches(ws, spec, ids, budget, None)
                     for watched in (False, True):
                         ws.repo.auto_refresh = not watched
-                        big = run_touches(ws, spec["touches"] * 3, ids, budget, spec["name"], None)
+                        big = run_touches(ws, spec, ids, budget, None, repeat=3)
                         how = "notes folder watched (LSP, MCP)" if watched else "notes folder scanned each call"
                         print(f"{'':<14} notes {n:>5}  {how:<31} context_for p50 {statistics.median(big):5.1f} ms"
                               f"  p99 {pct(big, 0.99):5.1f} ms  (target p99 <= 20 ms)", flush=True)

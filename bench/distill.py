@@ -176,7 +176,7 @@ def at_stop(suite: Suite) -> dict | None:
         return None
     played = json.loads(path.read_text(encoding="utf-8"))["scenarios"]
     t = dict.fromkeys(("sessions", "settled", "settled_asked", "idle", "idle_asked", "labels", "stated", "on_code",
-                       "of_kind", "notes", "right", "unchanged", "left_out", "judged"), 0)
+                       "of_kind", "notes", "right", "unchanged", "left_out", "judged", "cut"), 0)
     for sc in suite.scenarios:
         got = played.get(sc["name"], {"sessions": [], "notes": []})
         asked = {s["session"]: s for s in got["sessions"]}
@@ -189,6 +189,7 @@ def at_stop(suite: Suite) -> dict | None:
             t["settled_asked"] += settled and s["request"] is not None
             t["idle"] += not s["edited"]
             t["idle_asked"] += not s["edited"] and s["request"] is not None
+            t["cut"] += s.get("cut", False)  # distillation at Stop out of its time budget when laid out
         notes = got["notes"]
         t["notes"] += len(notes)
         t["unchanged"] += sum(n["candidate"] == "accepted unchanged" for n in notes)
@@ -215,7 +216,9 @@ def at_stop_line(label: str, t: dict) -> str:
                                     else "")) if t["judged"] else "not judged yet"
     return (f"{label:<22} {t['sessions']:>3} sessions: settled something and asked {ratio(t['settled_asked'], t['settled']):.2f} "
             f"({t['settled_asked']}/{t['settled']}), edited nothing and asked {t['idle_asked']} (of {t['idle']}); {judged}; "
-            f"candidates accepted unchanged {ratio(t['unchanged'], t['notes']):.2f} ({t['unchanged']}/{t['notes']})")
+            f"candidates accepted unchanged {ratio(t['unchanged'], t['notes']):.2f} ({t['unchanged']}/{t['notes']})"
+            + (f" — {t['cut']} sessions' distillation at Stop was cut short (a loaded machine): lay out again" if t["cut"]
+               else ""))
 
 
 def main() -> None:

@@ -254,13 +254,13 @@ def test_context_markdown(shared):
     assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
     out = runs[0].stdout
     assert out.startswith("# tether notes for src/app.py:4\n")
-    heads = re.findall(r"^## (\w+): (.*)$", out, re.M)
+    heads = re.findall(r"^(\w+): (.*) \(\w+\)$", out, re.M)  # kind: title (short id)
     assert heads[0] == ("decision", "Load config eagerly")
     assert ("workaround", "pin the parser") in heads
-    assert "Applies here: anchored on `load_config`." in out
-    assert "Applies here: the pattern `src/**` covers src/app.py." in out
+    assert "\n## On `load_config`\n" in out  # where they apply: one heading each way
+    assert "\n## On `src/**`\n" in out
     inside = runs[1].stdout
-    assert "Applies here: anchored on `load_config`, which encloses line 6." in inside
+    assert "\n## On `load_config`, enclosing\n" in inside
     assert runs[2].stdout == "No tether notes apply to tools/build.py.\n"
 
 

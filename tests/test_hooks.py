@@ -23,6 +23,7 @@ NOTEBOOK = json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_min
 class Repo:
     root: Path
     ids: dict[str, str]
+    handles: dict[str, str]  # label -> the short id the context shows
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +47,7 @@ def repo(tmp_path_factory) -> Repo:
                                 works_around="the kernel keeps state").id,
         "wide": ws.record("boundary", "**", how="glob", title="No network calls at import time").id,
     }
+    r.handles = {label: ws.repo.short_id(nid) for label, nid in r.ids.items()}
     ws.close()
     return r
 
@@ -94,8 +96,8 @@ def context(out: dict | None, name: str) -> str:
 
 
 def titles(repo: Repo, text: str) -> set[str]:
-    """The labels of the notes handed over in full (each note ends with its id line)."""
-    return {label for label, nid in repo.ids.items() if f"(note {nid}," in text}
+    """The labels of the notes handed over in full (each note's first line ends with its short id)."""
+    return {label for label, h in repo.handles.items() if f"({h})\n" in text}
 
 
 def path(repo: Repo, rel: str) -> str:
@@ -133,10 +135,10 @@ def test_pre_tool_use_names_the_notes_at_the_touched_place_for_every_tool(repo):
     assert titles(repo, got["read-all"]) == {"decision", "invariant", "wide"}
     assert titles(repo, got["edit"]) == {"invariant", "wide"}
     assert got["edit"].startswith("# tether notes for src/app.py:13")
-    assert "which encloses line 13" in got["edit"]
+    assert "## On `Service.start`, enclosing\n" in got["edit"]
     assert titles(repo, got["edit-not-found"]) == {"decision", "invariant", "wide"}  # the whole file
     assert titles(repo, got["multi"]) == {"decision", "invariant", "wide"}
-    assert "Rejected options:\n- lazy loading: errors show up late" in got["multi"]
+    assert "Rejected: lazy loading (errors show up late)\n" in got["multi"]
     assert titles(repo, got["write"]) == {"intent", "wide"}
     assert titles(repo, got["write-new"]) == {"wide"}  # a new file: the path-pattern notes
     assert titles(repo, got["notebook"]) == {"workaround", "wide"}
@@ -174,7 +176,7 @@ def test_session_start_after_compaction_gives_the_touched_files_again(repo):
     assert text.startswith("# tether notes for this repository")
     assert "# tether notes for src/app.py" in text and "# tether notes for tools/build.py" in text
     assert titles(repo, text) == {"wide", "decision", "invariant", "intent"}
-    assert text.count(f"(note {repo.ids['wide']},") == 1  # repository-wide notes once, not once per file
+    assert text.count(f"({repo.handles['wide']})\n") == 1  # repository-wide notes once, not once per file
     assert len(text) < 10_000
     # given again just now: the next touch adds nothing
     assert hook(repo, pre(repo, sid, "Read", file_path=path(repo, "src/app.py"))) is None

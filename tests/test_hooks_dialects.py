@@ -95,7 +95,7 @@ def test_cursor_gets_the_notes_of_a_file_right_after_reading_or_writing_it(repo)
     }
     got = dict(zip(cases, (cursor_context(o) for o in hooks(repo, list(cases.values()), "cursor"))))
     assert titles(repo, got["read"]) == {"decision", "invariant", "wide"}
-    assert "Rejected options:\n- lazy loading: errors show up late" in got["read"]
+    assert "Rejected: lazy loading (errors show up late)\n" in got["read"]
     assert titles(repo, got["write"]) == {"intent", "wide"}
 
     # each note once per file per session

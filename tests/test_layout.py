@@ -8,7 +8,7 @@ from pathlib import Path
 import tether
 
 PACKAGE = Path(tether.__file__).parent
-CORE, SUBSYSTEMS, FACES = "core", ("checks", "context", "capture", "site"), ("cli", "lsp", "mcp", "agents")
+CORE, SUBSYSTEMS, FACES = "core", ("checks", "context", "capture", "site"), ("cli", "lsp", "mcp", "agents", "proxy")
 ALLOWED = {"core": set(), "checks": {"core"}, "context": {"core"}, "capture": {"core"}, "site": {"core"}}
 
 

@@ -581,7 +581,7 @@ async def test_custom_requests_notes_and_context(client: LanguageClient, tmp_pat
     assert ctx["notes"][0]["id"] == dec.id
     assert ctx["notes"][0]["tier"] == 2  # load_config encloses the line
     assert "decision: Config is read whole" in ctx["markdown"]
-    assert "- streaming parser: needs a dependency for a 2 kB file" in ctx["markdown"]
+    assert "Rejected: streaming parser (needs a dependency for a 2 kB file); " in ctx["markdown"]
 
     # the whole workspace, without a uri
     res = await request(client, "tether/notes", {})

@@ -91,6 +91,18 @@ async def test_a_function_pasted_into_another_file_keeps_its_note(client, tmp_pa
     (anchor,) = [a for n in res["notes"] for a in n["anchors"]]
     assert (anchor["state"], anchor["now_path"]) == ("moved", "pkg/other.py")
     assert anchor["range"]["start"]["line"] == line_of(other.read_text(), "def parse_amount")
+    # before any sync, every face of the file it arrived in has it: hover, code lens, its notes
+    uri = open_doc(client, other)
+    line = line_of(other.read_text(), "def parse_amount")
+    h = await hover(client, uri, line, 6)
+    assert h is not None and "Amounts are integer cents" in h.contents.value
+    lenses = await client.text_document_code_lens_async(T.CodeLensParams(T.TextDocumentIdentifier(uri)))
+    assert [lens.range.start.line for lens in lenses] == [line]
+    here = await request(client, "tether/notes", {"uri": uri})
+    assert [n["title"] for n in here["notes"]] == ["Amounts are integer cents"]
+    ctx = await request(client, "tether/context", {"uri": uri, "range": {"start": {"line": line + 2, "character": 4},
+                                                                        "end": {"line": line + 2, "character": 4}}})
+    assert "decision: Amounts are integer cents" in ctx["markdown"] and "moved here from pkg/models.py" in ctx["markdown"]
 
 
 async def test_record_on_a_file_outside_the_workspace_roots_creates_nothing_there(client, tmp_path: Path):

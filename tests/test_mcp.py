@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -40,8 +41,9 @@ SERVE = [sys.executable, "-m", "tether", "mcp"]
 
 @asynccontextmanager
 async def connect(root: Path, command: list[str] = SERVE):
+    keep = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}  # the tether under test, not another
     params = StdioServerParameters(command=command[0], args=command[1:], cwd=str(root),
-                                   env={"GIT_CONFIG_NOSYSTEM": "1", "PYTHONIOENCODING": "utf-8"})
+                                   env={"GIT_CONFIG_NOSYSTEM": "1", "PYTHONIOENCODING": "utf-8", **keep})
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -189,9 +191,9 @@ def test_context_names_the_note_at_the_line(shared):
     none = shared.result("get_context", path="src/loop.py", line=1)
     md = at.content[0].text
     assert md.startswith("# tether notes for src/app.py:7")
-    assert "## decision: Configuration is read whole" in md
+    assert "\ndecision: Configuration is read whole (" in md
     assert "Rationale: Config files are small" in md
-    assert "- incremental reader: no file is large enough to need it" in md
+    assert "Rejected: incremental reader (no file is large enough to need it)" in md
     assert "start() only stores the port" not in md  # another definition of the file
     assert [n["id"] for n in at.structured_content["notes"]] == [shared.decision]
     assert at.structured_content["line"] == 6  # 0-based in JSON, as everywhere

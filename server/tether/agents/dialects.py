@@ -147,9 +147,7 @@ def run(agent: str, stdin, stdout, stderr) -> int:
     stray = io.StringIO()  # warnings and the like: into the log, never into the reply
     try:
         with contextlib.redirect_stderr(stray):
-            event = orjson.loads(stdin.read())
-            if not isinstance(event, dict):
-                raise ValueError("the event is not a JSON object")
+            event = hooks.read_event(stdin.read())
             name = event.get("hook_event_name")
             reply = d.neutral.get(name, {}) if isinstance(name, str) else {}
             cwd = claude_event(d, event, "").get("cwd")

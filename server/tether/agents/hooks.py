@@ -68,6 +68,7 @@ MAX_FINDINGS = 30
 DISTILL_BUDGET = 5.0  # seconds of the hook's 15 for distilling a session at Stop / SessionEnd
 SETTINGS = "agents.toml"  # in .tether/: ask_at_stop = true | false
 MAX_ASKED = 8  # candidates listed in one request at Stop
+MAX_DEPTH = 64  # levels of an event kept (tether reads three or four)
 
 
 # -- what a tool touches -------------------------------------------------------------------
@@ -232,6 +233,7 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
     transaction, so two hooks answering the same event hand a note over once."""
     s = ws.store
     prints = {i.note.id: fingerprint(i) for i in ranked}
+    handles = {i.note.id: ws.repo.short_id(i.note.id) for i in ranked}  # read before the write transaction
 
     def txn_fn(txn) -> str:
         _remember_touch(s, txn, sid, rel)
@@ -240,7 +242,7 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
         fresh = [i for i in ranked if prints[i.note.id] not in (seen.get(i.note.id), wide.get(i.note.id))]
         if not fresh:
             return ""
-        ctx = Context(rel, line, [], [], budget)
+        ctx = Context(rel, line, [], [], budget, handle=lambda nid: handles.get(nid, nid))
         ctx.fit(fresh)
         given = ctx.items or ctx.left_out  # nothing fits: the list of what was left out, once
         seen.update({i.note.id: prints[i.note.id] for i in given})
@@ -251,7 +253,7 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
         again = [i for i in ranked if i.note.id not in new_ids and seen.get(i.note.id) == prints[i.note.id]]
         if again and rel:
             out += ("\nAlso applies here, given earlier in this session: " +
-                    "; ".join(f"{i.note.kind} \"{i.note.title}\" ({i.note.id})" for i in again[:8]) +
+                    "; ".join(f"{i.note.kind} \"{i.note.title}\" ({handles[i.note.id]})" for i in again[:8]) +
                     (f" and {len(again) - 8} more" if len(again) > 8 else "") + ".\n")
         return out
     return s.write(txn_fn)
@@ -662,9 +664,7 @@ def run(agent: str, stdin, stdout) -> int:
         with contextlib.redirect_stderr(stray):
             if agent not in AGENTS:
                 raise ValueError(f"unknown agent {agent!r}")
-            event = orjson.loads(stdin.read())
-            if not isinstance(event, dict):
-                raise ValueError("the event is not a JSON object")
+            event = read_event(stdin.read())
             try:
                 ws = Workspace.find(_field(event, "cwd") or os.getcwd())
             except WorkspaceError:
@@ -682,6 +682,27 @@ def run(agent: str, stdin, stdout) -> int:
             with contextlib.suppress(Exception):
                 ws.close()
     return 0
+
+
+def read_event(text: str | bytes) -> dict:
+    """The hook event ``text`` holds, with whatever is nested more than ``MAX_DEPTH`` levels
+    deep replaced by a short string, so that nothing walking it later — tether's code, orjson
+    writing it (at most 254 levels) — goes that deep (an MCP tool's input can be anything).
+    ValueError when it is not a JSON object (orjson reads at most 1,024 levels, without
+    recursing)."""
+    event = orjson.loads(text)
+    if not isinstance(event, dict):
+        raise ValueError("the event is not a JSON object")
+    todo: list[tuple[dict | list, int]] = [(event, 1)]
+    while todo:
+        node, depth = todo.pop()
+        for k, v in list(node.items() if isinstance(node, dict) else enumerate(node)):
+            if isinstance(v, (dict, list)) and v:
+                if depth < MAX_DEPTH:
+                    todo.append((v, depth + 1))
+                else:
+                    node[k] = f"(nested more than {MAX_DEPTH} levels deep: left out)"
+    return event
 
 
 def _traceback() -> str:

@@ -30,7 +30,7 @@ from . import candidates as K
 from . import observations as O
 from .rules import RuleExtractor, leads
 from .session import GLOB_ALL, MAX_SYMBOLS, Call, Extractor, Lead, Session, Utterance
-from .transcript import USER, Said, Skipped, Transcript, read_transcript
+from .transcript import ASSISTANT, USER, Said, Skipped, Transcript, read_transcript
 
 # -- building a session --------------------------------------------------------------------------
 
@@ -48,10 +48,12 @@ def session_from(ws: Workspace, transcript: Transcript | None, log: list[dict]) 
             if e["kind"] == "prompt":
                 turn += 1
                 events.append(Utterance(len(events), turn, USER, e.get("text", ""), e["at"], 0))
+            elif e["kind"] == "reply":  # the model's words, as the proxy saw them
+                events.append(Utterance(len(events), turn, ASSISTANT, e.get("text", ""), e["at"], 0))
             elif e["kind"] in ("read", "edit", "command", "failure", "tool"):
                 events.append(Call(len(events), turn, e.get("tool", ""), e["at"], 0, e.get("tool_use_id", ""),
                                    e.get("path", ""), e["kind"] == "edit", list(e.get("symbols", [])),
-                                   e.get("command", ""), e["kind"] == "failure", e.get("error", "")))
+                                   e.get("command", ""), error=e["kind"] == "failure", output=e.get("error", "")))
         sid = log[0]["session"] if log else ""
         return Session(sid, "", 0, events)
     files: dict[str, str | None] = {}

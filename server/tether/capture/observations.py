@@ -21,6 +21,8 @@ from ..core.workspace import Workspace
 
 DEFAULT_LOG_BYTES = 8 << 20
 MAX_FIELD = 2000  # characters kept of one prompt, command or error text
+# longer for what only the proxy sees: the model's reply at a turn's end, a compaction's summary
+KEEP = {"reply": 8000, "summary": 64000}
 
 
 def log_cap() -> int:
@@ -29,22 +31,23 @@ def log_cap() -> int:
     return int(v) if v.isdigit() and int(v) > 0 else DEFAULT_LOG_BYTES
 
 
-def _clip(v):
-    if isinstance(v, str) and len(v) > MAX_FIELD:
-        return v[:MAX_FIELD] + f"… [{len(v) - MAX_FIELD} more characters]"
+def _clip(v, limit: int = MAX_FIELD):
+    if isinstance(v, str) and len(v) > limit:
+        return v[:limit] + f"… [{len(v) - limit} more characters]"
     return v
 
 
 def observe(ws: Workspace, session: str, kind: str, *, transcript: str = "", cap: int | None = None,
             **fields) -> None:
     """Append one entry to the observation log (``kind``: prompt, read, edit, command,
-    failure, tool, distill), evicting the oldest entries beyond the cap."""
+    failure, tool, distill; from the proxy also reply and summary), evicting the oldest
+    entries beyond the cap."""
     if not session:
         return
     s = ws.store
     at = time.time_ns()
     key = f"{at:020d}-{os.urandom(3).hex()}"
-    entry = {"session": session, "at": _iso(at), "kind": kind, **{k: _clip(v) for k, v in fields.items()}}
+    entry = {"session": session, "at": _iso(at), "kind": kind, **{k: _clip(v, KEEP.get(kind, MAX_FIELD)) for k, v in fields.items()}}
     size = len(orjson.dumps(entry))
     limit = cap or log_cap()
 

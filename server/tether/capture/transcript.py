@@ -10,6 +10,12 @@ type tether does not know — each is skipped and reported (:class:`Skipped`: fi
 reason), and the rest is read. Only a file that cannot be read at all raises
 :class:`TranscriptError`.
 
+A transcript is read within the time a hook has, whatever its size: of a JSONL transcript
+only the end (``MAX_READ`` bytes, whole lines), where the session's latest turns are — the
+turns before were distilled at the stops before; the lines left out are reported, and line
+numbers stay those of the file. Only a regular file is read (never a pipe or a device), and
+no more of it than its size says (a file of ``/proc`` says 0, however long it would talk).
+
 **Claude Code** — one JSON object per line (empty lines are ignored):
 
 - ``type``: ``"user"`` or ``"assistant"`` are read; Claude Code's other types
@@ -46,7 +52,9 @@ for a "line": evidence and skipped parts name the request's number (1-based).
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -129,40 +137,92 @@ KNOWN_OTHER = frozenset(("summary", "system", "file-history-snapshot", "progress
                          "custom-title", "tag", "agent-name", "pr-link", "last-prompt"))
 
 
+MAX_READ = 4 << 20  # bytes of a JSONL transcript read, from its end: parsed and distilled in about a second
+MAX_DOCUMENT = 32 << 20  # bytes of a VS Code chat session, one JSON document read whole
+
+
 def read_transcript(path: str | Path) -> Transcript:
     """Read a transcript of any supported agent (see the module's documentation). What
     cannot be read is in ``skipped``; only a file that cannot be read at all raises
     :class:`TranscriptError`."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a pipe or a device opens without waiting
     except FileNotFoundError:
         raise TranscriptError(str(p), 0, "no such transcript file") from None
     except OSError as e:
         raise TranscriptError(str(p), 0, f"cannot read the transcript ({e.strerror})") from None
-    if data.lstrip()[:1] == b"{" and p.suffix == ".json":
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise TranscriptError(str(p), 0, "not a regular file (a transcript is one)")
+        document = p.suffix == ".json"
+        if document and st.st_size > MAX_DOCUMENT:
+            raise TranscriptError(str(p), 0, f"{st.st_size:,} bytes: more than the {MAX_DOCUMENT:,} a chat session "
+                                             f"is read whole within a hook's time")
+        start = 0 if document else max(st.st_size - MAX_READ, 0)
+        data = _read_range(fd, start, st.st_size)
+        first = 1
+        if start:  # from the first whole line on, numbered as in the file
+            cut = data.find(b"\n") + 1
+            data = data[cut:] if cut else b""
+            first += _lines_before(fd, start) + (cut > 0)
+    except OSError as e:
+        raise TranscriptError(str(p), 0, f"cannot read the transcript ({e.strerror})") from None
+    finally:
+        os.close(fd)
+    if document and data.lstrip()[:1] == b"{":
         return parse_vscode_session(data, str(p))
-    return parse_transcript(data, str(p))
+    tr = parse_transcript(data, str(p), first)
+    if first > 1:
+        tr.skipped.insert(0, Skipped(str(p), 1, f"lines 1-{first - 1} not read: the transcript is {st.st_size:,} bytes, "
+                                                f"of which the last {MAX_READ:,} (the session's latest turns) are read"))
+    return tr
+
+
+def _read_range(fd: int, start: int, end: int) -> bytes:
+    """Bytes ``start`` to ``end`` of the file (fewer if it shrank meanwhile)."""
+    chunks = []
+    while start < end:
+        chunk = os.pread(fd, min(end - start, 1 << 22), start)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        start += len(chunk)
+    return b"".join(chunks)
+
+
+def _lines_before(fd: int, end: int) -> int:
+    """Newlines in the file's first ``end`` bytes, counted a piece at a time."""
+    n = at = 0
+    while at < end:
+        chunk = os.pread(fd, min(end - at, 1 << 22), at)
+        if not chunk:
+            break
+        n += chunk.count(b"\n")
+        at += len(chunk)
+    return n
 
 
 class _Bad(Exception):
     """A line (or block) with another shape than the one documented."""
 
 
-def parse_transcript(data: bytes, path: str = "<transcript>") -> Transcript:
-    """A Claude Code JSONL transcript: every readable line, the others in ``skipped``."""
+def parse_transcript(data: bytes, path: str = "<transcript>", first: int = 1) -> Transcript:
+    """A Claude Code JSONL transcript (from its line ``first`` on): every readable line, the
+    others in ``skipped``."""
     tr = Transcript(path, "", 0)
     calls: dict[str, ToolCall] = {}
     raw_lines = data.split(b"\n")
     complete = data.endswith(b"\n")
-    for n, raw in enumerate(raw_lines, 1):
+    for n, raw in enumerate(raw_lines, first):
         if not raw.strip():
             continue
         tr.lines += 1
         try:
             rec = orjson.loads(raw)
         except orjson.JSONDecodeError as e:
-            if n == len(raw_lines) and not complete:
+            if n == first + len(raw_lines) - 1 and not complete:
                 tr.skipped.append(Skipped(path, n, "truncated: the last line ends before its JSON does "
                                                    "(the file was cut while being written)"))
             else:

@@ -1,21 +1,33 @@
 """The client of the resident server (``tether serve``): what ``tether hook`` and ``tether
 context`` run before anything else, in a process an agent starts on every tool call.
 
-It imports only modules built into the interpreter (``_socket``, ``zlib``): ``socket.py``,
-``json`` and the ``re`` they pull in cost a new process more (~9 ms here) than the server
-takes to answer. So the request and the answer are NUL-separated fields, not JSON:
+It imports only modules built into the interpreter (``_socket``, ``zlib``; ``stat`` comes
+with ``os``): ``socket.py``, ``json`` and the ``re`` they pull in cost a new process more
+(~9 ms here) than the server takes to answer. So the request and the answer are
+NUL-separated fields, not JSON:
 
     request  VERSION \\0 CWD \\0 N \\0 ARG_1 \\0 … ARG_N \\0 STDIN      (then the client shuts its side)
     answer   EXIT \\0 LEN(OUT) \\0 OUT ERR
 
 A path or an argument cannot hold a NUL, so the split is exact; EXIT is the command's exit
-code, or ``stale`` (a server of another tether version, which then exits) or ``elsewhere``
-(the folder is not this server's workspace): then the command works alone."""
+code, or ``stale`` (a server of another tether version, which then exits), ``elsewhere``
+(the folder is not this server's workspace) or ``alone`` (a request the server leaves to the
+command: one that distils a session, or one it failed to run): then the command works alone.
+
+Trust: a request carries what an agent is doing (prompts, files being written) and the answer
+is shown to the agent as tether's, so both ends make sure the other is the same user before
+anything is sent or believed. The socket lives in a folder of this user's that nobody else can
+enter (mode 0700: one that is another user's, or open to others, is not used); and each end
+asks the kernel who the other is (``SO_PEERCRED``), which a socket put in its place by another
+user cannot fake. When that cannot be had, the command works alone and says why once in
+``.tether/cache/hooks.log``."""
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
+import time
 import zlib
 
 import _socket
@@ -23,16 +35,77 @@ import _socket
 from .. import __version__
 
 ANSWER_S = 2.0  # a server slower than this (busy distilling, stuck) is not waited for: work alone
-STALE, ELSEWHERE = b"stale", b"elsewhere"
+STALE, ELSEWHERE, ALONE = b"stale", b"elsewhere", b"alone"
+MAX_PATH = 103  # bytes of a Unix socket's path: 107 on Linux, 103 on macOS (the kernel's buffer, less its NUL)
+FALLBACK = "/tmp"  # where the socket goes when the usual folder's path is too long for one
 
 
 def socket_path(root) -> str:
-    """Where the server of ``root`` listens: a short per-user path (a Unix socket's path
-    is limited to about 100 bytes; a workspace's may be longer)."""
-    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
+    """Where the server of ``root`` listens: a per-user folder in ``$XDG_RUNTIME_DIR``, else
+    ``$TMPDIR``, else ``/tmp``; in ``/tmp`` when that path would be too long for a socket (a
+    workspace's own path may be any length: the name is a hash of it)."""
     raw = os.fsencode(root)  # crc32, not hashlib (3 ms to import): the server checks the root anyway
     key = f"{zlib.crc32(raw):08x}{zlib.crc32(raw[::-1]):08x}"
-    return os.path.join(base, f"tether-{os.getuid()}", f"{key}.sock")
+    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or FALLBACK
+    path = os.path.join(base, f"tether-{os.getuid()}", f"{key}.sock")
+    return path if len(os.fsencode(path)) <= MAX_PATH else os.path.join(FALLBACK, f"tether-{os.getuid()}", f"{key}.sock")
+
+
+def distrust(folder: str) -> str | None:
+    """Why the socket folder ``folder`` is not to be used (None: it is, or it is not there
+    yet): it must be a real folder of this user's that nobody else can enter."""
+    try:
+        st = os.lstat(folder)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return f"{folder}: {e.strerror}"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{folder} is not a folder (a link or a file is there)"
+    if st.st_uid != os.getuid():
+        return f"{folder} belongs to another user (uid {st.st_uid}), who could read or answer the requests"
+    if st.st_mode & 0o077:
+        return f"{folder} has mode {stat.S_IMODE(st.st_mode):04o}: others can reach the socket (0700 is needed)"
+    return None
+
+
+def peer_uid(s) -> int | None:
+    """The user id of the process at the other end of the Unix socket ``s``, as the kernel
+    says (None where it cannot say)."""
+    option = getattr(_socket, "SO_PEERCRED", None)  # Linux: struct ucred {pid, uid, gid}
+    if option is None:
+        return None
+    return int.from_bytes(s.getsockopt(_socket.SOL_SOCKET, option, 12)[4:8], sys.byteorder)
+
+
+def stranger(s) -> str | None:
+    """Why the process at the other end of ``s`` is not to be trusted (None: it is this user's)."""
+    uid = peer_uid(s)
+    if uid is None:
+        return "this system does not say who is at the other end of a Unix socket (no SO_PEERCRED)"
+    return None if uid == os.getuid() else f"the process at the other end runs as another user (uid {uid})"
+
+
+def say_once(root: str, what: str) -> None:
+    """Write ``what`` (why hooks answer alone, or what the server refused) in the workspace's
+    ``.tether/cache/hooks.log`` — once, not at every tool call (``serve-refused`` there keeps
+    the last thing said; a server that starts listening removes it)."""
+    cache = os.path.join(root, ".tether", "cache")
+    mark = os.path.join(cache, "serve-refused")
+    try:
+        with open(mark, "rb") as f:
+            if f.read() == what.encode("utf-8", "surrogateescape"):
+                return
+    except OSError:
+        pass
+    try:
+        os.makedirs(cache, exist_ok=True)
+        with open(os.path.join(cache, "hooks.log"), "a", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} serve\n{what}\n")
+        with open(mark, "wb") as f:
+            f.write(what.encode("utf-8", "surrogateescape"))
+    except OSError:
+        pass
 
 
 def workspace_root(start: str) -> str | None:
@@ -88,13 +161,25 @@ def answer(exit: int | bytes, out: bytes = b"", err: bytes = b"") -> bytes:
     return code + b"\0" + str(len(out)).encode() + b"\0" + out + err
 
 
+class Distrusted(Exception):
+    """The socket, its folder or the process listening is not this user's: why."""
+
+
 def ask(root: str, argv: list[str], cwd: str, stdin: bytes, timeout: float = ANSWER_S,
         version: str = __version__) -> tuple[bytes, bytes, bytes] | None:
     """(exit, out, err) as the server answers, or None: no server, no answer in time, or
-    an answer cut short."""
+    an answer cut short. :class:`Distrusted` when the socket is not this user's: nothing
+    was sent."""
+    path = socket_path(root)
+    why = distrust(os.path.dirname(path))
+    if why:
+        raise Distrusted(why)
     try:
-        s = connect(socket_path(root), timeout)
+        s = connect(path, timeout)
         try:
+            why = stranger(s)
+            if why:
+                raise Distrusted(f"{path}: {why}")
             s.sendall(request(argv, cwd, stdin, version))
             s.shutdown(_socket.SHUT_WR)
             chunks = []
@@ -134,7 +219,11 @@ def through_server(argv: list[str], stdin: bytes) -> int | None:
         return None
     if root is None:
         return None
-    got = ask(root, argv, cwd, stdin)
+    try:
+        got = ask(root, argv, cwd, stdin)
+    except Distrusted as e:
+        say_once(root, f"{e}: no server is used; hooks answer alone")
+        return None
     if got is None or not got[0].isdigit():
         if (got is None or got[0] == STALE) and argv[0] == "hook" and "--serve" in argv:
             try:
@@ -155,7 +244,7 @@ def event_cwd(stdin: bytes) -> str | None:
     import json
     try:
         event = json.loads(stdin)
-    except ValueError:
+    except (ValueError, RecursionError):  # an event nested deeper than the parser goes is no event
         return None
     cwd = event.get("cwd") if isinstance(event, dict) else None
     return cwd if isinstance(cwd, str) and cwd else None

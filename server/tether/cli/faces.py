@@ -49,6 +49,39 @@ def cmd_hook(args) -> int:
     return hooks.run(args.agent, sys.stdin, sys.stdout)
 
 
+def cmd_proxy(args) -> int:
+    import asyncio
+
+    from ..proxy.capture import Options
+    from ..proxy.server import is_loopback, serve
+    from ..core.workspace import Workspace
+    if not is_loopback(args.host) and not args.allow_remote:
+        raise UsageError(f"--host {args.host}: not a loopback address; the proxy forwards your API keys, so "
+                         f"listening elsewhere needs --allow-remote")
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: give 0 to 65535")
+    ws = Workspace.find(Path(args.workspace).resolve() if args.workspace else Path.cwd())
+    upstreams = {f: u for f in ("anthropic", "openai", "gemini") if (u := getattr(args, f"{f}_upstream"))}
+    for f, u in upstreams.items():
+        if not u.startswith(("http://", "https://")):
+            raise UsageError(f"--{f}-upstream {u}: give an http:// or https:// URL")
+    options = Options(inject=not args.no_inject, distil_on_compaction=args.distil_on_compaction)
+    if not is_loopback(args.host):
+        print(f"tether proxy: warning: listening on {args.host}: anyone who reaches it can use the keys of the "
+              f"agents that use it", file=sys.stderr)
+
+    def ready(base: str) -> None:
+        print(f"tether proxy: {base} (workspace {ws.root})\n"
+              f"  ANTHROPIC_BASE_URL={base}\n  OPENAI_BASE_URL={base}/v1\n  GOOGLE_GEMINI_BASE_URL={base}", flush=True)
+    try:
+        asyncio.run(serve(ws, args.host, args.port, upstreams, options, ready))
+    except OSError as e:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    finally:
+        ws.close()
+    return EXIT_OK
+
+
 def cmd_export(args) -> int:
     from ..agents.export import export
     ws = workspace()

@@ -36,8 +36,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_serve(args) -> int:
-    from .resident import serve
-    if serve(Path(args.path).resolve(), idle=args.idle, run=main):
+    from .resident import Refused, serve
+    try:
+        refused = serve(Path(args.path).resolve(), idle=args.idle, run=main)
+    except Refused as e:
+        print(f"tether: not serving: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    if refused:
         print("tether: a server already serves this workspace", file=sys.stderr)
         return EXIT_USAGE
     return EXIT_OK
@@ -146,6 +151,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     c = cmd("serve", "main:cmd_serve", "answer agents' hook events from a resident process (started by `hook --serve`)")
     c.add_argument("path", nargs="?", default=".", help="the workspace (default: the one holding this folder)")
     c.add_argument("--idle", type=float, default=1800, metavar="SECONDS", help="exit after this long unasked")
+
+    c = cmd("proxy", "faces:cmd_proxy", "run a local proxy between an agent and its model's API: notes for the files "
+                                         "it touches, its session captured for review (docs/proxy.md)")
+    c.add_argument("--port", type=int, default=8766, help="port on 127.0.0.1 (default 8766; 0: any free port)")
+    c.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; another needs "
+                                                       "--allow-remote)")
+    c.add_argument("--allow-remote", action="store_true",
+                   help="listen on a non-loopback --host: anyone who reaches it uses your keys")
+    for family, where in (("anthropic", "https://api.anthropic.com"), ("openai", "https://api.openai.com"),
+                          ("gemini", "https://generativelanguage.googleapis.com")):
+        c.add_argument(f"--{family}-upstream", metavar="URL", help=f"where {family} requests go (default {where})")
+    c.add_argument("--no-inject", action="store_true", help="capture only: add no notes to requests")
+    c.add_argument("--distil-on-compaction", action="store_true",
+                   help="ask a compaction for what the conversation settled, as candidates (changes what the model "
+                        "is asked; removed from the summary the agent gets)")
+    c.add_argument("--workspace", metavar="DIR", help="the repository with .tether/ (default: the one holding this "
+                                                      "folder)")
 
     c = cmd("export", "faces:cmd_export", "write the notes as rule files for agents that only read files")
     c.add_argument("target", nargs="?", choices=("agents", "claude", "cursor", "copilot", "all"), default="all")

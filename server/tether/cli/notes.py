@@ -13,7 +13,7 @@ from pathlib import Path
 from ..checks.worker import compiles
 from ..context.ranking import note_markdown, where
 from ..core import anchors as A
-from ..core.files import TETHER_DIR, is_under
+from ..core.files import TETHER_DIR
 from ..core.languages import by_name, for_path
 from ..core.resolution import note_json
 from ..core.workspace import Workspace
@@ -139,11 +139,7 @@ def cmd_list(args) -> int:
     with ws.snapshot():  # the notes folder scanned once, not once a note
         notes = ws.notes()
         if args.path:
-            rel = ws.rel(args.path, Path.cwd())
-            scope = [n for n in notes if any(is_under(a.path, rel)
-                                             for a in n.anchors if a.type != A.GLOB)]
-            scope += [n for n in ws.notes_on(rel) if n not in scope]
-            notes = sorted(scope, key=lambda n: n.id)
+            notes = ws.notes_in(ws.rel(args.path, Path.cwd()))
         located = {n.id: ws.locate_note(n) for n in notes}
     if args.json:
         out_json({"notes": [note_json(n, located[n.id]) for n in notes],

@@ -10,7 +10,14 @@ and returned.
 
 Correctness first: the server reads a note file changed on disk (by hand, ``git pull``, a
 checkout) in the very request after the change (``FolderChanges``: the kernel queues the
-change before the write returns), and reads source files as they are, like a command alone."""
+change before the write returns), and reads source files as they are, like a command alone.
+
+No request holds up another: each connection is read by a thread of its own within one
+deadline for the whole request (``ANSWER_S``, not per ``recv``: a client that sends a byte
+now and then is dropped), the commands then run one at a time (they take milliseconds: they
+share the working folder and the standard streams), and an event that distils a session —
+reading a transcript that may be hundreds of megabytes — is left to the command itself
+(``alone``), in its own process, never run here."""
 
 from __future__ import annotations
 
@@ -18,65 +25,81 @@ import os
 import select
 import socket
 import sys
+import threading
 import time
 
 from .. import __version__
-from .client import ANSWER_S, ELSEWHERE, STALE, answer, event_cwd, parse_request, socket_path, workspace_root
+from .client import (ALONE, ANSWER_S, ELSEWHERE, STALE, answer, distrust, parse_request, say_once, socket_path,
+                     stranger, workspace_root)
 
 SERVED = ("hook", "context")  # what the server runs: read-mostly, asked for on every tool call
+DISTILLING = frozenset(("Stop", "SessionEnd", "PreCompact"))  # the hook's moments that read a whole transcript
 IDLE_S = 30 * 60  # a server nobody asked for this long exits
+MAX_CLIENTS = 32  # connections read at once; more are closed (their commands work alone)
 _CHECK_S = 5.0  # how often an idle server looks whether its workspace is still there
+
+
+class Refused(Exception):
+    """The socket's folder or lock cannot be trusted: why (no server is started)."""
 
 
 def serve(root, run, idle: float = IDLE_S) -> int:
     """Run commands for the workspace at ``root`` with ``run(argv) -> exit code`` (the CLI's
     main) until idle for ``idle`` seconds, its ``.tether/`` goes away, or a client of another
-    version asks. 0; 1 when another server serves it already (or is getting ready to)."""
+    version asks. 0; 1 when another server serves it already (or is getting ready to).
+    :class:`Refused` (said once in ``hooks.log`` too) when the socket's place is not safe."""
     from ..context.calls import warm
     from ..core.files import FolderChanges
     from ..core.workspace import Workspace
 
     ws = Workspace.find(root)
     path = socket_path(ws.root)
-    claim = _claim(path)
+    try:
+        claim = _claim(path)
+    except Refused as e:
+        say_once(str(ws.root), f"{e}: no server is used; hooks answer alone")
+        raise
     if claim is None:
         return 1
     sock = None
+    state = _State()
     try:
         Workspace.resident[ws.root] = ws  # every command run here finds it open and warm
         ws.repo.watch()  # where it cannot, every read scans the notes folder
         ws.tree.changes = FolderChanges.open(ws.root, tree=True)  # what is known of the sources stays known till they change
         _ready(ws)  # before listening: meanwhile a command works alone, as fast as it would, not waiting here
         sock, ino = _listen(path)
-        last = time.monotonic()
+        try:
+            os.unlink(ws.dir / "cache" / "serve-refused")  # whatever kept hooks alone before is gone
+        except OSError:
+            pass
         warming = True  # the call graph's symbol table, a batch at a time while nobody asks
-        while True:
-            ready, _, _ = select.select([sock], [], [], 0 if warming else _CHECK_S)
+        while not state.stop.is_set():
+            ready, _, _ = select.select([sock, state.wake_r], [], [], 0 if warming else _CHECK_S)
             if not ready:
                 if warming:
-                    warming = warm(ws)
+                    with state.running:
+                        warming = warm(ws)
                     if not warming:
                         _settled()
                     continue
-                if time.monotonic() - last > idle or not ws.repo.notes_dir.is_dir():
+                if time.monotonic() - state.last > idle or not ws.repo.notes_dir.is_dir():
                     return 0
                 continue
+            if sock not in ready:
+                os.read(state.wake_r, 64)
+                continue
             conn, _ = sock.accept()
-            last = time.monotonic()
-            with conn:
-                try:
-                    version, cwd, argv, stdin = parse_request(_read(conn))
-                except (OSError, ValueError):
-                    continue
-                if version != __version__:
-                    conn.sendall(answer(STALE))
-                    return 0
-                try:
-                    conn.sendall(_run(run, ws.root, argv, cwd, stdin))
-                except OSError:
-                    pass  # the client gave up waiting and works alone
+            state.last = time.monotonic()
+            if not state.slots.acquire(blocking=False):
+                conn.close()  # too many at once: their commands work alone
+                continue
+            threading.Thread(target=_serve_one, args=(conn, run, ws, state), daemon=True).start()
+        return 0
     finally:
-        Workspace.resident.pop(ws.root, None)
+        state.stop.set()  # no command starts from here on
+        state.running.acquire()  # and one still running keeps the workspace till it is done
+        Workspace.resident.pop(ws.root, None)  # (the wake-up pipe is left to the process's end: a late thread may write to it)
         if sock is not None:
             sock.close()
             try:
@@ -90,15 +113,60 @@ def serve(root, run, idle: float = IDLE_S) -> int:
         ws.close()
 
 
+class _State:
+    """What the accepting loop and the connections' threads share."""
+
+    def __init__(self):
+        self.running = threading.Lock()  # one command at a time
+        self.slots = threading.BoundedSemaphore(MAX_CLIENTS)
+        self.stop = threading.Event()  # a client of another version asked: exit
+        self.wake_r, self.wake_w = os.pipe()  # wakes the loop up to see ``stop``
+        self.last = time.monotonic()
+
+
+def _serve_one(conn: socket.socket, run, ws, state: _State) -> None:
+    """One connection: its peer checked, its request read within the deadline, run, answered."""
+    deadline = time.monotonic() + ANSWER_S
+    try:
+        with conn:
+            why = stranger(conn)
+            if why:  # nothing read from it, nothing sent to it
+                say_once(str(ws.root), f"the server refused a connection: {why}; nothing was read from it or sent to it")
+                return
+            try:
+                version, cwd, argv, stdin = parse_request(_read(conn, deadline))
+            except (OSError, ValueError):
+                return
+            if version != __version__:
+                conn.sendall(answer(STALE))
+                state.stop.set()
+                os.write(state.wake_w, b"x")
+                return
+            with state.running:
+                if state.stop.is_set():
+                    return
+                reply = _run(run, ws.root, argv, cwd, stdin)
+            conn.settimeout(max(deadline - time.monotonic(), 0.2))
+            conn.sendall(reply)
+    except OSError:
+        pass  # the client gave up waiting and works alone
+    finally:
+        state.slots.release()
+
+
 def _run(main, root, argv: list[str], cwd: str, stdin: bytes) -> bytes:
     """One command's answer, as ``tether ARGV`` would run in ``cwd`` (a hook event's own
-    ``cwd``) with ``stdin``; ``elsewhere`` when that is not this server's workspace (the
-    client then works alone)."""
+    ``cwd``) with ``stdin``; ``elsewhere`` when that is not this server's workspace, ``alone``
+    for an event that distils a session or a command that failed here (the client then
+    works alone)."""
     import contextlib
     import io
 
     if argv[:1] == ["hook"]:
-        cwd = event_cwd(stdin) or cwd
+        event = _event(stdin)
+        if _distils(argv, event):
+            return answer(ALONE)
+        cwd = event.get("cwd") if isinstance(event.get("cwd"), str) and event["cwd"] else cwd
     if workspace_root(cwd) != str(root):
         return answer(ELSEWHERE)
     if argv[:1] not in ([c] for c in SERVED):
@@ -116,18 +184,55 @@ def _run(main, root, argv: list[str], cwd: str, stdin: bytes) -> bytes:
                 code = e.code if isinstance(e.code, int) else 2
     except OSError as e:
         return answer(2, err=f"tether: {e}\n".encode())
+    except Exception:  # noqa: BLE001 — one request never takes the server down: the command works alone
+        from ..agents.hooks import _log, _traceback
+        _log(None, "serve", {}, _traceback())
+        return answer(ALONE)
     finally:
         sys.stdin = keep
         os.chdir(here)
     return answer(code, out.getvalue().encode("utf-8", "surrogateescape"), err.getvalue().encode("utf-8", "surrogateescape"))
 
 
+def _event(stdin: bytes) -> dict:
+    """A hook event's fields ({} when it is not a JSON object, or is nested past orjson's
+    limit, which it reports as an error rather than recursing)."""
+    import orjson
+    try:
+        event = orjson.loads(stdin)
+    except orjson.JSONDecodeError:
+        return {}
+    return event if isinstance(event, dict) else {}
+
+
+def _distils(argv: list[str], event: dict) -> bool:
+    """The hook event distils a session (Claude Code's moment, or an agent's event standing for one)."""
+    from ..agents.dialects import DIALECTS
+    name = event.get("hook_event_name") or event.get("hookEventName")
+    if not isinstance(name, str):
+        return False
+    agent = argv[1] if len(argv) > 1 else ""
+    return bool(DISTILLING.intersection(DIALECTS[agent].events.get(name, ()) if agent in DIALECTS else (name,)))
+
+
 def _claim(path: str) -> int | None:
     """The lock that makes this the one server of the socket ``path`` (held while it runs),
-    or None when another server holds it, even one still getting ready."""
+    or None when another server holds it, even one still getting ready. :class:`Refused`
+    when the folder is not this user's alone, or the lock is a link."""
     import fcntl
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    folder = os.path.dirname(path)
+    os.makedirs(os.path.dirname(folder), exist_ok=True)
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    why = distrust(folder)
+    if why:
+        raise Refused(why)
+    try:  # the lock's name is not followed if it is a link: it would create a file wherever it points
+        fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    except OSError as e:
+        raise Refused(f"{path}.lock: {e.strerror}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -170,10 +275,16 @@ def _listen(path: str) -> tuple[socket.socket, int]:
     return s, os.stat(path).st_ino
 
 
-def _read(conn: socket.socket) -> bytes:
-    """A request: everything the client sends before it shuts its side."""
-    conn.settimeout(ANSWER_S)
+def _read(conn: socket.socket, deadline: float) -> bytes:
+    """A request: everything the client sends before it shuts its side, by ``deadline``
+    (TimeoutError after it)."""
     chunks = []
-    while chunk := conn.recv(1 << 16):
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long to arrive")
+        conn.settimeout(left)
+        chunk = conn.recv(1 << 16)
+        if not chunk:
+            return b"".join(chunks)
         chunks.append(chunk)
-    return b"".join(chunks)

@@ -35,7 +35,7 @@ def cmd_log(args) -> int:
 
 def log_line(e: dict) -> str:
     kind = e["kind"]
-    if kind == "prompt":
+    if kind in ("prompt", "reply", "summary"):  # the model's reply and a compaction's summary: from the proxy
         return one_line(e.get("text", ""))
     if kind in ("read", "edit"):
         lines = e.get("lines")

@@ -79,13 +79,13 @@ def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) ->
             by_file[target.path] = ws.locate(target.path)
         for loc in by_file[target.path]:
             a = loc.anchor
-            if a.type != A.SYMBOL or not loc.resolution.attached or loc.note.id in seen:
+            if a.type != A.SYMBOL or not loc.resolution.attached or loc.note.id in seen or loc.path != target.path:
                 continue
             if (loc.resolution.name or a.name) == target.qualname:
                 seen.add(loc.note.id)
                 where = "" if target.path == rel else f" in {target.path}"
-                via = f"`{spelled}`, which is " if spelled != target.qualname else ""
-                out.append((loc.note, f"`{touched.qualname}` calls {via}`{target.qualname}`{where}"))
+                via = f" as `{spelled}`" if spelled != target.qualname else ""
+                out.append((loc.note, f"Called here{via}: `{target.qualname}`{where}"))
     return out
 
 

@@ -250,7 +250,7 @@ class LiveFile:
             results = self.doc.resolve(self._probes, self._previous)
             self._previous = results
             self.located = [
-                Located(loc.note, loc.index, loc.anchor, against_note(loc.anchor, res), loc.place, res.params)
+                Located(loc.note, loc.index, loc.anchor, _here(loc, against_note(loc.anchor, res)), loc.place, res.params)
                 for loc, res in zip(self.located, results)]
             self._stale = False
         return self.located
@@ -260,3 +260,11 @@ class LiveFile:
         located = self.resolve()
         self.ws.keep_located(self.doc.text, located)
         self._start_tracking()
+
+
+def _here(loc: Located, res: Resolution) -> Resolution:
+    """An anchor of another file whose code moved into this one stays a moved one of this file
+    while it is edited here."""
+    if loc.resolution.path and res.attached:
+        res.path, res.state = loc.resolution.path, MOVED
+    return res

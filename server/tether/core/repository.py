@@ -290,6 +290,37 @@ class NoteRepository:
             return {k.split("\0", 1)[0] for k in self.store.keys(txn, "by_path")}
 
     @_recovering
+    def named_in(self, names: set[str]) -> dict[str, set[str]]:
+        """File -> ids of the notes with a definition anchor of one of these qualified names
+        there (the ``by_name`` index): where code that now has one of those names came from."""
+        out: dict[str, set[str]] = {}
+        with self.store.read() as txn:
+            for name in names:
+                for key, path in self.store.items(txn, "by_name", name + "\0"):
+                    out.setdefault(path, set()).add(key.split("\0", 1)[1])
+        return out
+
+    @_recovering
+    def short_id(self, nid: str, least: int = 7) -> str:
+        """The shortest prefix of ``nid`` (at least ``least`` characters) that no other note's id
+        starts with, as git abbreviates hashes: its neighbours in the sorted index decide."""
+        with self.store.read() as txn:
+            cur, key, near = txn.cursor(db=self.store.db["notes"]), nid.encode(), []
+            if cur.set_range(key):  # the first id from nid on: nid itself, then the one after it
+                if cur.key() != key:
+                    near.append(cur.key())
+                elif cur.next():
+                    near.append(cur.key())
+                    cur.set_range(key)
+                if cur.prev():
+                    near.append(cur.key())
+            elif cur.last():
+                near.append(cur.key())
+        near = [k.decode() for k in near]
+        common = max((len(os.path.commonprefix([nid, k])) for k in near if k != nid), default=0)
+        return nid[:max(least, common + 1)]
+
+    @_recovering
     def indexed(self) -> dict[str, str]:
         """Note id -> note file, as the index has them."""
         self._complete()

@@ -70,11 +70,12 @@ class Resolutions:
     each file's result until its text or the notes (``generation()``) change."""
 
     def __init__(self, store: Store, tree: SourceTree, notes_on: Callable[[str], list[Note]],
-                 generation: Callable[[], int], anchored_paths: Callable[[], set[str]], notes_seal: Callable[[], str]):
+                 generation: Callable[[], int], anchored_paths: Callable[[], set[str]], notes_seal: Callable[[], str],
+                 named_in: Callable[[set[str]], dict[str, set[str]]]):
         self.store, self.tree, self.notes_on, self.generation = store, tree, notes_on, generation
-        self.anchored_paths, self.notes_seal = anchored_paths, notes_seal
+        self.anchored_paths, self.notes_seal, self.named_in = anchored_paths, notes_seal, named_in
         self._batch: list | None = None  # resolutions to keep, while a check runs (batched)
-        self._located: dict[str, tuple[str, int, list[Located]]] = {}  # rel -> (text digest, generation, result)
+        self._located: dict[str, tuple] = {}  # rel -> (text digest, generation, result, when if code was lost)
         self._listed: tuple[float, list] | None = None  # (when, the workspace's files and their times)
         self._parsed: dict[str, tuple[int, SourceFile]] = {}  # files searched for lost code, parsed
         self._known: dict[str, tuple[int, Known | None]] = {}  # ... and what was known of them before
@@ -84,15 +85,16 @@ class Resolutions:
         self._missing: tuple[float, int, dict] | None = None  # (when, generation, where gone files' anchors went)
         self._arriving = False  # working that out (it locates the gone files, which asks again)
         self._renames: tuple[float, list] | None = None  # (when, the file renames git knows)
+        self._moved: dict[str, tuple[str, int, float, list[Located]]] = {}  # rel -> (digest, generation, when, arrivals)
+        self._names: dict[str, tuple[str, set[str]]] = {}  # rel -> (digest, its definitions' qualified names)
 
     def locate(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
         """Every anchor in ``rel`` (notes anchored there), resolved in its current text
         (``text`` if given, e.g. an editor's unsaved buffer; else the file on disk);
         ``src``: that text already parsed."""
         todo = anchored_in(rel, self.notes_on(rel))
-        arrived = self._arrivals(rel)
         if not todo:
-            return arrived
+            return self._arrivals(rel, text, src)
         if text is None:
             try:
                 text = self.tree.read(rel)
@@ -109,20 +111,76 @@ class Resolutions:
                 return self._follow(rel, self._follow_file(rel, out)) if gone else out
         h = digest(text)
         hit = self._located.get(rel)
-        if hit is not None and hit[0] == h and hit[1] == self.generation():
-            return list(hit[2])
+        if hit is not None and hit[0] == h and hit[1] == self.generation() and not (
+                hit[3] is not None and self.tree.changes is not None and not self.tree.unchanged_since(hit[3])):
+            return list(hit[2]) + self._arrivals(rel, text, src)
         out, updates, parsed = resolve_anchors(rel, text, h, todo, *self.last_seen(todo, h), src)
         if parsed is not None:
             self.see((rel, parsed), write=False)  # written with the resolutions, in one transaction
         self.keep(text, h, updates)
+        began = time.monotonic()
         out = self._follow(rel, out)
-        self._located[rel] = (h, self.generation(), list(out))
-        return out + arrived
+        # code lost here may turn up elsewhere later (cut in one save, pasted in another): under a
+        # watch of the tree, where a change is known at once, the search is made again after one
+        lost = any(not loc.resolution.attached and not loc.resolution.path for loc in out)
+        self._located[rel] = (h, self.generation(), list(out), began if lost else None)
+        return out + self._arrivals(rel, text, parsed or src)
 
-    def _arrivals(self, rel: str) -> list[Located]:
-        """The anchors of files that are gone whose code is now in ``rel`` (a file renamed,
-        moved or split): the notes of the code being touched, before ``sync`` writes the path."""
-        return list(self._arrived().get(rel, ()))
+    def _arrivals(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
+        """The anchors of other files whose code is now in ``rel``: of files that are gone (a
+        file renamed, moved or split), and of files still there that lost a definition ``rel``
+        now holds (cut and pasted here). The notes of the code being touched, before ``sync``
+        writes the path."""
+        out = list(self._arrived().get(rel, ()))
+        if self._arriving:
+            return out
+        have = {(loc.note.id, loc.index) for loc in out}
+        return out + [loc for loc in self._moved_in(rel, text, src) if (loc.note.id, loc.index) not in have]
+
+    def _moved_in(self, rel: str, text: str | None, src: SourceFile | None) -> list[Located]:
+        """Anchors of files still there whose code is now in ``rel``. Looked up by the names of
+        ``rel``'s definitions in the notes index (``by_name``, kept with the notes), so only
+        the files that anchor one of those names are resolved, and each found there already is
+        passed over: a definition is taken as arrived only where its own file's resolution
+        followed it here (:meth:`_follow`: the same evidence, the same doubts offered, not taken)."""
+        if family_of(rel) is None:
+            return []
+        if text is None:
+            try:
+                text = self.tree.read(rel)
+            except WorkspaceError:
+                return []
+        h, gen = digest(text), self.generation()
+        hit = self._moved.get(rel)
+        if hit is not None and hit[0] == h and hit[1] == gen and self.tree.unchanged_since(hit[2]):
+            return list(hit[3])
+        began = time.monotonic()
+        names = self._def_names(rel, h, text, src)
+        out: list[Located] = []
+        self._arriving = True  # the files resolved here do not look for arrivals of their own
+        try:
+            for origin, ids in sorted(self.named_in(names).items()):
+                if origin == rel or not self.tree.exists(origin):
+                    continue  # a file that is gone: _arrived follows it
+                out += [loc for loc in self.locate(origin) if loc.note.id in ids and loc.anchor.type == A.SYMBOL
+                        and loc.resolution.attached and loc.resolution.path == rel]
+        finally:
+            self._arriving = False
+        self._moved[rel] = (h, gen, began, out)
+        return list(out)
+
+    def _def_names(self, rel: str, h: str, text: str, src: SourceFile | None) -> set[str]:
+        """The qualified names of ``rel``'s definitions in the text of digest ``h``."""
+        hit = self._names.get(rel)
+        if hit is not None and hit[0] == h:
+            return hit[1]
+        if src is None or src.text != text:
+            src = SourceFile(text, for_path(rel))
+        names = {d.qualname for d in src.defs} if src.tree is not None else set()
+        if len(self._names) >= 1024:
+            self._names.pop(next(iter(self._names)))
+        self._names[rel] = (h, names)
+        return names
 
     def _arrived(self) -> dict[str, list[Located]]:
         """Where the anchors of the files that anchors name but that are no longer there went:
@@ -195,7 +253,8 @@ class Resolutions:
         """Keep which definitions each ``(rel, parsed text)`` holds, each with when it was first
         seen there: the evidence that a definition found elsewhere later is new there (moved
         in), or was there all along (a look-alike with a history of its own)."""
-        todo = [(rel, src, digest(src.text)) for rel, src in files if src.tree is not None]
+        # (a file of no language is kept too, with no definitions: a file note's file, to find it if renamed)
+        todo = [(rel, src, digest(src.text)) for rel, src in files if src.tree is not None or src.lang is None]
         todo = [(rel, src, h) for rel, src, h in todo if self._seen.get(rel) != h]
         if not todo:
             return
@@ -213,7 +272,7 @@ class Resolutions:
                 else:  # a definition new since the last sight appeared now
                     stamp, known = time.time_ns(), rec["keys"]
                     keys = {d.key: known.get(d.key, stamp) for d in src.defs}
-                puts.append((rel, {"h": h, "keys": keys}))
+                puts.append((rel, {"h": h, "keys": keys, "at": time.time_ns()}))
         self._sightings += puts
         if write:
             self._write([])
@@ -303,12 +362,31 @@ class Resolutions:
         if path != rel:
             return path if self.tree.exists(path) else None
         was = git(root, "show", f"HEAD:./{rel}")  # a plain mv: the untracked file most like what HEAD holds
-        if was.returncode != 0:
+        if was.returncode == 0:
+            untracked = git(root, "ls-files", "--others", "--exclude-standard").stdout.split("\n")
+            return self._most_like(rel, was.stdout, untracked)
+        # not in git: the file most like the text tether last saw there, among those written or
+        # moved in since (a move sets the ctime)
+        with self.store.read() as txn:
+            rec = self.store.get(txn, "seen", rel)
+            old = self.store.get_text(txn, rec["h"]) if rec and rec.get("h") else None
+        if old is None:
             return None
-        untracked = git(root, "ls-files", "--others", "--exclude-standard").stdout.split("\n")
-        old_lines = line_counts(was.stdout.split("\n"))
+        since = rec.get("at", 0) - SLACK_NS
+        stamps = [(p, t) for p, t, _ in self._stamps()] if family_of(rel) else self.tree.stamps()  # (code files only)
+        # a new path: not one a note names, nor one tether saw before it last saw this file there
+        anchored = self.anchored_paths()
+        paths = [p for p, t in stamps if t >= since and p != rel and p not in anchored]
+        with self.store.read() as txn:
+            paths = [p for p in paths if (self.store.get(txn, "seen", p) or {}).get("at", since) >= since]
+        return self._most_like(rel, old, paths)
+
+    def _most_like(self, rel: str, old: str, paths: list[str]) -> str | None:
+        """The one file of ``paths`` (of ``rel``'s extension) that keeps at least half of the
+        lines of ``old``, clearly more than any other: where ``rel`` went."""
+        old_lines = line_counts(old.split("\n"))
         scored = []
-        for p in untracked:
+        for p in paths:
             if p and os.path.splitext(p)[1] == os.path.splitext(rel)[1]:
                 try:
                     lines = line_counts(self.tree.read(p).split("\n"))

@@ -32,9 +32,11 @@ _DBS = (b"meta", b"files", b"notes", b"by_path", b"by_name", b"globs", b"anchors
 # candidate notes): kept when the index is reset for a new schema or by ``tether reindex``
 LOCAL = ("observations", "obs_by_session", "sessions", "candidates")
 _INITIAL_MAP = 1 << 30  # address space, not disk: the file grows as the index does
-# what a damaged index raises when it is read (pages overwritten, a file where its folder was)
+# what a damaged index raises when it is read (pages overwritten, a file where its folder was;
+# a damaged page met once can leave every later transaction of the process invalid: BadTxnError)
 DAMAGE = (lmdb.CorruptedError, lmdb.PageNotFoundError, lmdb.InvalidError, lmdb.VersionMismatchError,
-          lmdb.BadValsizeError, orjson.JSONDecodeError, zlib.error, UnicodeDecodeError)
+          lmdb.BadValsizeError, lmdb.BadTxnError, lmdb.PanicError, orjson.JSONDecodeError, zlib.error,
+          UnicodeDecodeError)
 
 
 class IndexWriteError(WorkspaceError, lmdb.Error):

@@ -14,7 +14,7 @@ from typing import ClassVar
 from pathlib import Path
 
 from . import anchors as A
-from .files import TETHER_DIR, SourceTree, WorkspaceError, git_toplevel, inside, normalize_glob
+from .files import TETHER_DIR, SourceTree, WorkspaceError, git_toplevel, inside, is_under, normalize_glob
 from .languages import GrammarError, for_path
 from .notes import (KINDS, Alternative, CheckError, Note, NoteError, Waiver, author_name, check_from_dict, new_id,
                     now, validate)
@@ -44,7 +44,7 @@ class Workspace:
         self.tree = SourceTree(self.root)
         self.repo = NoteRepository(self.root, self.store, self.cores, auto_refresh)
         self.resolutions = Resolutions(self.store, self.tree, self.repo.notes_on, lambda: self.repo.generation,
-                                       self.repo.anchored_paths, lambda: self.repo.seal)
+                                       self.repo.anchored_paths, lambda: self.repo.seal, self.repo.named_in)
 
     # -- finding and creating ------------------------------------------------------------
     @classmethod
@@ -124,6 +124,16 @@ class Workspace:
     def notes_on(self, rel: str) -> list[Note]:
         return self.repo.notes_on(rel)
 
+    def notes_in(self, rel: str) -> list[Note]:
+        """The notes of the file or folder ``rel``: anchored there, covering it by a glob, and,
+        for a file, those whose code is there now (moved in from another file, before ``sync``
+        writes the new path)."""
+        scope = {n.id: n for n in self.notes() if any(a.type != A.GLOB and is_under(a.path, rel) for a in n.anchors)}
+        scope.update((n.id, n) for n in self.notes_on(rel))
+        if self.abs(rel).is_file():
+            scope.update((loc.note.id, loc.note) for loc in self.locate(rel) if loc.path == rel)
+        return sorted(scope.values(), key=lambda n: n.id)
+
     def save(self, note: Note) -> Note:
         return self.repo.save(note)
 
@@ -165,6 +175,10 @@ class Workspace:
                 raise WorkspaceError(f"{rel}: no such file" if not self.abs(rel).exists() else
                                      f"{rel}: not a file; anchor a folder with --glob '{rel.rstrip('/')}/**'")
             anchor = A.Anchor(A.FILE, path=rel)
+            try:  # what the file holds now: found again if it is renamed where git cannot say
+                src = SourceFile(self.read_source(rel), for_path(rel))
+            except WorkspaceError:
+                src = None
         else:
             rel = self.rel(path)
             if line is None:
@@ -177,7 +191,7 @@ class Workspace:
                 anchor, src = self._anchor_at(rel, line, col, A.SPAN, end, text)
         if checks and kind != "invariant":
             raise WorkspaceError("only invariants carry checks")
-        lang = src.lang if src is not None else for_path(anchor.path) if anchor.type == A.FILE else None
+        lang = src.lang if src is not None else None
         for raw in checks:  # refused now, with the reason, rather than silently never matching
             try:
                 validate(check_from_dict(raw), lang, any_language=anchor.type == A.GLOB, compile=compile)

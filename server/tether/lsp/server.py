@@ -765,8 +765,9 @@ async def notes_request(ls: TetherServer, params):
             by_note = {}
             for loc in located:
                 by_note.setdefault(loc.note.id, []).append(loc)
-            notes = ws.notes_on(rel)
-            return [note_json(n, by_note.get(n.id, [])) for n in notes]
+            notes = {n.id: n for n in ws.notes_on(rel)}  # and those whose code moved in from another file
+            notes.update((loc.note.id, loc.note) for loc in located if loc.path == rel)
+            return [note_json(n, by_note.get(nid, [])) for nid, n in sorted(notes.items())]
         return {"notes": await ls.run(work)}
     return {"notes": await ls.run(lambda: [note_json(n, ws.locate_note(n)) for ws in ls.workspaces.values()
                                            for n in ws.notes()])}

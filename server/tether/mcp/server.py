@@ -162,11 +162,7 @@ def list_notes(path: Annotated[str | None, Field(description="only the notes tha
     rel = known_path(ws, path) if path is not None else None
     if not STATE.ready:
         return {"notes": [], "broken": []}
-    notes = ws.notes()
-    if rel is not None and rel != ".":
-        scope = [n for n in notes if any(a.type != A.GLOB and is_under(a.path, rel) for a in n.anchors)]
-        scope += [n for n in ws.notes_on(rel) if n not in scope]
-        notes = sorted(scope, key=lambda n: n.id)
+    notes = ws.notes_in(rel) if rel is not None and rel != "." else ws.notes()
     return {"notes": [note_json(n, ws.locate_note(n)) for n in notes],
             "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]}
 
