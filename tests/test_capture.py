@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -339,7 +340,7 @@ def test_accept_writes_a_note_file_with_the_evidence_in_its_body(replayed, tmp_p
     r = fresh(replayed, tmp_path, "choose-approach")
     (c,) = r.review()
     text = ok(r.root, "review").stdout
-    assert f"{c['id']}  decision   Use an in-process `functools.lru_cache`" in text
+    assert f"{c['id'][:8]}      decision   Use an in-process `functools.lru_cache`" in text  # its short id
     assert "on `lookup_price` at src/shop/prices.py:14-15" in text and "rejected: Redis (a network hop" in text
     out = ok(r.root, "accept", c["id"][:8]).stdout.split()
     assert out[0] == "recorded" and out[2].startswith(".tether/notes/")
@@ -384,7 +385,7 @@ def test_accepting_a_near_duplicate_offers_to_merge_and_merge_adds_the_evidence(
     nid = ok(r.root, "record", "decision", "src/shop/money.py:7", "--title", "Keep money in integer cents").stdout.strip()
     (cand,) = ok_json(r.root, "review")["candidates"]
     assert cand["near_duplicates"] == [{"id": nid, "kind": "decision", "title": "Keep money in integer cents"}]
-    assert f"repeats note {nid}" in ok(r.root, "review").stdout
+    assert f"repeats note {nid[:8]}" in ok(r.root, "review").stdout  # its short id
     msg = fails(r.root, "accept", c["id"], code=1)
     assert msg == (f"tether: candidate {c['id']} repeats note {nid} \"Keep money in integer cents\" (same code, similar "
                    f"text); `tether accept {c['id']} --merge {nid}` adds its evidence to that note, "
@@ -413,7 +414,7 @@ def test_a_candidate_that_restates_an_active_note_in_other_words_is_flagged(repl
     names_it = ok(r.root, "record", "decision", at, "--title", "lru_cache it is").stdout.strip()
     near = ok_json(r.root, "review")["candidates"][0]["near_duplicates"]
     assert {n["id"] for n in near} == {same_option, names_it} and other not in {n["id"] for n in near}
-    assert f"repeats note {near[0]['id']}" in ok(r.root, "review").stdout
+    assert f"repeats note {near[0]['id'][:8]}" in ok(r.root, "review").stdout
     fails(r.root, "accept", c["id"], code=1)
 
 
@@ -433,7 +434,7 @@ def test_search_finds_notes_candidates_and_what_the_sessions_said_and_did(replay
     assert ok_json(r.root, "search", "naive", "--since", "2999-01-01")["results"] == []
     assert ok_json(r.root, "search", "naive", "--since", "1h") == ok_json(r.root, "search", "naive")
     text = ok(r.root, "search", "naive datetime").stdout.splitlines()
-    assert text[0] == f"note       {nid}  invariant  Dates are parsed as aware datetimes, never naive"
+    assert re.fullmatch(rf"note       {nid[:8]}\w* +  invariant  Dates are parsed as aware datetimes, never naive", text[0])
     assert any(line.startswith("failure    ") and f"session {sid[:8]}" in line for line in text)
     assert fails(r.root, "search", "x", "--since", "last tuesday").startswith("tether: --since 'last tuesday': give")
     assert ok(r.root, "search", "kubernetes").stdout == "nothing matches 'kubernetes'\n"

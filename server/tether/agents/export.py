@@ -445,10 +445,32 @@ def _file_names(scopes: list[Scope]) -> dict[Scope, str]:
     return names
 
 
-def export(ws: Workspace, target: str = "all", check: bool = False) -> list[str]:
-    """Write the rule files of ``target`` (``agents``, ``claude``, ``cursor``, ``copilot`` or
-    ``all``); returns the workspace-relative files written or deleted. With ``check``,
-    nothing is written: returns the files that are stale, missing or obsolete."""
+def exported_targets(ws: Workspace) -> list[str]:
+    """The targets whose files are here already: a marked section, or a ``tether-*`` rule file."""
+    out = []
+    for t in TARGETS:
+        marked = t in MARKER_FILES and BEGIN in _text(ws.root / MARKER_FILES[t])
+        folder, suffix = RULE_DIRS.get(t, ("", ""))
+        ruled = bool(folder) and (ws.root / folder).is_dir() and any(
+            p.name.startswith(PREFIX) and p.name.endswith(suffix) for p in (ws.root / folder).iterdir())
+        if marked or ruled:
+            out.append(t)
+    return out
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def export(ws: Workspace, targets: list[str], check: bool = False) -> list[str]:
+    """Write the rule files of ``targets`` (of :data:`TARGETS`); returns the workspace-relative
+    files written or deleted. With ``check``, nothing is written: returns the files that are
+    stale, missing or obsolete."""
     plan = Plan(ws)
-    plan_export(plan, target)
+    notes = collect(ws)
+    for target in targets:
+        plan_export(plan, target, notes)
     return plan.rels if check else plan.apply()

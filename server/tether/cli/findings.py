@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from ..checks.findings import check, doctor, touched
+from ..checks.findings import Finding, check, doctor, touched
 from ..core.files import changed_lines, is_under
 from .common import EXIT_FINDINGS, EXIT_OK, UsageError, out_json, workspace
 from .pull_request import pull_request_markdown
@@ -72,8 +72,10 @@ def sarif(findings) -> dict:
 
 
 def cmd_doctor(args) -> int:
+    from ..agents.setup import hooks_that_cannot_start
     ws = workspace()
-    findings = doctor(ws)
+    findings = doctor(ws) + [Finding(rel, line, "error", "hook-cannot-start", why)
+                             for rel, line, why in hooks_that_cannot_start(ws)]
     if args.json:
         out_json({"findings": [{"file": f.path, "line": f.line, "severity": f.severity, "code": f.code,
                                 "message": f.message, "note": f.note_id or None} for f in findings]})

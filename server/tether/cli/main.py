@@ -100,7 +100,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print the whole note as JSON")
 
     c = cmd("list", "notes:cmd_list", "list notes, each anchor with its state and current place")
-    c.add_argument("path", nargs="?", help="only notes that apply to this file or folder")
+    c.add_argument("paths", nargs="*", metavar="PATH", help="only notes that apply to these files or folders")
     c.add_argument("--json", action="store_true")
 
     c = cmd("show", "notes:cmd_show", "show one note")
@@ -170,7 +170,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                                       "folder)")
 
     c = cmd("export", "faces:cmd_export", "write the notes as rule files for agents that only read files")
-    c.add_argument("target", nargs="?", choices=("agents", "claude", "cursor", "copilot", "all"), default="all")
+    c.add_argument("target", nargs="?", choices=("agents", "claude", "cursor", "copilot", "all"),
+                   help="default: the agents `init --agents` set up here (and files an earlier export wrote)")
     how = c.add_mutually_exclusive_group()
     how.add_argument("--write", action="store_true", help="write the files (the default)")
     how.add_argument("--check", action="store_true", help="change nothing; exit 1 when a file is stale")

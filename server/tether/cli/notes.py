@@ -138,18 +138,20 @@ def cmd_list(args) -> int:
     ws = workspace()
     with ws.snapshot():  # the notes folder scanned once, not once a note
         notes = ws.notes()
-        if args.path:
-            notes = ws.notes_in(ws.rel(args.path, Path.cwd()))
+        if args.paths:
+            scope = {n.id: n for p in args.paths for n in ws.notes_in(ws.rel(p, Path.cwd()))}
+            notes = sorted(scope.values(), key=lambda n: n.id)
         located = {n.id: ws.locate_note(n) for n in notes}
     if args.json:
         out_json({"notes": [note_json(n, located[n.id]) for n in notes],
                   "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]})
         return EXIT_OK
     if not notes:
-        print("no notes" + (f" for {args.path}" if args.path else "") + " (record one with `tether record`)")
+        print("no notes" + (f" for {', '.join(args.paths)}" if args.paths else "") + " (record one with `tether record`)")
+    short = ws.short_ids() if notes else {}  # what people type: `tether show` takes it
     for n in notes:
         status = "" if n.status == "active" else f" ({n.status})"
-        print(f"{n.id}  {n.kind:<10} {n.title}{status}")
+        print(f"{short.get(n.id, n.id):<12}  {n.kind:<10} {n.title}{status}")
         for loc in located[n.id]:
             state = f"[{loc.state}]"
             print(f"    {state:<12} {where(loc)}")
@@ -239,15 +241,25 @@ def cmd_sync(args) -> int:
     changed = ws.sync(rels, write=not args.check)
     if args.json:
         out_json({"changed": [{"id": n.id, "file": n.path, "anchor": i, "name": a.name or None,
-                               "range": a.range.to_lsp() if a.range else None} for n, i, a in changed]})
+                               "range": a.range.to_lsp() if a.range else None} for n, i, a, _ in changed]})
     else:
         verb = "would update" if args.check else "updated"
-        for n, i, a in changed:
-            where = f"{a.path}:{a.range.sl + 1}" if a.range else a.path
-            print(f"{verb} {n.path}: anchor {i + 1} -> {a.name or a.path} at {where}")
+        for n, i, a, was in changed:
+            print(f"{verb} {n.path}: {_anchor_change(was, a)}")
         if not changed:
             print("every anchor's fingerprint is current")
     return EXIT_FINDINGS if args.check and changed else EXIT_OK
+
+
+def _anchor_change(was: A.Anchor, now: A.Anchor) -> str:
+    """What `sync` wrote down, saying only what differs: the file, the name, the place."""
+    def named(a: A.Anchor) -> str:
+        return f"`{a.name}`" if a.type == A.SYMBOL else f"a statement in `{a.name}`" if a.name else "lines"
+    at = f"{now.path}:{now.range.sl + 1}" if now.range else now.path
+    if now.type == A.FILE:
+        return f"the file, moved from {was.path} to {now.path}"
+    what = named(was) if was.name == now.name else f"{named(was)} renamed `{now.name}`"
+    return f"{what}, moved from {was.path} to {at}" if was.path != now.path else f"{what}, now at {at}"
 
 
 def cmd_reindex(args) -> int:

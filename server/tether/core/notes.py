@@ -14,13 +14,14 @@ import re
 import struct
 import time
 from dataclasses import dataclass, field
-from typing import Any
-
-import tree_sitter as ts
+from typing import TYPE_CHECKING, Any
 
 from .anchors import ANCHOR_TYPES, Anchor
-from .languages import Language, by_name
+from .languages import Language, by_name, tree_sitter
 from .text import Range
+
+if TYPE_CHECKING:
+    import tree_sitter as ts
 
 KINDS = ("decision", "invariant", "boundary", "intent", "workaround")
 STATUSES = ("active", "superseded", "retired")
@@ -111,6 +112,23 @@ def new_id() -> str:
     (26 characters); of one process, later ids sort after earlier ones."""
     n = (int(time.time() * 1000) << 80) | _PROCESS_BITS | (next(_COUNT) & 0xFFFFFFFF)
     return "".join(_B32[(n >> (5 * i)) & 31] for i in reversed(range(26)))
+
+
+SHORT_ID = 8  # a short id's least length: ids made within minutes share their first 6 or 7 characters
+
+
+def short_ids(ids) -> dict[str, str]:
+    """Each id's shortest prefix of at least :data:`SHORT_ID` characters that no other of
+    ``ids`` starts with, as git abbreviates hashes (ULIDs begin with their time, so ids made
+    close together need more)."""
+    ordered = sorted(set(ids))
+    out = {}
+    for i, nid in enumerate(ordered):
+        n = SHORT_ID
+        for other in ordered[max(i - 1, 0):i] + ordered[i + 1:i + 2]:  # sorted: the neighbours share the most
+            n = max(n, len(os.path.commonprefix((nid, other))) + 1)
+        out[nid] = nid[:n]
+    return out
 
 
 def now() -> str:
@@ -515,7 +533,7 @@ def compile_query(check: Check, lang: Language) -> ts.Query:
         return q
     bounded(check)
     try:
-        q = ts.Query(lang.grammar, check.query)
+        q = tree_sitter().Query(lang.grammar, check.query)
     except Exception as e:  # tree-sitter's QueryError says "... at row R, column C"
         msg = str(e)
         m = re.search(r"row (\d+), column (\d+)", msg)

@@ -24,7 +24,7 @@ import orjson
 
 from . import anchors as A
 from .files import TETHER_DIR, FolderChanges, WorkspaceError, atomic_write, glob_match
-from .notes import Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note
+from .notes import Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note, short_ids
 from .store import DAMAGE, IndexWriteError, Store
 from .text import digest
 
@@ -262,7 +262,10 @@ class NoteRepository:
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:
-            raise WorkspaceError(f"'{ref}' matches {len(hits)} notes: give more of the id")
+            short = short_ids(n.id for n in hits)
+            named = "; ".join(f"{short[n.id]} {n.title}" for n in sorted(hits, key=lambda n: n.id)[:5])
+            raise WorkspaceError(f"'{ref}' matches {len(hits)} notes ({named}{'; …' if len(hits) > 5 else ''}): "
+                                 f"give more of the id")
         for e in self._errors.values():  # its file is there but broken: say so, not "no note"
             if e.path.rsplit("/", 1)[-1].startswith(ref.lower()):
                 raise WorkspaceError(f"note '{ref}' is in {e.path}, which cannot be read: line {e.line}: {e.reason}")
@@ -282,6 +285,14 @@ class NoteRepository:
                 if glob_match(pattern, rel):
                     ids.add(key.split("\0")[0])
         return sorted((self._notes[i] for i in ids if i in self._notes), key=lambda n: n.id)
+
+    @_recovering
+    def short_ids(self) -> dict[str, str]:
+        """Every note's id -> its short form, unique among the notes (read from the index's keys)."""
+        self.refresh()
+        self._complete()
+        with self.store.read() as txn:
+            return short_ids(self.store.keys(txn, "notes"))
 
     @_recovering
     def anchored_paths(self) -> set[str]:

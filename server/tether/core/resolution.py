@@ -23,7 +23,7 @@ from .files import SourceTree, WorkspaceError, git
 from .languages import family_of, for_path
 from .notes import Note
 from .store import DAMAGE, Store
-from .syntax import SourceFile
+from .syntax import SourceFile, parsed
 from .text import Range, dice, digest, line_counts
 
 
@@ -604,11 +604,11 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
                                st.get("params", "")))
             continue
         if new_src is None:
-            new_src = src if src is not None and src.text == text else SourceFile(text, for_path(rel))
+            new_src = src if src is not None and src.text == text else parsed(rel, text, for_path(rel))
         old_hash = st.get("text") if st else None
         if old_hash not in resolvers:
             old_text = olds.get(old_hash)
-            resolvers[old_hash] = A.Resolver(new_src, SourceFile(old_text, new_src.lang) if old_text is not None else None)
+            resolvers[old_hash] = A.Resolver(new_src, parsed(rel, old_text, new_src.lang) if old_text is not None else None)
         probe = _probe(a, st) if st and resolvers[old_hash].old is not None else a
         res = against_note(a, resolvers[old_hash].resolve(probe))
         params = res.params if res.attached else ""

@@ -124,6 +124,10 @@ class Workspace:
     def notes_on(self, rel: str) -> list[Note]:
         return self.repo.notes_on(rel)
 
+    def short_ids(self) -> dict[str, str]:
+        """Note id -> the short form people see and type (see ``notes.short_ids``)."""
+        return self.repo.short_ids()
+
     def notes_in(self, rel: str) -> list[Note]:
         """The notes of the file or folder ``rel``: anchored there, covering it by a glob, and,
         for a file, those whose code is there now (moved in from another file, before ``sync``
@@ -268,15 +272,15 @@ class Workspace:
         return note
 
     def sync(self, rels: list[str] | None = None, *, renamed_only: bool = False,
-             texts: dict[str, str] | None = None, write: bool = True) -> list[tuple[Note, int, A.Anchor]]:
+             texts: dict[str, str] | None = None, write: bool = True) -> list[tuple[Note, int, A.Anchor, A.Anchor]]:
         """Write the current fingerprint of anchors whose code moved, changed or was renamed
         back into their note files, so that a clone without this machine's cache resolves
-        them too. Returns (note, anchor index, new anchor) for each anchor that changed."""
+        them too. Returns (note, anchor index, new anchor, old anchor) for each anchor that changed."""
         texts = texts or {}
         with self.snapshot(), self.resolutions.batched():  # the notes folder scanned once; one store write
-            found = self._moved_anchors(rels, texts, renamed_only)
+            found, old = self._moved_anchors(rels, texts, renamed_only)
             if not write:
-                return [(self.get(nid), i, new) for nid, news in found.items() for i, new in news]
+                return [(self.get(nid), i, new, old[nid, i]) for nid, news in found.items() for i, new in news]
 
         def change(n: Note):
             for i, new in found[n.id]:
@@ -289,15 +293,17 @@ class Workspace:
                 for i, new in found[note.id]:
                     if new.is_code:
                         self.resolutions.remember(note, i, new, texts.get(new.path) or self.read_source(new.path))
-                    out.append((note, i, new))
+                    out.append((note, i, new, old[note.id, i]))
         return out
 
-    def _moved_anchors(self, rels: list[str] | None, texts: dict[str, str],
-                       renamed_only: bool) -> dict[str, list[tuple[int, A.Anchor]]]:
-        """Note id -> (anchor index, the anchor as its code is now) of each anchor ``sync`` writes."""
+    def _moved_anchors(self, rels: list[str] | None, texts: dict[str, str], renamed_only: bool
+                       ) -> tuple[dict[str, list[tuple[int, A.Anchor]]], dict[tuple[str, int], A.Anchor]]:
+        """Note id -> (anchor index, the anchor as its code is now) of each anchor ``sync``
+        writes, and (note id, index) -> the anchor as the note file has it."""
         paths = rels if rels is not None else sorted(
             {a.path for n in self.notes() if n.status != "retired" for a in n.anchors if a.type != A.GLOB})
         found: dict[str, list[tuple[int, A.Anchor]]] = {}
+        old: dict[tuple[str, int], A.Anchor] = {}
         parsed: dict[str, SourceFile] = {}
         for rel in paths:
             try:
@@ -306,6 +312,7 @@ class Workspace:
                 continue
             for loc in located:
                 r, a = loc.range, loc.anchor
+                old[loc.note.id, loc.index] = a
                 if a.type == A.FILE and loc.resolution.path:  # its file was renamed
                     found.setdefault(loc.note.id, []).append((loc.index, A.Anchor(A.FILE, path=loc.resolution.path)))
                     continue
@@ -324,7 +331,7 @@ class Workspace:
                 if new.range != r or (a.type == A.SYMBOL and new.name != loc.resolution.name):
                     continue  # never write down anything but the code the anchor resolved to
                 found.setdefault(loc.note.id, []).append((loc.index, new))
-        return found
+        return found, old
 
     def ignore_once(self, ref: str, check_id: str, path: str, line: int, col: int = 0, reason: str = "",
                     text: str | None = None) -> Note:

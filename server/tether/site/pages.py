@@ -80,6 +80,13 @@ def file_url(path: str, line: int | None = None) -> str:
     return f"files/{quote(path)}.html" + (f"#L{line}" if line else "")
 
 
+
+def plural(word: str, n: int) -> str:
+    """The word for ``n`` of it: ``note``/``notes``, ``boundary``/``boundaries``."""
+    if n == 1:
+        return word
+    return word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in tuple("aeiou") else word + "s"
+
 class Site:
     def __init__(self, ws: Workspace, findings: list[dict], candidates: list[dict]):
         self.ws = ws
@@ -122,6 +129,7 @@ class Site:
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True, trim_blocks=True,
                                lstrip_blocks=True, undefined=StrictUndefined)
         self.env.globals.update(file_url=file_url, file_pages=pages, notes=self.by_id, commit=self._head())
+        self.env.filters["plural"] = plural
 
     def _exists(self, rel: str) -> bool:
         """``rel`` is a file of the workspace, named plainly (its page's path is made from it)."""
