@@ -383,7 +383,7 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
     }}
     assert load(root, ".github/hooks/tether.json") == {"hooks": {
         "SessionStart": [COPILOT_HOOK], "PreToolUse": [COPILOT_HOOK], "PostToolUse": [COPILOT_HOOK],
-        "PreCompact": [COPILOT_HOOK]}}
+        "PreCompact": [COPILOT_HOOK], "Stop": [COPILOT_HOOK]}}
     cursor = {"command": "tether hook cursor --serve", "timeout": 15}
     assert load(root, ".cursor/hooks.json") == {"version": 1, "hooks": {
         "sessionStart": [cursor], "beforeSubmitPrompt": [cursor],

@@ -34,7 +34,7 @@ from ..core import anchors as A
 from ..context.ranking import is_repo_wide
 from ..core.files import WriteError, normalize_glob, sync_folder
 from ..core.files import staged as staged_file
-from ..core.notes import Note
+from ..core.notes import FIELDS, Note
 from ..core.text import digest, fenced
 from ..core.workspace import Workspace, WorkspaceError
 
@@ -50,7 +50,7 @@ RULE_DIRS = {  # target -> (folder, file name suffix)
 }
 PREFIX = "tether-"
 # what an agent most needs to respect when it touches the code, first
-KIND_ORDER = {"invariant": 0, "boundary": 1, "workaround": 2, "decision": 3, "intent": 4}
+KIND_ORDER = {"invariant": 0, "boundary": 1, "workaround": 2, "gotcha": 3, "decision": 4, "intent": 5}
 MAX_REPO_WIDE = 15  # notes in the always-loaded section
 MAX_SCOPED = 30  # notes per scoped rule file
 WHY_CHARS = 200
@@ -169,11 +169,10 @@ def note_line(note: Note, where: list[str] = ()) -> str:
 
 
 def _why(note: Note) -> str:
-    if note.works_around:
-        why = _sentence(f"Works around: {_one_line(note.works_around, WHY_CHARS)}")
-        if note.remove_when:
-            why += " " + _sentence(f"Can go when: {_one_line(note.remove_when, WHY_CHARS)}")
-        return why
+    said = [_sentence(f"{label}: {_one_line(getattr(note, field), WHY_CHARS)}") for field, label in FIELDS.items()
+            if getattr(note, field)]  # a workaround's, a gotcha's
+    if said:
+        return " ".join(said)
     text = note.rationale or next((ln for ln in note.body.splitlines() if ln.strip().lstrip("#").strip()), "")
     return _sentence(_one_line(text.strip().lstrip("#").strip(), WHY_CHARS))
 

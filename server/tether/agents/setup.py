@@ -21,8 +21,9 @@ What each agent gets (:data:`AGENTS`; without names: claude, cursor and vscode):
 - ``codex``: ``[mcp_servers.tether]`` in ``.codex/config.toml`` (Codex reads a project's file
   when the project is trusted); ``AGENTS.md``.
 
-With ``claude``: ``.tether/agents.toml`` with ``ask_at_stop = true`` (the Stop hook asks the
-agent to record what its session decided), when there is none yet.
+With an agent whose end of turn takes tether's request (``claude``, ``vscode``, ``cursor``,
+``gemini``): ``.tether/agents.toml`` with ``ask_at_stop = true`` (at the end of a session that
+changed code, its agent is asked to record what the session settled), when there is none yet.
 
 The entries name ``tether`` plainly when PATH finds it, else the absolute path of the one
 that runs ``init`` (:func:`tether_command`), so an agent started without the virtual
@@ -76,16 +77,16 @@ SETTINGS = ".tether/agents.toml"
 SETTINGS_TEXT = """\
 # Settings of tether's agent hooks (written by `tether init --agents`).
 
-# At Stop, when the session changed code and tether found candidate notes in it, block the
-# stop once and ask the agent to record the ones that hold and dismiss the rest.
-# false: never ask (the candidates still wait in `tether review`).
+# At Stop, when the session changed code and the person said more than bare commands, keep the
+# agent going once with a request to record as notes what the session settled (tether's
+# candidate notes come with it, as hints). false: never ask (candidates wait in `tether review`).
 ask_at_stop = true
 """
 
 COPILOT_HOOKS = ".github/hooks/tether.json"
 # VS Code applies no tool matchers (the hook filters by tool) and has no SessionStart after a
 # compaction: PreCompact lets the hook hand the notes over again once the conversation lost them
-COPILOT_EVENTS = ("SessionStart", "PreToolUse", "PostToolUse", "PreCompact")
+COPILOT_EVENTS = ("SessionStart", "PreToolUse", "PostToolUse", "PreCompact", "Stop")
 
 CURSOR_HOOKS = ".cursor/hooks.json"
 GEMINI_SETTINGS = ".gemini/settings.json"
@@ -100,7 +101,8 @@ def set_up_agents(ws: Workspace, agents: tuple[str, ...] = DEFAULT_AGENTS, comma
     plan = Plan(ws)
     for name in agents:
         AGENTS[name].configure(plan, cmd)
-    if "claude" in agents and plan.read(SETTINGS) is None:  # the agent whose Stop takes the request
+    if {"claude", "vscode", "cursor", "gemini"} & set(agents) and plan.read(SETTINGS) is None:  # their end of a
+        # turn takes the request
         plan.put(SETTINGS, SETTINGS_TEXT)
     targets = dict.fromkeys(t for name in agents for t in AGENTS[name].export)
     if targets:

@@ -4,6 +4,7 @@ supersede, confirm, reanchor, sync, reindex."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -16,7 +17,7 @@ from ..core import anchors as A
 from ..core.files import TETHER_DIR
 from ..core.languages import by_name, for_path
 from ..core.resolution import note_json
-from ..core.workspace import Workspace
+from ..core.workspace import Place, Workspace
 from .common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -71,38 +72,59 @@ def _agents(spec: str) -> tuple[str, ...]:
 
 def cmd_record(args) -> int:
     ws = workspace()
-    rejected = []
-    for r in args.rejected:
-        opt, sep, why = r.partition(":")
-        if not opt.strip():
-            raise UsageError(f"--rejected '{r}': expected 'OPTION: WHY'")
-        rejected.append((opt, why if sep else ""))
+    rejected = [rejected_option(option, why) for option, why in args.rejected]
     body = sys.stdin.read() if args.body == "-" else args.body
-    common = dict(title=args.title, body=body, rationale=args.rationale, rejected=rejected, tags=args.tag,
-                  works_around=args.works_around, remove_when=args.remove_when, checks=checks_from_args(args), compile=compiles)
-    if args.glob:
-        note = ws.record(args.kind, args.glob, how=A.GLOB, **common)
+    places = [place(ws, p, args) for p in args.position] + [Place(g, how=A.GLOB) for g in args.glob]
+    fields = dict(body=body, rationale=args.rationale, rejected=rejected, works_around=args.works_around,
+                  remove_when=args.remove_when, failure=args.failure, cause=args.cause)
+    if args.joins:
+        if checks_from_args(args) or args.tag:
+            raise UsageError("--joins adds to a note what a restatement says; its checks and tags stay as they are")
+        note = ws.join(note_ref(args.joins), places, title=args.title or "", **fields)
     else:
-        if not args.position:
-            raise UsageError("give PATH:LINE (or PATH with --file, or --glob PATTERN)")
-        path, line, col, end = parse_position(args.position)
-        rel = ws.rel(path, Path.cwd())
-        if args.file:
-            note = ws.record(args.kind, rel, how=A.FILE, **common)
-        else:
-            if line is None:
-                raise UsageError(f"{path}: give a line (PATH:LINE), or --file for the whole file")
-            if end is not None and not args.span:
-                raise UsageError("a line range (PATH:LINE-LINE) anchors lines: add --span")
-            note = ws.record(args.kind, rel, line - 1, lsp_col(ws, rel, line - 1, col),
-                             how=A.SPAN if args.span else A.SYMBOL,
-                             end=(end - 1, 1 << 30) if end is not None else None, **common)
+        if not places:
+            raise UsageError("give PATH:LINE (or PATH with --file, or --glob PATTERN); several for several places")
+        if not (args.title or "").strip():
+            raise UsageError("a note needs a title (--title): the decision or rule itself")
+        first, *more = places
+        note = ws.record(args.kind, first.path, first.line, first.col, how=first.how, end=first.end, more=more,
+                         title=args.title, tags=args.tag, checks=checks_from_args(args), compile=compiles, **fields)
     if args.json:
         out_json(note_json(note, ws.locate_note(note)))
     else:
         print(note.id)  # the id alone on standard output (scripts read it); what was anchored for people
-        print(f"tether: {note.kind} {note.id} on {anchored(ws, note)}", file=sys.stderr)
+        verb = "joined" if args.joins else "on"
+        print(f"tether: {note.kind} {note.id} {verb} {anchored(ws, note)}", file=sys.stderr)
     return EXIT_OK
+
+
+def rejected_option(option: str, why: str | None) -> tuple[str, str]:
+    """A rejected option and its reason: given apart (``--rejected OPTION --because WHY``: any
+    text in either), or as one ``OPTION: WHY`` when it holds one ': ' (an option that holds
+    more is ambiguous: refused, naming ``--because``)."""
+    if why is None:
+        parts = re.split(r":\s+", option.strip())
+        if len(parts) > 2:
+            raise UsageError(f"--rejected '{option}': where the option ends and its reason starts is not clear; "
+                             f"give them apart: --rejected OPTION --because WHY")
+        option, why = parts if len(parts) == 2 else (parts[0], "")
+    if not option.strip():
+        raise UsageError("--rejected: the option is empty")
+    return option.strip(), why.strip()
+
+
+def place(ws: Workspace, position: str, args) -> Place:
+    """A position of the command line as a place to anchor (``--span``, ``--file``: how)."""
+    path, line, col, end = parse_position(position)
+    rel = ws.rel(path, Path.cwd())
+    if args.file:
+        return Place(rel, how=A.FILE)
+    if line is None:
+        raise UsageError(f"{path}: give a line (PATH:LINE), or --file for the whole file")
+    if end is not None and not args.span:
+        raise UsageError("a line range (PATH:LINE-LINE) anchors lines: add --span")
+    return Place(rel, line - 1, lsp_col(ws, rel, line - 1, col), A.SPAN if args.span else A.SYMBOL,
+                 (end - 1, 1 << 30) if end is not None else None)
 
 
 def checks_from_args(args) -> list[dict]:
@@ -117,7 +139,7 @@ def checks_from_args(args) -> list[dict]:
                 query = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as e:
                 raise UsageError(f"{f}: cannot read the query ({e})") from None
-            lang = for_path(parse_position(args.position)[0]) if args.position and not args.glob else None
+            lang = for_path(parse_position(args.position[0])[0]) if args.position and not args.glob else None
             checks.append({"id": f"{kind}:{path.stem}", "kind": kind, "query": query,
                            "lang": lang.name if lang else _lang_from_query_name(path)})
     if args.message:
@@ -273,8 +295,6 @@ def cmd_reindex(args) -> int:
 
 
 def anchored(ws, note) -> str:
-    """``BaseClient._merge_url at httpx/_client.py:391-411``, ``the file x.py``, ``pattern src/**``."""
-    loc = next(iter(ws.locate_note(note)), None)
-    if loc is None:
-        return "nothing"
-    return where(loc)
+    """``BaseClient._merge_url at httpx/_client.py:391-411``, ``the file x.py``, ``pattern src/**``;
+    every place of a note on several."""
+    return "; ".join(where(loc) for loc in ws.locate_note(note)) or "nothing"

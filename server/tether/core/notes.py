@@ -23,13 +23,16 @@ from .text import Range
 if TYPE_CHECKING:
     import tree_sitter as ts
 
-KINDS = ("decision", "invariant", "boundary", "intent", "workaround")
+KINDS = ("decision", "invariant", "boundary", "intent", "workaround", "gotcha")
+# the fields a kind carries beside its title, rationale, rejected options and body, as every face shows them
+# (a workaround: what it works around, when it can go; a gotcha: the failure, its cause)
+FIELDS = {"works_around": "Works around", "remove_when": "Can go when", "failure": "Fails with", "cause": "Cause"}
 STATUSES = ("active", "superseded", "retired")
 
 # Front matter keys, in the order they are written. Kind-specific keys are written only
 # when set (a decision has no ``remove_when``).
 KEY_ORDER = ("id", "kind", "title", "status", "superseded_by", "author", "created", "updated",
-             "tags", "rationale", "works_around", "remove_when", "task")
+             "tags", "rationale", "works_around", "remove_when", "failure", "cause", "task")
 ANCHOR_KEYS = ("type", "path", "pattern", "lang", "node", "name", "params", "hash", "sketch", "range")
 
 FENCE = "+++"
@@ -81,6 +84,8 @@ class Note:
     rationale: str = ""  # decision
     works_around: str = ""  # workaround: the problem it works around
     remove_when: str = ""  # workaround: when it can go
+    failure: str = ""  # gotcha: what fails (the error or the symptom)
+    cause: str = ""  # gotcha: why it fails
     task: str = ""  # intent: the linked task
     alternatives: list[Alternative] = field(default_factory=list)  # decision: options rejected
     checks: list[dict] = field(default_factory=list)  # invariant: structural checks (data)
@@ -240,7 +245,8 @@ def _note_from(data: dict, body: str, path: str, front: str) -> Note:
     note = Note(id=nid, kind=kind, title=title, status=status, superseded_by=text("superseded_by"),
                 author=text("author"), created=text("created"), updated=text("updated"), tags=tags,
                 rationale=text("rationale"), works_around=text("works_around"),
-                remove_when=text("remove_when"), task=text("task"), body=body, path=path)
+                remove_when=text("remove_when"), failure=text("failure"), cause=text("cause"), task=text("task"),
+                body=body, path=path)
     for alt in _tables(data, "alternatives", path, front):
         if not isinstance(alt.get("option"), str):
             raise NoteError(path, _line_of(front, "option"), "each [[alternatives]] needs an 'option' string")

@@ -21,7 +21,7 @@ import lmdb
 from . import anchors as A
 from .files import SourceTree, WorkspaceError, git
 from .languages import family_of, for_path
-from .notes import Note
+from .notes import FIELDS, Note
 from .store import DAMAGE, Store
 from .syntax import SourceFile, parsed
 from .text import Range, dice, digest, line_counts
@@ -737,7 +737,7 @@ def note_json(note: Note, located: list[Located] = ()) -> dict:
         "superseded_by": note.superseded_by or None, "author": note.author, "created": note.created,
         "updated": note.updated, "tags": note.tags, "rationale": note.rationale or None,
         "alternatives": [{"option": a.option, "rejected_because": a.rejected_because} for a in note.alternatives],
-        "works_around": note.works_around or None, "remove_when": note.remove_when or None,
+        **{field: getattr(note, field) or None for field in FIELDS},
         "body": note.body, "file": note.path, "anchors": anchors,
     }
 
