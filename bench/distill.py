@@ -21,7 +21,8 @@ of a scenario of several sessions matched by one candidate with evidence from mo
 session), what the request at Stop asks the session's own agent about (expected candidates
 the rules missed whose key phrase a lead quotes: "found or asked"), expected candidates missed
 although a wrong candidate states them (its key phrase, but on other code or as another kind),
-and the milliseconds
+the scenarios whose agent the gate at Stop asks (:mod:`tether.capture.gate`: every labelled one
+should be, none that edited nothing), and the milliseconds
 ``distill`` takes (reading the transcript, extraction, fingerprinting the anchors, the queue)
 per 1,000 transcript lines; also on a synthetic long transcript made of the fixtures'
 sessions repeated. Where a second reader also labelled a set's sessions, blind (its
@@ -60,17 +61,20 @@ from capture_fixtures import Suite, anchor_label, detail, make_repo, materialize
 from tether.agents.hooks import answer  # noqa: E402
 from tether.capture import candidates as capture  # noqa: E402
 from tether.capture.distill import distill  # noqa: E402
+from tether.capture.gate import worth_asking  # noqa: E402
 from tether.core.workspace import Workspace  # noqa: E402
 
 SUMMED = ("tp", "candidates", "expected", "sessions", "rejected", "rejected_found", "restated", "merged", "asked",
           "leads", "near_anchor", "near_kind", "near_both")
+GATE = ("labelled", "labelled_asked", "edited_nothing", "edited_nothing_asked", "unlabelled_edited",
+        "unlabelled_edited_asked")  # the gate at Stop, by scenario (asked: any session of it is)
 
 
 def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
     root = base / suite.name / sc["name"] / "repo"
     make_repo(root, suite.repo(sc))
     ws, _ = Workspace.init(root, exact=True)
-    seconds, lines, leads = 0.0, 0, []
+    seconds, lines, leads, gated, edited = 0.0, 0, [], False, False
     try:
         for name in sc["sessions"]:
             path = materialize(name, root, base / suite.name / sc["name"] / "transcripts", suite.transcript(name))
@@ -80,6 +84,8 @@ def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
             seconds += time.perf_counter() - t
             lines += done.lines
             leads += [x.quote.lower() for x in done.leads]
+            gated |= worth_asking(done.session_read)
+            edited |= bool(done.edited)
         cands = [c.to_json() for c in capture.candidates(ws)]
     finally:
         ws.close()
@@ -105,8 +111,12 @@ def run_scenario(suite: Suite, sc: dict, base: Path, verbose: bool) -> dict:
         r = detail(reader, sc["expected"], len(sc["sessions"]), files)
         kept = [{"kind": n["kind"], "anchor": anchor_label(n["anchors"][0]), "phrase": n["phrase"]} for n in reader]
         second = {**{k: r.get(k, 0) for k in SUMMED}, "also_kept": len(pairs(d["wrong"], kept, files))}
+    labelled = bool(sc["expected"])
+    gate = {"labelled": labelled, "labelled_asked": labelled and gated, "edited_nothing": not edited,
+            "edited_nothing_asked": not edited and gated, "unlabelled_edited": edited and not labelled,
+            "unlabelled_edited_asked": edited and not labelled and gated}
     return {"name": sc["name"], "holdout": sc.get("holdout", False), "seconds": seconds, "lines": lines,
-            **{k: d[k] for k in SUMMED}, "second_reader": second}
+            **{k: d[k] for k in SUMMED}, "gate": gate, "second_reader": second}
 
 
 def synthetic(base: Path, repeat: int) -> dict:
@@ -260,6 +270,15 @@ def main() -> None:
         for half, label in (("heldout", "held out (pooled)"), ("tune", "tuned on (pooled)")):
             report[f"{half}*"] = {"summary": {"all": summary(halves[half])}}
             print(line(label, report[f"{half}*"]["summary"]["all"]))
+        print("\n== the gate at Stop: scenarios whose agent is asked (held out first; target: every labelled one, none "
+              "that edited nothing)")
+        for half, label in (("heldout", "held out (pooled)"), ("tune", "tuned on (pooled)")):
+            g = {k: sum(r["gate"][k] for r in halves[half]) for k in GATE}
+            report[f"{half}*"]["gate"] = g
+            print(f"{label:<22} labelled {g['labelled_asked']}/{g['labelled']} "
+                  f"({ratio(g['labelled_asked'], g['labelled']):.0%}), edited nothing {g['edited_nothing_asked']}/"
+                  f"{g['edited_nothing']}, unlabelled that edited code {g['unlabelled_edited_asked']}/"
+                  f"{g['unlabelled_edited']}")
     read = {half: [r for name, rep in report.items() if name.startswith(half) for r in rep.get("scenarios", [])
                    if r["second_reader"]] for half in ("heldout", "tune")}
     if any(read.values()):  # the extractor and a second, blind reader against the same labels

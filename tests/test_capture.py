@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -222,7 +223,7 @@ def test_a_failure_then_fix_yields_a_gotcha_on_the_edit_that_fixed_it(replayed):
     r = replayed["failure-then-fix"]
     (done,) = distill(r)
     (c,) = done["new"]
-    assert c["kind"] == "gotcha" and c["note_kind"] == "workaround"
+    assert c["kind"] == "gotcha" and c["note_kind"] == "gotcha"
     assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/dates.py:parse_date"]
     assert "naive datetimes" in c["title"]
     assert c["works_around"] == "TypeError: can't compare offset-naive and offset-aware datetimes"
@@ -339,7 +340,7 @@ def test_accept_writes_a_note_file_with_the_evidence_in_its_body(replayed, tmp_p
     r = fresh(replayed, tmp_path, "choose-approach")
     (c,) = r.review()
     text = ok(r.root, "review").stdout
-    assert f"{c['id']}  decision   Use an in-process `functools.lru_cache`" in text
+    assert f"{c['id'][:8]}      decision   Use an in-process `functools.lru_cache`" in text  # its short id
     assert "on `lookup_price` at src/shop/prices.py:14-15" in text and "rejected: Redis (a network hop" in text
     out = ok(r.root, "accept", c["id"][:8]).stdout.split()
     assert out[0] == "recorded" and out[2].startswith(".tether/notes/")
@@ -358,12 +359,13 @@ def test_accept_writes_a_note_file_with_the_evidence_in_its_body(replayed, tmp_p
     assert again["new"] == [] and again["updated"] == []
 
 
-def test_a_gotcha_is_accepted_as_a_workaround_note(replayed, tmp_path):
+def test_a_gotcha_is_accepted_as_a_gotcha_note_with_its_failure_and_cause(replayed, tmp_path):
     r = fresh(replayed, tmp_path, "failure-then-fix")
     (c,) = r.review()
     note = ok_json(r.root, "accept", c["id"])
-    assert note["kind"] == "workaround" and note["tags"] == ["gotcha"]
-    assert note["works_around"] == "TypeError: can't compare offset-naive and offset-aware datetimes"
+    assert note["kind"] == "gotcha" and note["tags"] == []
+    assert note["failure"] == "TypeError: can't compare offset-naive and offset-aware datetimes"
+    assert note["cause"] and note["works_around"] is None
     assert "> $ python -m pytest -q tests/test_dates.py" in note["body"]
 
 
@@ -384,7 +386,7 @@ def test_accepting_a_near_duplicate_offers_to_merge_and_merge_adds_the_evidence(
     nid = ok(r.root, "record", "decision", "src/shop/money.py:7", "--title", "Keep money in integer cents").stdout.strip()
     (cand,) = ok_json(r.root, "review")["candidates"]
     assert cand["near_duplicates"] == [{"id": nid, "kind": "decision", "title": "Keep money in integer cents"}]
-    assert f"repeats note {nid}" in ok(r.root, "review").stdout
+    assert f"repeats note {nid[:8]}" in ok(r.root, "review").stdout  # its short id
     msg = fails(r.root, "accept", c["id"], code=1)
     assert msg == (f"tether: candidate {c['id']} repeats note {nid} \"Keep money in integer cents\" (same code, similar "
                    f"text); `tether accept {c['id']} --merge {nid}` adds its evidence to that note, "
@@ -413,7 +415,7 @@ def test_a_candidate_that_restates_an_active_note_in_other_words_is_flagged(repl
     names_it = ok(r.root, "record", "decision", at, "--title", "lru_cache it is").stdout.strip()
     near = ok_json(r.root, "review")["candidates"][0]["near_duplicates"]
     assert {n["id"] for n in near} == {same_option, names_it} and other not in {n["id"] for n in near}
-    assert f"repeats note {near[0]['id']}" in ok(r.root, "review").stdout
+    assert f"repeats note {near[0]['id'][:8]}" in ok(r.root, "review").stdout
     fails(r.root, "accept", c["id"], code=1)
 
 
@@ -433,7 +435,7 @@ def test_search_finds_notes_candidates_and_what_the_sessions_said_and_did(replay
     assert ok_json(r.root, "search", "naive", "--since", "2999-01-01")["results"] == []
     assert ok_json(r.root, "search", "naive", "--since", "1h") == ok_json(r.root, "search", "naive")
     text = ok(r.root, "search", "naive datetime").stdout.splitlines()
-    assert text[0] == f"note       {nid}  invariant  Dates are parsed as aware datetimes, never naive"
+    assert re.fullmatch(rf"note       {nid[:8]}\w* +  invariant  Dates are parsed as aware datetimes, never naive", text[0])
     assert any(line.startswith("failure    ") and f"session {sid[:8]}" in line for line in text)
     assert fails(r.root, "search", "x", "--since", "last tuesday").startswith("tether: --since 'last tuesday': give")
     assert ok(r.root, "search", "kubernetes").stdout == "nothing matches 'kubernetes'\n"
@@ -701,7 +703,7 @@ def test_a_person_who_changes_their_mind_about_the_option_they_picked_leaves_the
         ("edit", ""), ("assistant", "Done: fractions of a cent raise `ValueError` now.")], TO_CENTS)
     (c,) = out["new"]
     assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent with a `ValueError`")
-    assert [a["option"] for a in c["alternatives"]] == ["Round half up"]
+    assert [a["option"] for a in c["alternatives"]] == ["Round half up — log a warning"]
     assert c["rationale"] == "nobody reads the logs"
     assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
 
@@ -746,7 +748,7 @@ def test_the_option_the_agent_says_the_person_described_is_their_pick(tmp_path):
         ("assistant", "That's Option B: refuse fractions of a cent."), ("edit", ""), ("assistant", "Done.")], TO_CENTS)
     (c,) = out["new"]
     assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent")
-    assert [a["option"] for a in c["alternatives"]] == ["Round half up"]
+    assert [a["option"] for a in c["alternatives"]] == ["Round half up — What people expect on invoices"]
 
 
 def test_giving_in_to_the_agents_push_back_leaves_its_way_and_rejects_what_was_asked(tmp_path):
@@ -837,7 +839,8 @@ def test_a_pick_said_far_down_a_long_reply_or_by_the_words_of_the_code_an_option
     (c,) = out["new"]
     assert (c["kind"], c["title"], c["rationale"]) == ("decision", "Switch to `ROUND_HALF_EVEN`",
                                                        "totals must match the statement")
-    assert [a["option"] for a in c["alternatives"]] == ["keep `ROUND_HALF_UP`", "refuse fractions of a cent"]
+    assert [a["option"] for a in c["alternatives"]] == ["keep `ROUND_HALF_UP` — what people expect",
+                                                        "refuse fractions of a cent — loud"]
     # a long reply about several things that picks one in passing — after weighing another
     out = exchange(tmp_path, "far-down", [("user", "to_cents is a cent off the bank sometimes"), options, (
         "user", "Thanks. A few things first: the CI cache is stale again, I'll look at it myself. Ana asked about "
@@ -947,11 +950,14 @@ def test_stop_asks_the_agent_once_to_record_what_its_session_decided_and_the_ans
     reply = json.loads(hook(r.root, stop))
     assert set(reply) == {"decision", "reason"} and reply["decision"] == "block"
     reason = reply["reason"]
-    assert reason.startswith("tether found 1 candidate note in what this session decided while changing "
-                             "src/shop/prices.py:\n")
-    assert f"- {c['id']} decision \"{c['title']}\" on `lookup_price` (src/shop/prices.py:" in reason
+    assert reason.startswith("This session changed src/shop/prices.py. Before you finish, record as tether notes "
+                             "what it settled")
+    # the agent writes the notes itself; tether's candidates come after, as hints to check
+    assert reason.index("tether record KIND PATH:LINE") < reason.index("record_note(") < \
+        reason.index("tether's hints, to check") < reason.index(c["id"])
+    assert f"- candidate {c['id']} decision \"{c['title']}\" on `lookup_price` (src/shop/prices.py:" in reason
     assert "  rejected: Redis" in reason and "  said: \"I'll go with an in-process" in reason
-    for what in ("accept_candidate(id)", "`tether accept ID`", "dismiss_candidate(id)", "record_note"):
+    for what in ("accept_candidate(id)", "`tether accept ID`", "dismiss_candidate(id)", "--joins ID"):
         assert what in reason
     assert hook(r.root, {**stop, "stop_hook_active": True}) == ""  # once only …
     assert hook(r.root, stop) == ""  # … and the next stop has nothing new to ask
@@ -989,13 +995,13 @@ def test_stop_asks_about_what_the_person_settled_that_tether_could_not_read(tmp_
     reply = json.loads(hook(root, stop))
     assert reply["decision"] == "block"
     reason = reply["reason"]
-    assert "While changing src/shop/money.py, this session may have settled something here that tether could not " \
-           "write down itself:" in reason
-    assert "what was settled there" in reason and "or nothing if nothing was" in reason
+    assert reason.startswith("This session changed src/shop/money.py.")
+    assert "If the session settled nothing worth a note, record nothing" in reason
     assert "not a passing remark, a plan nobody agreed to" in reason  # the standard every labelled set keeps
-    assert ("- answered options: round half up with `Decimal` / raise `ValueError` on anything finer than a cent / "
-            "keep truncating, document it → \"the middle one, obviously\"") in reason
-    assert "record_note" in reason and "accept_candidate" not in reason  # no candidate to accept
+    assert ("- the person may have settled something here (answered options): round half up with `Decimal` / raise "
+            "`ValueError` on anything finer than a cent / keep truncating, document it → \"the middle one, "
+            "obviously\"") in reason
+    assert "record_note(" in reason and "accept_candidate" not in reason  # no candidate to accept
     assert hook(root, stop) == ""  # asked once
     # the agent answers: a note on the code the session changed
     note = ok_json(root, "record", "decision", "src/shop/money.py:6", "--title", "Refuse amounts finer than a cent",
@@ -1019,7 +1025,7 @@ def test_before_a_compaction_the_session_is_distilled_and_the_request_comes_afte
     (c,) = r.review()
     out = json.loads(hook(r.root, {**base, "hook_event_name": "SessionStart", "source": "compact"}))
     context = out["hookSpecificOutput"]["additionalContext"]
-    assert context.startswith("tether found 1 candidate note") and c["id"] in context
+    assert context.startswith("This session changed src/shop/prices.py.") and c["id"] in context
     assert hook(r.root, stop_event(r, sid)) == ""  # asked already
 
 
@@ -1099,3 +1105,225 @@ def test_the_time_budget_and_another_extractor(tmp_path):
             ("intent", "echo", "lookup_price", True)
     finally:
         ws.close()
+
+
+# -- the gate: ask whenever a session changed code and the person said more than bare commands -----------
+
+def agent_hook(root: Path, agent: str, event: dict) -> dict:
+    r = subprocess.run([sys.executable, "-m", "tether", "hook", agent], input=json.dumps(event), cwd=root,
+                       capture_output=True, text=True, timeout=60, env=env_for())
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    return json.loads(r.stdout)
+
+
+QUIET = ("src/shop/money.py", "    return round(amount * 100)\n", "    return int(round(amount * 100))\n")
+
+
+def test_stop_asks_about_a_session_that_settled_what_no_rule_reads(tmp_path):
+    said = [("user", "amounts from the clinic arrive as '12,50': a decimal comma, the way Portugal writes them. "
+                     "parse those in to_cents."), ("edit", ""), ("assistant", "Done.")]
+    root, t = session_file(tmp_path, "quiet", said, QUIET, "--agents")
+    stop = {"session_id": "quiet", "transcript_path": str(t), "cwd": str(root), "hook_event_name": "Stop",
+            "stop_hook_active": False}
+    reply = json.loads(hook(root, stop))
+    assert ok_json(root, "review")["candidates"] == [] and "hints" not in reply["reason"]  # the rules found nothing
+    assert reply["decision"] == "block" and reply["reason"].startswith("This session changed src/shop/money.py.")
+    assert hook(root, stop) == ""  # once
+    # the agent's answer arrives as "Stop hook feedback: …", it records, and stops: no words of the person's, no
+    # new request; new work the person explains is asked about again
+    lines = t.read_text().splitlines()
+    more = [{"type": "user", "sessionId": "quiet", "uuid": "f1", "timestamp": "2026-11-30T11:00:00.000Z",
+             "message": {"role": "user", "content": "Stop hook feedback:\n" + reply["reason"]}}]
+    t.write_text("\n".join(lines + [json.dumps(x) for x in more]) + "\n")
+    assert hook(root, stop) == ""
+    f = root / "src/shop/money.py"
+    f.write_text(f.read_text().replace("int(round(", "int(round(  ").replace("  amount", "amount"))
+    more = [{"type": "user", "sessionId": "quiet", "uuid": "p2", "timestamp": "2026-11-30T11:05:00.000Z",
+             "message": {"role": "user", "content": "also negative amounts are refunds: keep the sign, never abs()"}},
+            {"type": "assistant", "sessionId": "quiet", "uuid": "e2", "timestamp": "2026-11-30T11:06:00.000Z",
+             "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_2", "name": "Edit", "input": {
+                 "file_path": str(f), "old_string": "x", "new_string": "y"}}]}}]
+    t.write_text(t.read_text() + "".join(json.dumps(x) + "\n" for x in more))
+    assert json.loads(hook(root, stop))["decision"] == "block"
+
+
+def test_stop_does_not_ask_about_bare_commands_or_a_session_that_edited_nothing(tmp_path):
+    rename = ("src/shop/money.py", "def to_cents(", "def as_cents(")
+    root, t = session_file(tmp_path, "rename", [("user", "rename to_cents -> as_cents everywhere. run the tests after"),
+                                                ("edit", ""), ("assistant", "Renamed; 12 passed."), ("user", "👍")],
+                           rename, "--agents")
+    stop = {"session_id": "rename", "transcript_path": str(t), "cwd": str(root), "hook_event_name": "Stop",
+            "stop_hook_active": False}
+    assert hook(root, stop) == ""
+    talk = tmp_path / "talk.jsonl"
+    talk.write_text(json.dumps({"type": "user", "sessionId": "talk", "uuid": "a", "timestamp": "2026-11-30T10:00:00Z",
+                                "message": {"role": "user", "content": "why does to_cents round? it must never "
+                                                                      "lose a cent, I think"}}) + "\n")
+    assert hook(root, {**stop, "session_id": "talk", "transcript_path": str(talk)}) == ""
+
+
+def test_cursor_and_gemini_take_the_request_at_the_end_of_a_turn(tmp_path):
+    root = tmp_path / "agents"
+    make_repo(root)
+    ok(root, "init", "--agents", "cursor,gemini")
+    money = root / "src/shop/money.py"
+    prompt = "to_cents: amounts from the clinic feed use a decimal comma, never a dot. parse that."
+
+    def work(agent: str, sid: str, start: dict, after: dict) -> None:
+        agent_hook(root, agent, start)
+        money.write_text(money.read_text().replace("round(amount * 100)", "round(amount * 100)  # ok"))
+        agent_hook(root, agent, after)
+
+    base = {"generation_id": "g", "workspace_roots": [str(root)], "cursor_version": "2.7.0"}
+    work("cursor", "cur", {**base, "conversation_id": "cur", "hook_event_name": "beforeSubmitPrompt", "prompt": prompt},
+         {**base, "conversation_id": "cur", "hook_event_name": "postToolUse", "tool_name": "Write",
+          "tool_input": {"file_path": str(money), "content": money.read_text()}, "tool_use_id": "t1", "cwd": str(root)})
+    stop = {**base, "conversation_id": "cur", "hook_event_name": "stop", "status": "completed"}
+    assert agent_hook(root, "cursor", {**stop, "loop_count": 1}) == {}  # its own follow-up's stop: no loop
+    out = agent_hook(root, "cursor", {**stop, "loop_count": 0})
+    assert set(out) == {"followup_message"} and "record as tether notes what it settled" in out["followup_message"]
+    assert agent_hook(root, "cursor", {**stop, "loop_count": 0}) == {}  # asked once
+
+    g = {"transcript_path": "/tmp/none.json", "cwd": str(root), "timestamp": "2026-12-06T10:00:00.000Z"}
+    work("gemini", "gem", {**g, "session_id": "gem", "hook_event_name": "BeforeAgent", "prompt": prompt},
+         {**g, "session_id": "gem", "hook_event_name": "AfterTool", "tool_name": "write_file",
+          "tool_input": {"file_path": str(money), "content": money.read_text()}, "tool_response": {"llmContent": "ok"}})
+    after = {**g, "session_id": "gem", "hook_event_name": "AfterAgent", "prompt": prompt, "prompt_response": "Done."}
+    assert agent_hook(root, "gemini", {**after, "stop_hook_active": True}) == {}
+    out = agent_hook(root, "gemini", {**after, "stop_hook_active": False})
+    assert out["decision"] == "deny" and "tether record KIND PATH:LINE" in out["reason"] and \
+        "record_note(" in out["reason"]
+
+
+def test_accepting_a_candidate_on_several_places_confirms_every_one(tmp_path):
+    from tether.capture import candidates as capture
+    from tether.capture.candidates import Candidate, Evidence
+    from tether.core import anchors as A
+    from tether.core.languages import for_path
+    from tether.core.syntax import SourceFile
+    from tether.core.workspace import Workspace
+    root = tmp_path / "many"
+    make_repo(root)
+    ws, _ = Workspace.init(root)
+    try:
+        anchors = []
+        for rel, name in (("src/shop/money.py", "to_cents"), ("src/shop/prices.py", "lookup_price")):
+            src = SourceFile(ws.read_source(rel), for_path(rel))
+            anchors.append(A.symbol_anchor(src, rel, next(d for d in src.defs if d.qualname == name)))
+        q = capture.queue(ws, [Candidate("", "invariant", "Amounts are integer cents everywhere", 0.8, anchors,
+                                         [Evidence("s", "user", "2026-12-06T10:00:00Z", "cents, always", 3)])])
+        cid = q.new[0].id
+    finally:
+        ws.close()
+    note = ok_json(root, "accept", cid)
+    assert [a["name"] for a in note["anchors"]] == ["to_cents", "lookup_price"]
+    assert all(a["state"] == "ok" for a in ok_json(root, "list", "--json")["notes"][0]["anchors"])
+    r = run(root, "check", "--format", "json")
+    assert json.loads(r.stdout)["findings"] == []  # not "changed since it was last confirmed" on the second place
+
+
+# -- candidates are hints that do not mislead ----------------------------------------------------------
+
+def test_a_removal_condition_the_person_states_is_kept_with_what_the_workaround_works_around(tmp_path):
+    (c,) = exchange(tmp_path, "remove-when", [
+        ("user", "to_cents: textwire 3.3 sends amounts as strings with a trailing space. strip it before converting. "
+                 "it's a workaround, remove when textwire 3.4 ships the fix."), ("edit", ""), ("assistant", "Done.")],
+        QUIET)["new"]
+    assert (c["kind"], c["title"]) == ("workaround", "Strip it before converting")  # not "It's a workaround, …"
+    assert c["works_around"] == "to_cents: textwire 3.3 sends amounts as strings with a trailing space"
+    assert c["remove_when"] == "textwire 3.4 ships the fix"
+    (c,) = exchange(tmp_path, "remove-when-next", [
+        ("user", "keep the strip() in to_cents even if it looks redundant — textwire pads amounts. we can drop it "
+                 "once textwire 3.4 ships the fix"), ("edit", ""), ("assistant", "Kept.")], QUIET)["new"]
+    assert (c["kind"], c["works_around"], c["remove_when"]) == ("workaround", "textwire pads amounts",
+                                                                "textwire 3.4 ships the fix")
+
+
+def test_a_title_says_what_it_is_about_not_it(tmp_path):
+    (c,) = exchange(tmp_path, "fragment", [
+        ("user", "should the price cache go to redis?"),
+        ("assistant", "Two options:\n1. **Redis** — shared across workers, but another service to run.\n"
+                      "2. **Leave it in memory** — per process, lost on restart.\n\nI'd go with 2."),
+        ("user", "2"), ("edit", "")], QUIET)["new"]
+    assert c["title"] == "Leave the price cache in memory"
+    (c,) = exchange(tmp_path, "backwards", [
+        ("user", "why does to_cents multiply before rounding?"),
+        ("assistant", "That looks backwards, but is deliberate: rounding first would lose the half cents the gateway "
+                      "expects."), ("edit", "")], QUIET)["new"]
+    assert (c["kind"], c["title"]) == ("workaround", "to_cents multiplies before rounding on purpose")
+    assert c["works_around"] == "rounding first would lose the half cents the gateway expects"
+
+
+def test_what_the_agent_says_of_an_option_is_its_rejection_reason_only_when_it_holds_something_against_it(
+        tmp_path):
+    (c,) = exchange(tmp_path, "own-description", [
+        ("user", "how should to_cents handle 0.125?"),
+        ("assistant", "Options:\n- **Banker's rounding** — round half to even\n- **Round half up** — rounds 0.125 to 13, "
+                      "but hides bad input\n- **Raise** — refuse anything finer than a cent\n\nI'd go with raising."),
+        ("user", "raise"), ("edit", "")], QUIET)["new"]
+    assert c["title"] == "Raise" and c["alternatives"] == [
+        {"option": "Banker's rounding — round half to even", "rejected_because": ""},  # a description, no reason
+        {"option": "Round half up", "rejected_because": "rounds 0.125 to 13, but hides bad input"}]
+
+
+def test_a_choice_reverted_later_is_offered_the_way_it_ended(tmp_path):
+    out = exchange(tmp_path, "reversed", [
+        ("user", "to_cents: should we round half up or truncate?"),
+        ("assistant", "Options:\n1. **Round half up** — what invoices expect.\n2. **Truncate** — never overcharges.\n\n"
+                      "I'd go with 1."),
+        ("user", "1"), ("edit", ""), ("assistant", "Done, rounding half up."),
+        ("user", "actually no, revert to truncating"), ("edit", ""), ("assistant", "Reverted to truncating.")], QUIET)
+    (c,) = out["new"]
+    assert (c["title"], [a["option"] for a in c["alternatives"]]) == ("Truncate", ["Round half up"])
+    assert out["leads"] == []  # not the pick of "1" again, as if it still held
+
+
+def tool_session(tmp_path: Path, name: str, steps: list[tuple]) -> tuple[Path, Path]:
+    """A session on a fresh sample repository with shell commands: ``("user"|"assistant", text)``,
+    ``("bash", command, output, failed)``, ``("edit", path, old, new)`` (applied to the file)."""
+    root = tmp_path / name
+    make_repo(root)
+    ok(root, "init")
+    lines = []
+
+    def add(kind: str, content):
+        lines.append({"type": kind, "sessionId": name, "uuid": f"u{len(lines)}",
+                      "timestamp": f"2026-11-30T10:{len(lines):02d}:00.000Z", "message": {"role": kind, "content": content}})
+    for n, step in enumerate(steps):
+        if step[0] == "bash":
+            _, command, output, failed = step
+            add("assistant", [{"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": command}}])
+            add("user", [{"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": output, "is_error": failed}])
+        elif step[0] == "edit":
+            _, path, old, new = step
+            f = root / path
+            f.write_text(f.read_text().replace(old, new))
+            add("assistant", [{"type": "tool_use", "id": f"toolu_{n}", "name": "Edit",
+                               "input": {"file_path": str(f), "old_string": old, "new_string": new}}])
+            add("user", [{"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": "The file has been updated."}])
+        else:
+            add(step[0], step[1] if step[0] == "user" else [{"type": "text", "text": step[1]}])
+    t = tmp_path / f"{name}.jsonl"
+    t.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return root, t
+
+
+def test_failing_output_nobody_explained_and_lint_fixes_are_no_gotchas(tmp_path):
+    fix = ("edit", "src/shop/money.py", "    return round(amount * 100)\n", "    return round(float(amount) * 100)\n")
+    test = "python -m pytest -q tests/test_money.py"
+    failed = "FAILED tests/test_money.py::test_to_cents - TypeError: can't multiply sequence by non-int of type " \
+             "'float' in to_cents"
+    steps = [("user", "make to_cents accept amounts given as strings"), ("bash", test, failed, True), fix,
+             ("bash", test, "1 passed", False), ("assistant", "Done.")]
+    root, t = tool_session(tmp_path, "unexplained", steps)
+    assert ok_json(root, "distill", "--transcript", str(t))["new"] == []  # the test's output is no title
+    steps.insert(2, ("assistant", "It fails because the amount is a string: `'1.5' * 100` is a TypeError, not 150."))
+    root, t = tool_session(tmp_path, "explained", steps)
+    (c,) = ok_json(root, "distill", "--transcript", str(t))["new"]
+    assert c["kind"] == "gotcha" and c["title"].startswith("The amount is a string")
+    assert c["rationale"].startswith("the amount is a string")  # a gotcha note's cause
+    lint = "ruff check src"
+    root, t = tool_session(tmp_path, "lint", [
+        ("user", "fix what ruff reports"), ("bash", lint, "src/shop/money.py:6:12: E711 comparison to None", True),
+        fix, ("bash", lint, "All checks passed!", False), ("assistant", "Fixed the lint error in `to_cents`.")])
+    assert ok_json(root, "distill", "--transcript", str(t))["new"] == []

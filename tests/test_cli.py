@@ -18,7 +18,8 @@ from samples import APP_PY, TETHER, git_init, WEB_TS  # noqa: E402
 
 ID_RE = r"[0-9a-hjkmnp-tv-z]{26}"
 NOTE_KEYS = {"id", "kind", "title", "status", "superseded_by", "author", "created", "updated", "tags",
-             "rationale", "alternatives", "works_around", "remove_when", "body", "file", "anchors"}
+             "rationale", "alternatives", "works_around", "remove_when", "failure", "cause", "body", "file",
+             "anchors"}
 
 
 def env_for(**extra) -> dict:
@@ -112,7 +113,7 @@ def shared(tmp_path_factory) -> Shared:
         "decision": ok_json(root, "record", "decision", "src/app.py:4", "--title", "Load config eagerly",
                             "--rationale", 'Startup must fail fast; "lazy" hid errors \\ twice',
                             "--rejected", "lazy loading: errors show up late",
-                            "--rejected", "env vars only: too many: and nested",
+                            "--rejected", "env vars only", "--because", "too many: and nested",
                             "--rejected", "no reason given",
                             "--tag", "config", "--tag", "startup", "--body", "More *detail*.", "--json"),
         "invariant": ok_json(root, "record", "invariant", "src/app.py:13", "--span",
@@ -203,13 +204,13 @@ def test_list_text(shared):
     assert r.stderr == ""
     out = r.stdout
     for kind, d in shared.rec.items():
-        assert re.search(rf"^{d['id']}  {kind:<10} {re.escape(d['title'])}$", out, re.M), out
+        assert re.search(rf"^{d['id'][:8]}\w* +  {kind:<10} {re.escape(d['title'])}$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+`load_config` at src/app\.py:4-8$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+(a statement in )?`Service\.start` at src/app\.py:13-13$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+`Router\.route` at src/web\.ts:7-9$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+file src/web\.ts$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+pattern `src/\*\*`$", out, re.M), out
-    ids = re.findall(rf"^({ID_RE})  ", out, re.M)
+    ids = re.findall(r"^([0-9a-hjkmnp-tv-z]{8,26}) +  ", out, re.M)  # short ids, in id order
     assert ids == sorted(ids) and len(ids) == 6
 
 
@@ -301,7 +302,9 @@ INPUT_ERRORS = [
     (["record", "decision", "src/nope.py", "--file", "--title", "t"], "no such file"),
     (["record", "decision", "src/app.py:1", "--title", "t"], "no definition here"),
     (["record", "decision", "src/app.py:4", "--title", "   "], "needs a title"),
-    (["record", "decision", "src/app.py:4", "--title", "t", "--rejected", ": why"], "expected 'OPTION: WHY'"),
+    (["record", "decision", "src/app.py:4"], "needs a title"),
+    (["record", "decision", "src/app.py:4", "--title", "t", "--rejected", ": why"], "the option is empty"),
+    (["record", "decision", "src/app.py:4", "--title", "t", "--rejected", "a: b: c"], "--rejected OPTION --because"),
     (["record", "decision", "../outside.py:1", "--title", "t"], "outside the workspace"),
     (["record", "decision", "--glob", "../**", "--title", "t"], "relative to the workspace"),
     (["record", "decision", ".tether/cache/x:1", "--title", "t"], "inside .tether/"),
@@ -312,7 +315,6 @@ INPUT_ERRORS = [
 
 ARG_ERRORS = [
     ["record", "opinion", "src/app.py:4", "--title", "t"],
-    ["record", "decision", "src/app.py:4"],
     ["record", "decision", "src/app.py:4", "--title", "t", "--span", "--file"],
     ["context", "src/app.py", "--format", "xml"],
     ["nosuchcommand"],
@@ -482,8 +484,8 @@ def test_retire_and_supersede(repo):
     assert 'status = "retired"' in (repo / d[c]["file"]).read_text(encoding="utf-8")
 
     listing = lt.stdout
-    assert f"{c}  decision   to retire (retired)" in listing
-    assert f"{a}  decision   first take (superseded)" in listing
+    assert re.search(rf"^{c[:8]}\w* +  decision   to retire \(retired\)$", listing, re.M), listing
+    assert re.search(rf"^{a[:8]}\w* +  decision   first take \(superseded\)$", listing, re.M), listing
     assert f"superseded by {b}" in sh.stdout
 
     ctx = json.loads(cx.stdout)
@@ -527,7 +529,7 @@ def test_edit_with_editor_rewriting_the_title(repo, tmp_path):
     assert r.stderr == ""
     d = ok_json(repo, "show", nid, "--json")
     assert d["title"] == "new title"
-    assert re.search(rf"^{nid}  decision   new title$", ok(repo, "list").stdout, re.M)
+    assert re.search(rf"^{nid[:8]}\w* +  decision   new title$", ok(repo, "list").stdout, re.M)
     # VISUAL wins over EDITOR
     env = env_for(EDITOR="false", VISUAL=editor(tmp_path, "vis", 'title = "from visual"'))
     ok(repo, "edit", nid, env=env)
@@ -548,3 +550,58 @@ def test_edit_when_the_editor_fails(repo, tmp_path):
     r = tether(repo, "edit", nid, env=env_for(EDITOR=editor(tmp_path, "fail", 'title = "old title"', rc=3)))
     assert "the editor exited with 3" in r.stderr
     assert ok_json(repo, "show", nid, "--json")["title"] == "old title"
+
+
+# -- what an agent records at Stop: several places, a gotcha, reasons with any text, a restatement --------
+
+def test_record_several_places_in_one_note_and_every_place_confirmed(repo):
+    d = ok_json(repo, "record", "invariant", "src/app.py:4", "src/web.ts:2", "--glob", "tools/**",
+                "--title", "Configuration is read once, at start", "--json")
+    assert [(a["type"], a.get("name") or a.get("pattern")) for a in d["anchors"]] == \
+        [("symbol", "load_config"), ("symbol", "handle"), ("glob", "tools/**")]
+    assert all(a["state"] == "ok" for a in d["anchors"])
+    assert ok_json(repo, "check", "--format", "json")["findings"] == []  # every place's code is the baseline
+    web = repo / "src" / "web.ts"
+    web.write_text(web.read_text().replace("n * 2", "n * 3"))
+    found = json.loads(tether(repo, "check", "--format", "json").stdout)["findings"]
+    assert [(f["code"], f["file"]) for f in found] == [("invariant-drift", "src/web.ts")]
+    ok(repo, "confirm", d["id"])
+    assert ok_json(repo, "check", "--format", "json")["findings"] == []
+
+
+def test_record_a_gotcha_with_its_failure_and_cause(repo):
+    d = ok_json(repo, "record", "gotcha", "src/app.py:4", "--title", "A relative path is read from the cwd",
+                "--failure", "FileNotFoundError: config.toml", "--cause", "open() resolves against the cwd", "--json")
+    assert (d["kind"], d["failure"], d["cause"]) == ("gotcha", "FileNotFoundError: config.toml",
+                                                     "open() resolves against the cwd")
+    shown = ok(repo, "show", d["id"]).stdout
+    assert "Fails with: FileNotFoundError: config.toml" in shown and "Cause: open() resolves against the cwd" in shown
+
+
+def test_rejected_option_and_reason_given_apart_hold_any_text(repo):
+    d = ok_json(repo, "record", "decision", "src/app.py:4", "--title", "Read the config as TOML",
+                "--rejected", "YAML: the 1.1 dialect", "--because", "'no: yes' parses as a bool: surprises",
+                "--rejected", "JSON: no comments",  # the old form, one ': '
+                "--rejected", "INI", "--json")
+    assert d["alternatives"] == [
+        {"option": "YAML: the 1.1 dialect", "rejected_because": "'no: yes' parses as a bool: surprises"},
+        {"option": "JSON", "rejected_because": "no comments"},
+        {"option": "INI", "rejected_because": ""}]
+    r = tether(repo, "record", "decision", "src/app.py:4", "--title", "t", "--because", "why")
+    assert r.returncode == 2 and "--because WHY follows the --rejected OPTION" in r.stderr
+
+
+def test_record_joins_a_restatement_to_the_note_it_restates(repo):
+    first = ok_json(repo, "record", "decision", "src/app.py:4", "--title", "Config is TOML",
+                    "--rejected", "YAML", "--json")
+    r = ok(repo, "record", "decision", "src/web.ts:2", "--joins", first["id"], "--title",
+           "Same call as last time: TOML for every config file", "--rationale", "comments, and no 1.1 surprises",
+           "--rejected", "YAML", "--because", "'no' parses as false", "--rejected", "JSON", "--because", "no comments")
+    assert r.stdout.strip() == first["id"] and "joined" in r.stderr
+    (n,) = [ok_json(repo, "show", first["id"], "--json")]
+    assert len(note_files(repo)) == 1
+    assert [a.get("name") for a in n["anchors"]] == ["load_config", "handle"]
+    assert n["rationale"] == "comments, and no 1.1 surprises"
+    assert n["alternatives"] == [{"option": "YAML", "rejected_because": "'no' parses as false"},
+                                 {"option": "JSON", "rejected_because": "no comments"}]
+    assert "## Said again" in n["body"] and "> Same call as last time: TOML for every config file" in n["body"]

@@ -3,11 +3,13 @@ through the real command in real git repositories."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -21,9 +23,14 @@ RULE_DIRS = (".claude/rules", ".cursor/rules", ".github/instructions")
 BEGIN, END = "<!-- tether:begin -->", "<!-- tether:end -->"
 
 
+# a user whose login shell finds this Python's tether: `init --agents` then writes plain `tether`
+LOGIN_HOME = Path(tempfile.mkdtemp(prefix="tether-home-"))
+(LOGIN_HOME / ".profile").write_text(f'PATH="{Path(sys.executable).parent}:$PATH"\n', encoding="utf-8")
+
+
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("VISUAL", "EDITOR", "GIT_DIR", "GIT_WORK_TREE")}
-    env.update(PYTHONIOENCODING="utf-8", GIT_CONFIG_NOSYSTEM="1")
+    env.update(PYTHONIOENCODING="utf-8", GIT_CONFIG_NOSYSTEM="1", HOME=str(LOGIN_HOME), SHELL="/bin/sh")
     r = subprocess.run([sys.executable, "-m", "tether", *args], cwd=cwd, capture_output=True, text=True,
                        env=env, timeout=120)
     assert "Traceback" not in r.stderr, r.stderr
@@ -121,7 +128,7 @@ def names(kind_key: str) -> dict[str, str]:
 
 def test_export_writes_each_target_with_the_documented_front_matter(repo):
     root, ids = repo
-    r = ok(root, "export")
+    r = ok(root, "export", "all")
     files = {n for key in EXPECTED for n in names(key).values()}
     assert listed(r, "wrote") == files | {"AGENTS.md", "CLAUDE.md"}
     assert rule_files(root) == files
@@ -185,12 +192,12 @@ def test_same_notes_same_bytes_and_a_second_write_writes_nothing(repo, tmp_path)
     root, _ = repo
     other = tmp_path / "elsewhere" / "clone"
     shutil.copytree(root, other)
-    ok(root, "export")
+    ok(root, "export", "all")
     first = tree(root)
-    assert ok(root, "export").stdout == ""
+    assert ok(root, "export", "all").stdout == ""
     assert ok(root, "export", "all", "--write").stdout == ""
     assert tree(root) == first
-    ok(other, "export")
+    ok(other, "export", "all")
     assert tree(other) == first  # no absolute paths, no timestamps
 
 
@@ -202,7 +209,7 @@ def test_user_text_around_the_markers_is_kept_byte_for_byte(repo):
     claude = "# Claude\n\nUser notes, no markers, no final newline ✓"
     (root / "CLAUDE.md").write_bytes(claude.encode())
 
-    ok(root, "export")
+    ok(root, "export", "all")
     agents = (root / "AGENTS.md").read_bytes().decode()
     assert agents.startswith(before) and agents.endswith(after)
     managed = agents[len(before):len(agents) - len(after)]
@@ -217,15 +224,15 @@ def test_user_text_around_the_markers_is_kept_byte_for_byte(repo):
     # an edit by the user outside the markers survives the next export untouched
     (root / "CLAUDE.md").write_bytes(text.replace("User notes", "User notes, edited").encode() + b"\nMore.\n")
     edited = (root / "CLAUDE.md").read_bytes()
-    assert ok(root, "export").stdout == ""
+    assert ok(root, "export", "all").stdout == ""
     assert (root / "CLAUDE.md").read_bytes() == edited
 
 
 def test_check_reports_stale_files_and_changes_nothing(repo):
     root, ids = repo
-    r = run(root, "export", "--check")
+    r = run(root, "export", "all", "--check")
     assert r.returncode == 1 and "AGENTS.md" in listed(r, "stale") and not (root / "AGENTS.md").exists()
-    ok(root, "export")
+    ok(root, "export", "all")
     assert ok(root, "export", "--check").stdout == ""
 
     # a note changes (a hand edit, or a pull): its files are stale
@@ -236,7 +243,7 @@ def test_check_reports_stale_files_and_changes_nothing(repo):
     r = run(root, "export", "--check")
     assert r.returncode == 1 and listed(r, "stale") == set(names("file:src/app.py").values())
     assert tree(root) == snapshot  # --check wrote nothing
-    assert listed(ok(root, "export"), "wrote") == set(names("file:src/app.py").values())
+    assert listed(ok(root, "export", "all"), "wrote") == set(names("file:src/app.py").values())
     assert "Fail before serving" in (root / names("file:src/app.py")["claude"]).read_text(encoding="utf-8")
 
     # a note is added: its file's rules are stale; a repository-wide one changes the section
@@ -245,7 +252,7 @@ def test_check_reports_stale_files_and_changes_nothing(repo):
     r = run(root, "export", "--check")
     assert r.returncode == 1
     assert listed(r, "stale") == set(names("file:src/web.ts").values()) | {"AGENTS.md", "CLAUDE.md"}
-    ok(root, "export")
+    ok(root, "export", "all")
     assert "No network calls in tests" in (root / "AGENTS.md").read_text(encoding="utf-8")
 
     # the only note on a file is retired: its rule files are obsolete, then deleted
@@ -253,9 +260,28 @@ def test_check_reports_stale_files_and_changes_nothing(repo):
     r = run(root, "export", "--check")
     assert r.returncode == 1 and listed(r, "stale") == set(names("file:tools/build.py").values())
     assert all((root / rel).exists() for rel in names("file:tools/build.py").values())
-    assert listed(ok(root, "export"), "wrote") == set(names("file:tools/build.py").values())
+    assert listed(ok(root, "export", "all"), "wrote") == set(names("file:tools/build.py").values())
     assert not any((root / rel).exists() for rel in names("file:tools/build.py").values())
     assert ok(root, "export", "--check").stdout == ""
+
+
+def test_check_covers_only_what_init_agents_set_up(repo):
+    """A team that never set up agents is not told that 35 rule files are missing; one that set up
+    Claude Code is told about Claude's files, not Cursor's or Copilot's."""
+    root, ids = repo
+    r = run(root, "export", "--check")
+    assert r.returncode == 0 and r.stdout == "" and "tether init --agents" in r.stderr
+    assert tree(root) == {}
+
+    ok(root, "init", "--agents", "claude")
+    assert ok(root, "export", "--check").stdout == ""
+    ok(root, "record", "decision", "src/web.ts:1", "--title", "handle doubles the length")
+    r = run(root, "export", "--check")
+    assert r.returncode == 1 and listed(r, "stale") == {names("file:src/web.ts")["claude"]}
+    assert listed(ok(root, "export"), "wrote") == {names("file:src/web.ts")["claude"]}
+    assert not (root / ".cursor").exists() and not (root / "AGENTS.md").exists()
+    # every agent's files, when asked for by name
+    assert "AGENTS.md" in listed(run(root, "export", "all", "--check"), "stale")
 
 
 def test_superseded_and_retired_notes_are_not_exported(repo):
@@ -264,7 +290,7 @@ def test_superseded_and_retired_notes_are_not_exported(repo):
                         "--json").stdout)["id"]
     ok(root, "supersede", ids["decision"], "--by", new)
     ok(root, "retire", ids["wide"])
-    ok(root, "export")
+    ok(root, "export", "all")
     text = (root / names("file:src/app.py")["copilot"]).read_text(encoding="utf-8")
     assert "Load config lazily after all" in text and "Load config eagerly" not in text
     agents = (root / "AGENTS.md").read_text(encoding="utf-8")
@@ -284,7 +310,7 @@ def test_only_tether_files_in_the_rule_folders_are_touched(repo):
 
     r = run(root, "export", "claude", "--check")
     assert r.returncode == 1 and ".claude/rules/tether-src-gone-py-0123abcd.md" in listed(r, "stale")
-    ok(root, "export")
+    ok(root, "export", "all")
     assert not old.exists()
     for rel, text in mine.items():
         assert (root / rel).read_text(encoding="utf-8") == text
@@ -293,7 +319,7 @@ def test_only_tether_files_in_the_rule_folders_are_touched(repo):
 def test_markers_out_of_pairs_are_refused_and_nothing_is_written(repo):
     root, _ = repo
     (root / "AGENTS.md").write_text(f"# Agents\n\n{BEGIN}\nhalf a section\n", encoding="utf-8")
-    r = run(root, "export")
+    r = run(root, "export", "all")
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("tether: AGENTS.md:3: ") and "tether:end" in r.stderr
     assert rule_files(root) == set() and not (root / "CLAUDE.md").exists()
@@ -304,7 +330,7 @@ def test_a_broken_note_file_is_refused_rather_than_left_out(repo):
     root, _ = repo
     (root / ".tether/notes/01m8vhmgfegz98tfxwnzccy4qy-half-written.md").write_text(
         '+++\nid = "01m8vhmgfegz98tfxwnzccy4qy"\nkind = "decision"\n', encoding="utf-8")
-    r = run(root, "export")
+    r = run(root, "export", "all")
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("tether: .tether/notes/01m8vhmgfegz98tfxwnzccy4qy-half-written.md:")
     assert "tether doctor" in r.stderr and tree(root) == {}
@@ -357,7 +383,7 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
     }}
     assert load(root, ".github/hooks/tether.json") == {"hooks": {
         "SessionStart": [COPILOT_HOOK], "PreToolUse": [COPILOT_HOOK], "PostToolUse": [COPILOT_HOOK],
-        "PreCompact": [COPILOT_HOOK]}}
+        "PreCompact": [COPILOT_HOOK], "Stop": [COPILOT_HOOK]}}
     cursor = {"command": "tether hook cursor --serve", "timeout": 15}
     assert load(root, ".cursor/hooks.json") == {"version": 1, "hooks": {
         "sessionStart": [cursor], "beforeSubmitPrompt": [cursor],
@@ -412,7 +438,7 @@ def test_init_agents_merges_with_the_users_configs(repo):
 
 def test_init_agents_refuses_a_broken_json_config_and_writes_nothing(repo):
     root, _ = repo
-    broken = '{\n  // my servers\n  "servers": {}\n}\n'
+    broken = '{\n  servers: {}\n}\n'  # a key not in quotes (comments are fine in this file: JSONC)
     (root / ".vscode").mkdir()
     (root / ".vscode/mcp.json").write_text(broken, encoding="utf-8")
     r = run(root, "init", "--agents")
@@ -559,3 +585,107 @@ def test_init_agents_merges_the_codex_config_and_refuses_broken_toml(repo):
     assert len(lines) == 1 and lines[0].startswith("tether: .codex/config.toml:2:"), r.stderr
     assert "not valid TOML" in lines[0] and "nothing was changed" in lines[0]
     assert tree(root) == before
+
+
+# -- init --agents: all or nothing, markers in examples, JSONC -------------------------------------
+
+@contextlib.contextmanager
+def read_only(folder: Path):
+    """``folder`` where nothing can be created or replaced: its mode, or, for root (whom modes
+    do not stop), immutable (``chattr +i``)."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    r = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"no read-only folder can be made here: {r.stderr.strip()}")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_init_agents_with_a_folder_it_cannot_write_changes_nothing_and_says_so(tmp_path):
+    git_init(tmp_path)
+    (tmp_path / ".vscode").mkdir()
+    (tmp_path / "AGENTS.md").write_text("# How we work\n", encoding="utf-8")
+    before = tree(tmp_path)
+    with read_only(tmp_path / ".vscode"):
+        r = run(tmp_path, "init", "--agents", "all")
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tether: .vscode/mcp.json: cannot write"), r.stderr
+    assert lines[0].endswith("nothing was changed")
+    assert tree(tmp_path) == before and not (tmp_path / ".tether").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".git", ".vscode", "AGENTS.md"]
+    ok(tmp_path, "init", "--agents", "all")  # once it can be written: everything
+    assert {".vscode/mcp.json", ".mcp.json", ".gemini/settings.json", ".codex/config.toml"} <= set(tree(tmp_path))
+
+
+def test_a_refused_init_leaves_no_tether_folder_behind(tmp_path):
+    git_init(tmp_path)
+    (tmp_path / ".mcp.json").write_text('{\n  // Claude reads plain JSON\n  "mcpServers": {}\n}\n', encoding="utf-8")
+    r = run(tmp_path, "init", "--agents", "claude")
+    assert r.returncode == 2 and "nothing was changed" in r.stderr
+    assert r.stderr.startswith("tether: .mcp.json:2:3: not valid JSON"), r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".git", ".mcp.json"]
+
+
+def test_markers_shown_in_a_code_block_are_the_users_example(tmp_path):
+    git_init(tmp_path)
+    example = ("# Agents\n\ntether keeps its notes between two markers, like this:\n\n```markdown\n"
+               f"{BEGIN}\n(the notes)\n{END}\n```\n\nKeep your own text outside them.\n")
+    (tmp_path / "AGENTS.md").write_text(example, encoding="utf-8")
+    ok(tmp_path, "init", "--agents", "cursor")
+    text = (tmp_path / "AGENTS.md").read_text(encoding="utf-8")
+    assert text.startswith(example)  # the example as it was, tether's section after it
+    assert text.count(BEGIN) == 2 and "## tether notes" in text[len(example):]
+    before = tree(tmp_path)
+    ok(tmp_path, "init", "--agents", "cursor")
+    assert tree(tmp_path) == before
+
+
+VSCODE_JSONC = """\
+{
+    // servers this team runs
+    "servers": {
+        "docs": {"type": "http", "url": "https://docs.example/mcp"}, // read-only
+    },
+    /* inputs come later */
+}
+"""
+GEMINI_JSONC = """\
+// Gemini CLI strips comments before reading
+{
+  "theme": "GitHub", // the team's
+  "mcpServers": {}
+}
+"""
+
+
+def test_init_agents_merges_jsonc_configs_keeping_their_comments(tmp_path):
+    git_init(tmp_path)
+    for rel, text in ((".vscode/mcp.json", VSCODE_JSONC), (".gemini/settings.json", GEMINI_JSONC)):
+        (tmp_path / rel).parent.mkdir()
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    ok(tmp_path, "init", "--agents", "vscode,gemini")
+    vscode = (tmp_path / ".vscode/mcp.json").read_text(encoding="utf-8")
+    gemini = (tmp_path / ".gemini/settings.json").read_text(encoding="utf-8")
+    for comment in ("// servers this team runs", "// read-only", "/* inputs come later */"):
+        assert comment in vscode
+    for comment in ("// Gemini CLI strips comments before reading", "// the team's"):
+        assert comment in gemini
+    from tether.agents.jsonc import parse
+    servers = parse(vscode)[0]["servers"]
+    assert servers["docs"] == {"type": "http", "url": "https://docs.example/mcp"}
+    assert servers["tether"] == {"type": "stdio", "command": "tether", "args": ["mcp"]}
+    settings = parse(gemini)[0]
+    assert settings["theme"] == "GitHub" and settings["mcpServers"]["tether"] == {"command": "tether", "args": ["mcp"]}
+    assert "tether hook gemini --serve" in json.dumps(settings["hooks"])
+    before = tree(tmp_path)
+    assert json.loads(ok(tmp_path, "init", "--agents", "vscode,gemini", "--json").stdout)["agent_files"] == []
+    assert tree(tmp_path) == before

@@ -199,7 +199,10 @@ def test_gemini_after_compression_the_next_prompt_carries_the_notes_again(repo):
                                "gemini"), "AfterTool")
     prompt = gemini(repo, sid, "BeforeAgent", prompt="Now make build() faster")
     assert hook(repo, prompt, "gemini") == {}  # nothing new to say
+    # Gemini CLI 0.61 fires "auto" before every model request, compressing or not: nothing is forgotten
     assert hook(repo, gemini(repo, sid, "PreCompress", trigger="auto"), "gemini") == {}
+    assert hook(repo, prompt, "gemini") == {}
+    assert hook(repo, gemini(repo, sid, "PreCompress", trigger="manual"), "gemini") == {}  # /compress
     text = gemini_context(hook(repo, prompt, "gemini"), "BeforeAgent")
     assert text.startswith("# tether notes for this repository") and "# tether notes for tools/build.py" in text
     assert titles(repo, text) == {"wide", "decision", "intent"}

@@ -168,8 +168,9 @@ def test_tools_and_their_parameters(shared):
     assert params("get_context") == (["path", "line", "budget"], ["path"])
     assert params("list_notes") == (["path"], [])
     assert params("search_notes") == (["query", "since", "session"], ["query"])
-    assert params("record_note") == (["kind", "path", "line", "title", "rationale", "body", "alternatives", "checks"],
-                                     ["kind", "path", "title"])
+    assert params("record_note") == (["kind", "path", "line", "title", "rationale", "body", "alternatives",
+                                      "works_around", "remove_when", "failure", "cause", "also", "joins", "checks"],
+                                     ["kind"])
     assert params("confirm_invariant") == (["id"], ["id"])
     assert params("check") == (["paths"], [])
     assert params("list_candidates") == (["path"], [])
@@ -353,6 +354,28 @@ async def test_record_note_makes_a_note_file_that_tether_lists(repo, tmp_path):
     assert "- bind here: tests would need sockets" in body
     assert "Anchor: `Service.start` at src/app.py:12-14." in body
     assert body.rstrip().endswith(f"file: {decision['file']}")
+
+
+async def test_record_note_on_several_places_a_gotcha_and_a_restatement_joined(repo):
+    async with connect(repo) as s:
+        rule = await call(s, "record_note", kind="invariant", path="src/app.py", line=12,
+                          also=[{"path": "src/loop.py", "line": 4}, {"path": "src/**"}],
+                          title="Nothing here talks to the network")
+        gotcha = await call(s, "record_note", kind="gotcha", path="src/loop.py", line=4,
+                            title="tick must not sleep: the loop has one thread",
+                            failure="the UI freezes for 100 ms a tick", cause="time.sleep blocks the only thread")
+        joined = await call(s, "record_note", kind="invariant", joins=rule["id"], path="src/app.py", line=3,
+                            title="Same rule: no network calls in src", rationale="tests run offline",
+                            alternatives=[{"option": "mock the network", "rejected_because": "mocks drift"}])
+        findings = (await call(s, "check"))["findings"]
+    assert [(a["type"], a.get("name") or a.get("pattern")) for a in rule["anchors"]] == \
+        [("symbol", "Service.start"), ("symbol", "tick"), ("glob", "src/**")]
+    assert (gotcha["kind"], gotcha["failure"], gotcha["cause"]) == \
+        ("gotcha", "the UI freezes for 100 ms a tick", "time.sleep blocks the only thread")
+    assert joined["id"] == rule["id"] and len(joined["anchors"]) == 4 and joined["rationale"] == "tests run offline"
+    assert joined["alternatives"] == [{"option": "mock the network", "rejected_because": "mocks drift"}]
+    assert "Same rule: no network calls in src" in joined["body"]
+    assert [f for f in findings if f["note"] == rule["id"]] == []  # every place's code is the invariant's baseline
 
 
 async def test_two_servers_recording_at_once_lose_no_note(repo):

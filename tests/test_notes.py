@@ -71,6 +71,8 @@ def _record_every_kind(ws: Workspace) -> list[Note]:
         ws.record("intent", "src/web.ts", how=A.FILE, title="Router stays stateless", body="no body newline"),
         ws.record("workaround", "src/**", how=A.GLOB, title="pin the parser",
                   works_around="upstream bug #12:\nit \"crashes\" on \\r\\n", remove_when="parser >= 2.0 ships"),
+        ws.record("gotcha", "src/app.py", 3, 0, title="A relative config path is read from the process's folder",
+                  failure="FileNotFoundError: config.toml", cause="open() resolves against the current folder"),
     ]
 
 
@@ -148,6 +150,8 @@ def _full_note(kind: str) -> Note:
         rationale=TRICKY if kind == "decision" else "",
         works_around="line one\nline two" if kind == "workaround" else "",
         remove_when="when upstream fixes it" if kind == "workaround" else "",
+        failure="KeyError: 'tz'\nin parse()" if kind == "gotcha" else "",
+        cause="the feed omits \"tz\" on holidays" if kind == "gotcha" else "",
         task="JIRA-12" if kind == "intent" else "",
         alternatives=[Alternative("opt A", "why\nnot"), Alternative("opt B")] if kind == "decision" else [],
         checks=[{"id": "no-system", "kind": "forbid-call", "pattern": "os.system"}] if kind == "invariant" else [],
@@ -166,7 +170,7 @@ def test_in_memory_note_of_every_kind_round_trips(kind):
     back = parse_note(text, "n.md")
     assert format_note(back) == text
     for f in ("id", "kind", "title", "status", "author", "created", "updated", "tags", "rationale",
-              "works_around", "remove_when", "task", "alternatives", "checks", "confirmed", "anchors", "body"):
+              "works_around", "remove_when", "failure", "cause", "task", "alternatives", "checks", "confirmed", "anchors", "body"):
         assert getattr(back, f) == getattr(note, f), f
 
 

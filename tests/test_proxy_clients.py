@@ -209,7 +209,7 @@ def test_a_read_gets_its_notes_as_one_trailing_block_once_and_carried_after(repo
     assert first == direct.main[0].body  # nothing touched yet: byte for byte
     original, text = _without_last_block(second, "messages", lambda m: m["content"][-1])
     assert original == direct.main[1].body
-    assert text.startswith("# tether notes for pay.py") and NOTE in text and "floats: rounding" in text
+    assert text.startswith("# tether notes for pay.py") and NOTE in text and "floats" in text and "rounding" in text
     # the same file read again: no second copy; the first block carried at its place, byte for byte
     assert third.count(NOTE.encode()) == 1
     messages = second[:second.index(b'],"model":')]  # the second request up to the end of its last message

@@ -25,7 +25,7 @@ def test_sync_writes_a_rename_into_the_note_file_so_a_fresh_clone_follows_it(tmp
     assert check.returncode == 1 and "would update" in check.stdout
 
     changed = ws.sync()
-    assert [(n.id, a.name) for n, _, a in changed] == [(note.id, "bill")]
+    assert [(n.id, a.name) for n, _, a, _ in changed] == [(note.id, "bill")]
     assert 'name = "bill"' in (repo / ws.get(note.id).path).read_text()
     assert subprocess.run([TETHER, "sync", "--check"], cwd=repo, capture_output=True).returncode == 0
 

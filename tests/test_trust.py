@@ -163,7 +163,7 @@ def test_doctor_names_the_places_an_ambiguous_note_matches(ws: Path):
     (ws / "billing.py").write_text(SRC.replace("charge", "bill") + "\n\n" + SRC.replace("charge", "invoice"))
     (ws / ".tether" / "cache").rename(ws / "gone-cache")  # no cache: the note's fingerprint decides
     d = tether(ws, "doctor")
-    assert "matches several places (lines 1-4, lines 7-10)" in d.stdout, d.stdout
+    assert "matches 2 places equally well (`bill` at lines 1-4, `invoice` at lines 7-10)" in d.stdout, d.stdout
     assert "billing.py:1:" in d.stdout and "billing.py:1:" in tether(ws, "check").stdout  # one place named by both
 
 

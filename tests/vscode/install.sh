@@ -20,17 +20,9 @@ if [ "${1:-}" = "--where" ]; then
     exit 0
 fi
 
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-step() {  # step DESCRIPTION COMMAND...: run quietly (twice: registries have bad moments), show the output and stop when it fails
-    local what=$1
-    shift
-    if ! "$@" >"$log" 2>&1 && ! "$@" >"$log" 2>&1; then
-        cat "$log" >&2
-        echo "tests/vscode/install.sh: $what failed" >&2
-        exit 1
-    fi
-}
+INSTALLER=tests/vscode/install.sh
+# shellcheck source=../install_step.sh
+. "$HERE/../install_step.sh"
 
 # -- Debian packages ------------------------------------------------------------------------
 missing=()

@@ -52,6 +52,11 @@ class Dialect:
     carries: frozenset[str]  # the events whose reply can carry text
     reply: Callable[[str, str], dict]  # (event, text) -> the reply that carries text
     neutral: dict[str, dict] = field(default_factory=dict)  # the reply that says nothing (default {})
+    # at the end of a turn: the reply that hands the agent tether's request as its next step, and whether the agent
+    # is already answering one (so it is not asked again: no loop)
+    stop_reply: Callable[[str], dict] | None = None
+    continuing: Callable[[dict], bool] = lambda event: event.get("stop_hook_active") is True
+    only: dict[str, Callable[[dict], bool]] = field(default_factory=dict)  # an event that counts only when this holds
 
 
 CURSOR = Dialect(  # https://cursor.com/docs/hooks
@@ -70,6 +75,9 @@ CURSOR = Dialect(  # https://cursor.com/docs/hooks
     tools={"Read": ("Read", None), "Write": ("Write", None), "Shell": ("Bash", None)},
     carries=frozenset({"sessionStart", "postToolUse"}),
     reply=lambda event, text: {"additional_context": text},
+    stop_reply=lambda text: {"followup_message": text},  # sent as the next user message
+    continuing=lambda event: not isinstance(event.get("loop_count"), int) or event["loop_count"] > 0 or
+    event.get("status", "completed") != "completed",  # a follow-up's own stop, or a turn aborted or failed
     neutral={**dict.fromkeys(("preToolUse", "beforeReadFile", "beforeShellExecution", "beforeMCPExecution",
                               "subagentStart", "beforeTabFileRead"), {"permission": "allow"}),
              "beforeSubmitPrompt": {"continue": True}},
@@ -90,6 +98,12 @@ GEMINI = Dialect(  # https://github.com/google-gemini/gemini-cli/blob/main/docs/
            "run_shell_command": ("Bash", None)},
     carries=frozenset({"SessionStart", "BeforeAgent", "AfterTool"}),
     reply=lambda event, text: {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
+    stop_reply=lambda text: {"decision": "deny", "reason": text},  # the reason becomes the agent's next prompt
+    # Gemini CLI 0.61 fires PreCompress "auto" before every model request, before it checks whether the
+    # history is long enough to compress (seen in tests/test_agents_real.py); taken as a compaction it made
+    # tether distil the session and hand every note over again at each turn. /compress ("manual") always
+    # compresses.
+    only={"PreCompress": lambda event: event.get("trigger") == "manual"},
 )
 
 DIALECTS = {"cursor": CURSOR, "gemini": GEMINI}
@@ -123,14 +137,20 @@ def respond(d: Dialect, ws: Workspace, event: dict) -> dict:
     name = event.get("hook_event_name")
     if not isinstance(name, str):
         return {}
+    if name in d.only and not d.only[name](event):
+        return d.neutral.get(name, {})
     texts = []
     for moment in d.events.get(name, ()):
         ev = claude_event(d, event, moment)
         if moment in OWN:
             sid = ev.get("session_id")
             texts.append(OWN[moment](ws, sid.replace("\0", "") if isinstance(sid, str) else ""))
+        elif moment == "Stop" and d.stop_reply is not None:  # tether's request, as the agent takes a next step
+            out = hooks.answer(ws, {**ev, "stop_hook_active": d.continuing(event)}) or {}
+            if out.get("decision") == "block":
+                return d.stop_reply(out["reason"])
         else:
-            out = hooks.answer(ws, ev, can_block=False) or {}  # their stop replies start a turn: see the README
+            out = hooks.answer(ws, ev, can_block=False) or {}
             texts.append(out.get("hookSpecificOutput", {}).get("additionalContext", ""))
     text = "\n".join(t for t in texts if t.strip())
     if text and name in d.carries:

@@ -525,8 +525,16 @@ def session_end(ws: Workspace, sid: str, event: dict, budget: float = DISTILL_BU
         done = distill(ws, sid, budget=budget)
     else:
         return None
-    if sid:  # what the rules could not read, for the request at Stop (replaced by each distillation)
-        ws.store.write(lambda txn: ws.store.put(txn, "state", _key(sid, "leads"), [x.to_json() for x in done.leads]))
+    if sid:  # for the request at Stop (replaced by each distillation): what the rules could not read, and
+        # whether the session settled anything its agent was not asked about yet (the gate)
+        from ..capture.gate import last_turn, worth_asking
+
+        def txn_fn(txn):
+            asked = ws.store.get(txn, "state", _key(sid, "asked_turn")) or 0
+            ws.store.put(txn, "state", _key(sid, "leads"), [x.to_json() for x in done.leads])
+            ws.store.put(txn, "state", _key(sid, "gate"), {"ask": worth_asking(done.session_read, asked),
+                                                           "turn": last_turn(done.session_read)})
+        ws.store.write(txn_fn)
     if done.skipped:  # read around: the rest of the session was distilled
         _log(ws, "capture", event, "\n".join(f"skipped {k}" for k in done.skipped))
     if done.queued.new or done.queued.updated or done.cut:
@@ -557,55 +565,75 @@ def _edited(ws: Workspace, sid: str) -> list[str]:
 
 
 def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
-    """The request to the agent when its session changed code: the pending candidates
-    tether found in it and the places where the person may have settled something the rules
-    could not read (leads), each not asked about yet, and what to do with them. "" when the
-    session edited nothing or there is nothing new to ask; what is asked is remembered (one
-    write transaction), so each is asked about once."""
+    """The request to the agent at Stop when its session changed code and settled something
+    it was not asked about yet (:mod:`tether.capture.gate`), or brought new candidates or
+    leads: write the notes itself, by one standard, with tether's candidates and leads after
+    as hints to check. "" when there is nothing to ask; what is asked is remembered (one
+    write transaction), so nothing is asked twice."""
     if not sid or not edited:
         return ""
     from ..capture import candidates as capture
+    from ..capture.gate import REQUEST_OPENS
     pending = [c for c in capture.candidates(ws) if sid in c.sessions]
     s, key = ws.store, _key(sid, "asked")
 
-    def txn_fn(txn) -> tuple[list, list]:
+    def txn_fn(txn) -> tuple[bool, list, list]:
         asked = set(s.get(txn, "state", key) or [])
+        gate = s.get(txn, "state", _key(sid, "gate")) or {}
         fresh = [c for c in pending if c.id not in asked]
         leads = [x for x in s.get(txn, "state", _key(sid, "leads")) or [] if _lead_key(x) not in asked]
-        if fresh or leads:
+        ask = gate.get("ask") is True or bool(fresh or leads)
+        if ask:
             s.put(txn, "state", key, sorted(asked | {c.id for c in fresh} | {_lead_key(x) for x in leads}))
-        return fresh, leads
-    fresh, leads = s.write(txn_fn)
-    if not fresh and not leads:
+            s.put(txn, "state", _key(sid, "gate"), {**gate, "ask": False})
+            s.put(txn, "state", _key(sid, "asked_turn"), gate.get("turn", 0))
+        return ask, fresh, leads
+    ask, fresh, leads = s.write(txn_fn)
+    if not ask:
         return ""
     changing = f"{', '.join(edited[:4])}{' …' if len(edited) > 4 else ''}"
-    lines = []
-    if fresh:
-        lines.append(f"tether found {len(fresh)} candidate note{'s' if len(fresh) > 1 else ''} in what this session "
-                     f"decided while changing {changing}:")
+    lines = [f"This session changed {changing}. {REQUEST_OPENS} — decisions, rules, limits, workarounds, "
+             "gotchas — so the next session knows. Write each note yourself, from what you know of the session:",
+             *REQUEST_STANDARD,
+             "",
+             "CLI: " + REQUEST_CLI,
+             "MCP: " + REQUEST_MCP]
+    if fresh or leads:
+        lines += ["", "tether's hints, to check against what you know, not a list to accept:"]
     for c in fresh[:MAX_ASKED]:
-        lines.append(f"- {c.id} {c.kind} \"{c.title}\" on {_code_of(ws, c)}")
+        lines.append(f"- candidate {c.id} {c.kind} \"{c.title}\" on {_code_of(ws, c)}")
         lines += [f"  rejected: {a.option}" + (f" ({a.rejected_because})" if a.rejected_because else "")
                   for a in c.alternatives]
+        if c.works_around or c.remove_when:
+            lines.append("  " + "; ".join(x for x in (f"works around: {c.works_around}" if c.works_around else "",
+                                                      f"can go when: {c.remove_when}" if c.remove_when else "") if x))
         lines.append(f"  said: \"{' '.join(c.evidence[0].quote.split())[:160]}\"")
     if len(fresh) > MAX_ASKED:
         lines.append(f"- … and {len(fresh) - MAX_ASKED} more (`tether review`)")
-    if leads:
-        lines.append(("Also, this session may have settled something here" if fresh else
-                      f"While changing {changing}, this session may have settled something here") +
-                     " that tether could not write down itself:")
-        lines += [f"- {x['why']}: {x['quote']}" for x in leads]
+    lines += [f"- the person may have settled something here ({x['why']}): {x['quote']}" for x in leads]
     if fresh:
-        lines.append("Record each candidate that holds — with tether's MCP tool accept_candidate(id) (or `tether "
-                     "accept ID`); correct the wording first with record_note if it is not quite right — and dismiss "
-                     "the rest with dismiss_candidate(id) (`tether dismiss ID`).")
-    what = "any decision, invariant, boundary or workaround this session settled that the list misses" if fresh else \
-        "what was settled there — a decision, invariant, boundary or workaround the next session should know — or " \
-        "nothing if nothing was"
-    lines.append(f"Record with record_note (kind, path, line, title, rationale, alternatives) {what}, on the code it "
-                 "is about. Only what the session settled: not a passing remark, a plan nobody agreed to, a process "
-                 "instruction or someone else's rule nobody adopted; a rule said twice is one note. Then finish.")
+        lines.append("A candidate that holds as worded: accept_candidate(id) (`tether accept ID`); one you recorded "
+                     "better yourself, or that is wrong: dismiss_candidate(id) (`tether dismiss ID`).")
+    lines.append("If the session settled nothing worth a note, record nothing. Then finish.")
     return "\n".join(lines) + "\n"
+
+
+# the standard every note is written by (the labelled sets' writers kept it; the second readers were given it)
+REQUEST_STANDARD = (
+    "- one note per rule; a rule that restates an existing note joins it (--joins ID) instead of a second note;",
+    "- the title states the decision or rule itself (\"Store datetimes as UTC; convert at the edges\"), not a quote "
+    "of what was said;",
+    "- the rationale the person or the session gave; every option rejected, each with the reason given;",
+    "- a workaround: what it works around and when it can go; a gotcha (kind gotcha): the failure and its cause;",
+    "- anchored on the code the rule governs (a definition's line; several places when it governs several);",
+    "- only what was settled: not a passing remark, a plan nobody agreed to, a process instruction, or someone "
+    "else's rule nobody adopted.",
+)
+REQUEST_CLI = ('tether record KIND PATH:LINE [PATH:LINE …] --title "…" --rationale "…" --rejected "OPTION" '
+               '--because "WHY" [--works-around "…" --remove-when "…"] [--failure "…" --cause "…"] [--joins ID] '
+               "(KIND: decision, invariant, boundary, intent, workaround, gotcha)")
+REQUEST_MCP = ('record_note(kind, path, line, title, rationale, alternatives=[{option, rejected_because}], '
+               'works_around, remove_when, failure, cause, also=[{path, line}], joins)')
 
 
 def _lead_key(lead: dict) -> str:

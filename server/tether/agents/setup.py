@@ -21,8 +21,9 @@ What each agent gets (:data:`AGENTS`; without names: claude, cursor and vscode):
 - ``codex``: ``[mcp_servers.tether]`` in ``.codex/config.toml`` (Codex reads a project's file
   when the project is trusted); ``AGENTS.md``.
 
-With ``claude``: ``.tether/agents.toml`` with ``ask_at_stop = true`` (the Stop hook asks the
-agent to record what its session decided), when there is none yet.
+With an agent whose end of turn takes tether's request (``claude``, ``vscode``, ``cursor``,
+``gemini``): ``.tether/agents.toml`` with ``ask_at_stop = true`` (at the end of a session that
+changed code, its agent is asked to record what the session settled), when there is none yet.
 
 The entries name ``tether`` plainly when PATH finds it, else the absolute path of the one
 that runs ``init`` (:func:`tether_command`), so an agent started without the virtual
@@ -30,18 +31,22 @@ environment on its PATH still finds it.
 
 Existing files are merged, never replaced: tether adds or updates only its own entries
 (recognised by the command they run, whatever path names tether) and keeps every other key,
-in its order, with the file's indentation. A file that is not valid JSON (or TOML) is refused
-(file, line, column) and nothing at all is written. Everything is planned before the first
-write, so a refusal anywhere leaves every file as it was.
+in its order, with the file's indentation; in the files their agents read with comments
+(:data:`JSONC`: VS Code's, Gemini CLI's) every comment too. A file that is not valid JSON
+(or TOML) is refused (file, line, column) and nothing at all is written. Everything is
+planned before the first write and written all or nothing (``Plan.apply``), so a refusal
+anywhere, or a folder that cannot be written, leaves every file as it was.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
 import shlex
 import shutil
+import subprocess
 import sys
 import tomllib
 from collections.abc import Callable
@@ -49,8 +54,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.workspace import Workspace, WorkspaceError
+from . import jsonc
 from .dialects import CURSOR, GEMINI, Dialect, tool_matcher
-from .export import Plan, collect, plan_export
+from .export import TARGETS, Plan, collect, exported_targets, plan_export
 
 HOOK_TIMEOUT = 15  # seconds; the hook answers in well under one, and never fails the agent
 
@@ -71,16 +77,16 @@ SETTINGS = ".tether/agents.toml"
 SETTINGS_TEXT = """\
 # Settings of tether's agent hooks (written by `tether init --agents`).
 
-# At Stop, when the session changed code and tether found candidate notes in it, block the
-# stop once and ask the agent to record the ones that hold and dismiss the rest.
-# false: never ask (the candidates still wait in `tether review`).
+# At Stop, when the session changed code and the person said more than bare commands, keep the
+# agent going once with a request to record as notes what the session settled (tether's
+# candidate notes come with it, as hints). false: never ask (candidates wait in `tether review`).
 ask_at_stop = true
 """
 
 COPILOT_HOOKS = ".github/hooks/tether.json"
 # VS Code applies no tool matchers (the hook filters by tool) and has no SessionStart after a
 # compaction: PreCompact lets the hook hand the notes over again once the conversation lost them
-COPILOT_EVENTS = ("SessionStart", "PreToolUse", "PostToolUse", "PreCompact")
+COPILOT_EVENTS = ("SessionStart", "PreToolUse", "PostToolUse", "PreCompact", "Stop")
 
 CURSOR_HOOKS = ".cursor/hooks.json"
 GEMINI_SETTINGS = ".gemini/settings.json"
@@ -95,7 +101,8 @@ def set_up_agents(ws: Workspace, agents: tuple[str, ...] = DEFAULT_AGENTS, comma
     plan = Plan(ws)
     for name in agents:
         AGENTS[name].configure(plan, cmd)
-    if "claude" in agents and plan.read(SETTINGS) is None:  # the agent whose Stop takes the request
+    if {"claude", "vscode", "cursor", "gemini"} & set(agents) and plan.read(SETTINGS) is None:  # their end of a
+        # turn takes the request
         plan.put(SETTINGS, SETTINGS_TEXT)
     targets = dict.fromkeys(t for name in agents for t in AGENTS[name].export)
     if targets:
@@ -106,27 +113,86 @@ def set_up_agents(ws: Workspace, agents: tuple[str, ...] = DEFAULT_AGENTS, comma
 
 
 def tether_command() -> list[str]:
-    """How an agent should start tether: ``tether`` when PATH finds one, else the absolute
-    path of the running command (``python -P -m tether`` when it was started that way: ``-P``,
-    or a ``tether`` folder in the repository an agent runs it in would be imported instead)."""
-    if shutil.which("tether"):
-        return ["tether"]
+    """How an agent should start tether: plain ``tether`` only when a login shell's PATH finds
+    this very tether (an agent started from the desktop, or from a terminal without this virtual
+    environment, gets that PATH), else the absolute path of the running command
+    (``python -P -m tether`` when it was started that way: ``-P``, or a ``tether`` folder in the
+    repository an agent runs it in would be imported instead)."""
     argv0 = sys.argv[0] if sys.argv else ""
-    if Path(argv0).stem == "tether" and os.sep in argv0:
-        return [str(Path(argv0).absolute())]
-    return [sys.executable, "-P", "-m", "tether"]
+    script = Path(argv0).absolute() if Path(argv0).stem == "tether" and os.sep in argv0 else None
+    login = login_path()
+    found = shutil.which("tether", path=login) if login is not None else None
+    if found and _same_tether(Path(found), script):
+        return ["tether"]
+    return [str(script)] if script else [sys.executable, "-P", "-m", "tether"]
+
+
+def _same_tether(found: Path, script: Path | None) -> bool:
+    """``found`` runs the tether that is running: the same script, or (run as ``python -m
+    tether``) a script whose ``#!`` names this interpreter. A wrapper (a pyenv shim, a shell
+    script) may pick another one by the folder it runs in: not the same."""
+    try:
+        if script is not None:
+            return os.path.samefile(found, script)
+        with open(found, "rb") as f:
+            first = f.readline(512)
+        interpreter = first[2:].split()[0].decode() if first.startswith(b"#!") and first[2:].split() else ""
+        return bool(interpreter) and os.path.samefile(interpreter, sys.executable)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def login_path() -> str | None:
+    """The PATH a login shell of this user starts with (what an agent started outside this
+    terminal gets); None when the shell cannot say within a few seconds."""
+    shell = os.environ.get("SHELL") or "/bin/sh"
+    home = os.environ.get("HOME") or "/"
+    env = {k: os.environ[k] for k in ("HOME", "USER", "LOGNAME", "SHELL", "LANG") if k in os.environ}
+    try:
+        r = subprocess.run([shell, "-l", "-c", 'printf "\\n@tether-path@%s\\n" "$PATH"'], cwd=home, env=env,
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    for line in r.stdout.decode(errors="replace").splitlines():
+        if line.startswith("@tether-path@"):
+            return line[len("@tether-path@"):]
+    return None
 
 
 # -- one JSON file, merged ------------------------------------------------------------------
 
+JSONC = (".vscode/mcp.json", GEMINI_SETTINGS)  # read with comments by their agents (VS Code, Gemini CLI)
+
+
 def _merge_json(plan: Plan, rel: str, change) -> None:
     text = plan.read(rel)
+    if rel in JSONC and text is not None and text.strip():
+        return _merge_jsonc(plan, rel, text, change)
     data = _parse(text, rel) if text is not None and text.strip() else {}
     before = json.dumps(data, sort_keys=False)
     change(data)
     if text is not None and json.dumps(data, sort_keys=False) == before:
         return  # already as wanted: the file is not even reformatted
     plan.put(rel, _format(data, text))
+
+
+def _merge_jsonc(plan: Plan, rel: str, text: str, change) -> None:
+    """A JSON-with-comments file, changed where tether's entries are: every comment kept."""
+    try:
+        data, tree = jsonc.parse(text)
+    except jsonc.JsoncError as e:
+        raise WorkspaceError(f"{rel}:{e.line}:{e.col}: not valid JSON ({e.msg}); fix it or add tether's entry "
+                             f"by hand (nothing was changed)") from None
+    if not isinstance(data, dict):
+        raise WorkspaceError(f"{rel}:1: expected a JSON object {{…}} at the top (nothing was changed)")
+    new = copy.deepcopy(data)
+    change(new)
+    if new != data:
+        try:
+            plan.put(rel, jsonc.patch(text, tree, new))
+        except ValueError:  # the edit would not read back as meant: never written
+            raise WorkspaceError(f"{rel}: tether cannot merge its entries into this file; add them by hand "
+                                 f"(nothing was changed)") from None
 
 
 def _parse(text: str, rel: str) -> dict:
@@ -351,12 +417,103 @@ def _toml_str(s: str) -> str:
 class Agent:
     configure: Callable[[Plan, list[str]], None]  # its MCP and hook configs, naming the given tether command
     export: tuple[str, ...] = ()  # the `tether export` targets it reads
+    mcp: tuple[str, str] = ("", "")  # the file and key of its MCP entry: how a later command sees it was set up
 
 
 AGENTS = {
-    "claude": Agent(_claude, ("claude",)),
-    "codex": Agent(_codex, ("agents",)),
-    "cursor": Agent(_cursor, ("agents", "cursor")),
-    "gemini": Agent(_gemini),
-    "vscode": Agent(_vscode, ("agents", "copilot")),
+    "claude": Agent(_claude, ("claude",), (".mcp.json", "mcpServers")),
+    "codex": Agent(_codex, ("agents",), (CODEX_CONFIG, "mcp_servers")),
+    "cursor": Agent(_cursor, ("agents", "cursor"), (".cursor/mcp.json", "mcpServers")),
+    "gemini": Agent(_gemini, (), (GEMINI_SETTINGS, "mcpServers")),
+    "vscode": Agent(_vscode, ("agents", "copilot"), (".vscode/mcp.json", "servers")),
 }
+
+
+def agents_set_up(ws: Workspace) -> list[str]:
+    """The agents ``init --agents`` set up here: those whose MCP config names tether's server."""
+    out = []
+    for name, agent in AGENTS.items():
+        rel, key = agent.mcp
+        try:
+            text = (ws.root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        try:
+            data = tomllib.loads(text) if rel.endswith(".toml") else json.loads(text.lstrip("\ufeff"))
+            found = isinstance(data, dict) and isinstance(data.get(key), dict) and "tether" in data[key]
+        except ValueError:  # JSON with comments, a hand edit half done: what it names is enough
+            found = '"tether"' in text or "mcp_servers.tether" in text
+        if found:
+            out.append(name)
+    return out
+
+
+def export_targets(ws: Workspace) -> list[str]:
+    """What `tether export` keeps current by default: the targets of the agents set up here,
+    and those whose files an earlier export wrote."""
+    wanted = {t for name in agents_set_up(ws) for t in AGENTS[name].export} | set(exported_targets(ws))
+    return [t for t in TARGETS if t in wanted]
+
+
+# -- doctor: can the hook commands start? -----------------------------------------------------
+
+HOOK_FILES = ((CLAUDE_SETTINGS, "claude-code", "claude"), (CURSOR_HOOKS, "cursor", "cursor"),
+              (COPILOT_HOOKS, "copilot", "vscode"), (GEMINI_SETTINGS, "gemini", "gemini"))
+
+
+def hook_commands(ws: Workspace) -> list[tuple[str, int, str, str]]:
+    """tether's hook commands in the agents' configs, each once: (file, line, command, agent)."""
+    seen, out = set(), []
+    for rel, hook, agent in HOOK_FILES:
+        try:
+            text = (ws.root / rel).read_text(encoding="utf-8")
+            data = json.loads(text.lstrip("\ufeff"))
+        except (OSError, ValueError):  # no file, or one `init --agents` would refuse with its line
+            continue
+        for entry in _objects(data):
+            command = entry.get("command")
+            if _ours(entry, hook) and command not in seen:
+                seen.add(command)
+                at = text.find(json.dumps(command)[1:-1])
+                out.append((rel, text.count("\n", 0, max(at, 0)) + 1, command, agent))
+    return out
+
+
+def _objects(data):
+    if isinstance(data, dict):
+        yield data
+        for v in data.values():
+            yield from _objects(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _objects(v)
+
+
+def hooks_that_cannot_start(ws: Workspace) -> list[tuple[str, int, str]]:
+    """Run each hook command once, as an agent started outside this terminal would (a login
+    shell's PATH), from a folder in no workspace with an empty event: it answers nothing and
+    starts no server. (file, line, why) for each that does not exit 0."""
+    commands = hook_commands(ws)
+    if not commands:
+        return []
+    login = login_path()
+    env = {**os.environ, "PATH": login} if login is not None else dict(os.environ)
+    where = "with a login shell's PATH" if login is not None else "here"
+    out = []
+    import tempfile
+    with tempfile.TemporaryDirectory() as away:
+        for rel, line, command, agent in commands:
+            try:
+                r = subprocess.run(["/bin/sh", "-c", command], cwd=away, env=env, input=b"{}", capture_output=True,
+                                   timeout=HOOK_TIMEOUT)
+                said = r.stderr.decode(errors="replace").strip().splitlines()
+                why = None if r.returncode == 0 else f"{said[-1] if said else 'no message'} (exit {r.returncode})"
+            except OSError as e:
+                why = e.strerror
+            except subprocess.TimeoutExpired:
+                why = f"no answer within {HOOK_TIMEOUT} s"
+            if why:
+                out.append((rel, line, f"the hook command `{command}` cannot start {where}: {why}; the agent's "
+                                       f"hooks fail silently. `tether init --agents {agent}` writes the path of the "
+                                       f"tether that runs it"))
+    return out

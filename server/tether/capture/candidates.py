@@ -24,14 +24,15 @@ from ..core.notes import KINDS, Alternative, Note, new_id, now
 from ..core.resolution import anchor_json, anchored_in
 from ..core.syntax import SourceFile
 from ..core.text import Range, dice
+from ..core.workspace import Place as NotePlace
 from ..core.workspace import Workspace, WorkspaceError
 
 # -- candidates: kinds and statuses ----------------------------------------------------------
 
-CANDIDATE_KINDS = (*KINDS, "gotcha")
-# a gotcha (an error, then the edit that fixed it) is kept as a workaround note: it says why
-# the code is the way it is, and what breaks when it is "simplified" back
-NOTE_KIND = {"gotcha": "workaround"}
+CANDIDATE_KINDS = KINDS
+# a candidate keeps its fields as a workaround's (what it works around, when it can go): a gotcha's
+# becomes the note's failure, and its rationale the cause
+NOTE_FIELDS = {"gotcha": {"works_around": "failure", "rationale": "cause"}}
 PENDING, ACCEPTED, MERGED, DISMISSED = "pending", "accepted", "merged", "dismissed"
 STATUSES = (PENDING, ACCEPTED, MERGED, DISMISSED)
 
@@ -89,7 +90,7 @@ class Candidate:
 
     @property
     def note_kind(self) -> str:
-        return NOTE_KIND.get(self.kind, self.kind)
+        return self.kind
 
     @property
     def sessions(self) -> list[str]:
@@ -506,19 +507,11 @@ def accept(ws: Workspace, ref: str, merge_into: str | None = None) -> Note:
     dups = near_duplicates(ws, c)
     if dups:
         raise NearDuplicate(c, dups)
-    where = [_current(ws, c, a) for a in c.anchors]
-    first, rest = where[0], where[1:]
-    tags = ["gotcha"] if c.kind == "gotcha" else []
-    common = dict(title=c.title, body=note_body(c), rationale=c.rationale,
-                  rejected=[(a.option, a.rejected_because) for a in c.alternatives], tags=tags,
-                  works_around=c.works_around, remove_when=c.remove_when)
-    note = ws.record(c.note_kind, first[0], first[1], first[2], how=first[3], **common)
-    if rest:
-        extra = []
-        for path, line, col, how in rest:
-            src = SourceFile(ws.read_source(path), for_path(path))
-            extra.append(A.record(src, path, line, col, how=how))
-        note = ws.update(note.id, lambda n: n.anchors.extend(extra))
+    (path, line, col, how), *rest = [_current(ws, c, a) for a in c.anchors]
+    fields = dict(rationale=c.rationale, works_around=c.works_around, remove_when=c.remove_when)
+    fields = {NOTE_FIELDS.get(c.kind, {}).get(k, k): v for k, v in fields.items()}
+    note = ws.record(c.kind, path, line, col, how=how, more=[NotePlace(*r) for r in rest], title=c.title,
+                     body=note_body(c), rejected=[(a.option, a.rejected_because) for a in c.alternatives], **fields)
     _set_status(ws, c.id, ACCEPTED, note.id)
     return note
 

@@ -130,6 +130,7 @@ class Distilled:
     skipped: list[Skipped] = field(default_factory=list)  # transcript lines left out, and why
     edited: list[str] = field(default_factory=list)  # the files the session edited
     leads: list[Lead] = field(default_factory=list)  # what the person said that no candidate covers
+    session_read: Session | None = None  # the session as the extractor read it (for the gate at Stop)
 
     @property
     def candidates(self) -> list[K.Candidate]:
@@ -203,7 +204,7 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
                                  recalls=p.recalls))
     queued = K.queue(ws, cands)
     return Distilled(sid, tr.path if tr else "", tr.lines if tr else 0, time.monotonic() - start, queued, cut,
-                     tr.skipped if tr else [], edited, found)
+                     tr.skipped if tr else [], edited, found, sess)
 
 
 def _source(ws: Workspace, path: str, files: dict[str, SourceFile | None]) -> SourceFile | None:

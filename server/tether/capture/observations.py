@@ -15,7 +15,7 @@ import orjson
 
 from ..core.files import WorkspaceError
 from ..core.languages import for_path
-from ..core.syntax import Definition, SourceFile
+from ..core.syntax import Definition, SourceFile, parsed
 from ..core.text import Range
 from ..core.workspace import Workspace
 
@@ -215,7 +215,7 @@ def edited_symbols(text: str, rel: str, ranges: list[tuple[int, int]]) -> list[s
     text after the edit) touched: the innermost definition around the edited lines, or the
     whole definitions the edit wrote inside it (an edit that adds two methods touched those
     two methods, not their class). Lines outside every definition touch none."""
-    src = SourceFile(text, for_path(rel))
+    src = parsed(rel, text, for_path(rel))  # the check after the same edit parses it no more
     if src.tree is None or not ranges:
         return []
     out: list[str] = []

@@ -34,8 +34,8 @@ no more of it than its size says (a file of ``/proc`` says 0, however long it wo
   - any other block (``thinking``, ``image``, …) is passed over.
 
 User text that Claude Code writes itself — ``<command-name>``/``<local-command-stdout>``
-blocks, ``<system-reminder>`` sections, "[Request interrupted by user]" — is not a prompt
-and is left out.
+blocks, ``<system-reminder>`` sections, "[Request interrupted by user]", a hook's reply handed
+to the agent ("Stop hook feedback: …") — is not a prompt and is left out.
 
 **VS Code / GitHub Copilot chat session** — one JSON document (``"version": 3``; the shape
 VS Code's ``ChatModel`` serializes, as read by agentgrep's ``vscode.chat_sessions_json``
@@ -69,6 +69,7 @@ _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.S)
 _GENERATED = re.compile(r"<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|"
                         r"bash-input|bash-stdout|bash-stderr|user-memory-input)>")
 _INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]\s*$")
+_HOOK_FEEDBACK = re.compile(r"^\s*\w+ hook feedback:")  # a hook's reply handed to the agent ("Stop hook feedback: …")
 
 
 class TranscriptError(WorkspaceError):
@@ -134,7 +135,11 @@ class Transcript:
 
 # Claude Code's record types that carry no conversation: passed over without a report
 KNOWN_OTHER = frozenset(("summary", "system", "file-history-snapshot", "progress", "queue-operation", "attachment",
-                         "custom-title", "tag", "agent-name", "pr-link", "last-prompt"))
+                         "custom-title", "tag", "agent-name", "pr-link", "last-prompt",
+                         # Claude Code 2.1.328 (seen by tests/test_agents_real.py): the API requests it
+                         # sent, the tools a session used, its mode, costs
+                         "api-request", "api-request-blob", "api-request-shape", "tools-used", "mode", "atis-latch",
+                         "cost-state"))
 
 
 MAX_READ = 4 << 20  # bytes of a JSONL transcript read, from its end: parsed and distilled in about a second
@@ -404,7 +409,7 @@ def _assistant_text(events: list, text: str, at: str, line: int) -> None:
 
 def _user_text(events: list, text: str, at: str, line: int) -> None:
     """A person's prompt, without the text Claude Code wrote around it."""
-    if _GENERATED.search(text) or _INTERRUPTED.match(text.strip()):
+    if _GENERATED.search(text) or _INTERRUPTED.match(text.strip()) or _HOOK_FEEDBACK.match(text):
         return
     text = _REMINDER.sub("", text)
     _said(events, USER, text, at, line)

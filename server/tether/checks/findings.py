@@ -15,7 +15,7 @@ from ..core.fork import fork_map
 from ..core.languages import GrammarError, for_path
 from ..core.notes import CheckError, Note, NoteError, check_from_dict, validate
 from ..core.resolution import Located, anchored_in, kept_for, resolve_anchors
-from ..core.syntax import SourceFile
+from ..core.syntax import SourceFile, parsed
 from ..core.text import Range, digest
 from ..core.workspace import Workspace
 from .worker import CheckNotRun, compiles, evaluate_bounded
@@ -100,12 +100,11 @@ def file_findings(rel: str, located: list[Located]) -> list[Finding]:
         name = f"`{a.name}`" if a.name else "its code"
         if loc.state == A.ORPHANED:
             out.append(_f(rel, where, "warning", ORPHANED, loc,
-                          f"{note.kind} \"{note.title}\" is orphaned: {name} is gone from this file "
-                          f"(re-anchor or retire the note)"))
+                          f"{note.kind} \"{note.title}\" is orphaned: {name} is gone from this file; "
+                          f"{fix_lost(note, loc)}"))
         elif loc.state == A.AMBIGUOUS:
             out.append(_f(rel, where, "warning", AMBIGUOUS, loc,
-                          f"{note.kind} \"{note.title}\": {name} matches several places ({candidates(loc)}); "
-                          f"re-anchor the note"))
+                          f"{note.kind} \"{note.title}\": {name} {matches(loc)}; {fix_lost(note, loc)}"))
         elif drift(loc):
             out.append(_f(rel, where, "warning", DRIFT, loc,
                           f"invariant \"{note.title}\": this code changed since it was last confirmed. "
@@ -120,7 +119,7 @@ def check_file(w: FileWork) -> tuple[list[Finding], dict]:
     """What ``tether check`` reports for one file, touching no store (it may run in a
     forked process): the findings, and the resolutions to keep."""
     checked = any(n.kind == "invariant" and n.checks for n in w.notes)
-    src = SourceFile(w.text, for_path(w.rel)) if checked else None  # one parse for anchors and checks
+    src = parsed(w.rel, w.text, for_path(w.rel)) if checked else None  # one parse for anchors and checks
     located, updates, _ = resolve_anchors(w.rel, w.text, w.h, w.todo, w.last, w.olds, src)
     found = [f for f in file_findings(w.rel, located) if f.severity in ("error", "warning")]
     if checked:
@@ -196,8 +195,8 @@ def check(ws: Workspace, rels: list[str] | None = None) -> list[Finding]:
     """Everything ``tether check`` reports for the given files (default: every file a
     note applies to): invariant check violations, invariants whose code drifted, lost
     anchors, and broken note files."""
-    notes = ws.notes()
-    if rels is None:
+    if rels is None:  # (every note is read only then: a hook after an edit checks one file of 10,000 notes)
+        notes = ws.notes()
         paths = {a.path for n in notes if n.status == "active" for a in n.anchors if a.is_code or a.type == A.FILE}
         globs = [a.pattern for n in notes if n.status == "active" and n.kind == "invariant" and n.checks
                  for a in n.anchors if a.type == A.GLOB]
@@ -268,8 +267,14 @@ def _touches(loc: Located, rel: str, spans: list[tuple[int, int]] | None) -> boo
 def doctor(ws: Workspace) -> list[Finding]:
     """Everything that needs a person: broken note files, anchors that lost their code,
     references to missing notes, an index that disagrees with the files."""
+    with ws.snapshot():  # the notes folder scanned once, not once a note
+        return _doctor(ws)
+
+
+def _doctor(ws: Workspace) -> list[Finding]:
     out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()]
     notes = ws.notes()
+    short = ws.short_ids() if notes else {}
     for note in notes:
         if note.status == "superseded" and ws.note(note.superseded_by) is None:
             out.append(Finding(note.path, 1, "warning", "unknown-successor",
@@ -279,15 +284,17 @@ def doctor(ws: Workspace) -> list[Finding]:
         for loc in ws.locate_note(note):
             a = loc.anchor
             line = loc.place.sl + 1 if loc.place else 1  # where it was last seen, as check and the editor say
+            nid = short.get(note.id, note.id)
             if loc.state == A.ORPHANED:
                 gone = "its file is gone" if not _exists(ws, a.path) else \
                     f"`{a.name}` is no longer in {a.path}" if a.name else f"its code is no longer in {a.path}"
                 out.append(Finding(a.path, line, "warning", ORPHANED,
-                                   f"note \"{note.title}\" is orphaned: {gone}; re-anchor or retire it", note.id))
+                                   f"note \"{note.title}\" is orphaned: {gone}; {fix_lost(note, loc, nid)}", note.id))
             elif loc.state == A.AMBIGUOUS:
+                what = f"`{a.name}`" if a.name else "its code"
                 out.append(Finding(a.path, line, "warning", AMBIGUOUS,
-                                   f"note \"{note.title}\" matches several places ({candidates(loc)}); re-anchor it",
-                                   note.id))
+                                   f"note \"{note.title}\": {what} {matches(loc, _names(ws, loc))}; "
+                                   f"{fix_lost(note, loc, nid)}", note.id))
     for note in notes:
         if note.kind == "invariant" and note.status == "active":
             out += _checks_that_cannot_run(note)
@@ -295,7 +302,8 @@ def doctor(ws: Workspace) -> list[Finding]:
                 if drift(loc):
                     out.append(Finding(loc.anchor.path, loc.range.sl + 1, "warning", DRIFT,
                                        f"invariant \"{note.title}\": its code changed since it was last "
-                                       f"confirmed; still holds? (`tether confirm {note.id}`)", note.id))
+                                       f"confirmed; still holds? (`tether confirm {short.get(note.id, note.id)}`)",
+                                       note.id))
     for nid, path in ws.repo.indexed().items():
         if not (ws.root / path).exists():
             out.append(Finding(path, 1, "error", "index-mismatch",
@@ -329,10 +337,45 @@ def _checks_that_cannot_run(note: Note) -> list[Finding]:
     return out
 
 
-def candidates(loc: Located) -> str:
-    """The places an ambiguous anchor matches, named: ``lines 4-9, lib/x.py:12-20``."""
+def candidates(loc: Located, names: list[str] = ()) -> str:
+    """The places an ambiguous anchor matches, named: ``lines 4-9, `load` at lib/x.py:12-20``."""
     res = loc.resolution
-    paths = res.candidate_paths or [loc.anchor.path] * len(res.candidates)
-    named = [f"{'lines ' if p == loc.anchor.path else p + ':'}{r.sl + 1}-{r.el + 1}"
-             for p, r in zip(paths, res.candidates)]
+    named = [f"{'`' + n + '` at ' if n else ''}{'lines ' if p == loc.anchor.path else p + ':'}{r.sl + 1}-{r.el + 1}"
+             for (p, r), n in zip(_places(loc), [*names, *[""] * len(res.candidates)])]
     return ", ".join(named) if named else "none it can name"
+
+
+def _places(loc: Located) -> list[tuple[str, Range]]:
+    res = loc.resolution
+    return list(zip(res.candidate_paths or [loc.anchor.path] * len(res.candidates), res.candidates))
+
+
+def matches(loc: Located, names: list[str] = ()) -> str:
+    """What an ambiguous anchor found: one place it will not take on its own (a rename, offered), or several."""
+    if len(loc.resolution.candidates) == 1:
+        how = "looks renamed" if loc.resolution.offered else "may have moved"
+        return f"is gone from {loc.anchor.path} as it was; it {how}: {candidates(loc, names)}"
+    return f"matches {len(loc.resolution.candidates)} places equally well ({candidates(loc, names)})"
+
+
+def fix_lost(note: Note, loc: Located, nid: str = "") -> str:
+    """The command that ties a lost anchor to code again (naming the place when there is one
+    candidate), and the one that retires a note that no longer applies."""
+    nid = nid or note.id
+    which = f" --anchor {loc.index + 1}" if len(note.anchors) > 1 else ""
+    places = _places(loc)
+    where = f"{places[0][0]}:{places[0][1].sl + 1}" if len(places) == 1 else "PATH:LINE"
+    tie = "if that is it" if len(places) == 1 else "on the right one" if places else "on the code it is about now"
+    return f"{tie}, run `tether reanchor {nid} {where}{which}`; if the note no longer applies, `tether retire {nid}`"
+
+
+def _names(ws: Workspace, loc: Located) -> list[str]:
+    """The name of the definition at each candidate place ("" where none is found)."""
+    out = []
+    for path, r in _places(loc):
+        try:
+            src = SourceFile(ws.read_source(path), for_path(path))
+            out.append(A.record(src, path, r.sl, r.sc, how=A.SYMBOL).name or "")
+        except (WorkspaceError, A.AnchorError, GrammarError):
+            out.append("")
+    return out

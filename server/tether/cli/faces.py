@@ -83,9 +83,18 @@ def cmd_proxy(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from ..agents.export import export
+    from ..agents.export import TARGETS, export
     ws = workspace()
-    stale = export(ws, args.target, check=args.check)
+    if args.target:
+        targets = list(TARGETS) if args.target == "all" else [args.target]
+    else:  # what `init --agents` (or an earlier export) set up: not every agent's files for a team using one
+        from ..agents.setup import export_targets
+        targets = export_targets(ws)
+        if not targets:
+            print("tether: no agent here reads rule files yet: `tether init --agents` sets them up "
+                  "(`tether export all` writes every agent's)", file=sys.stderr)
+            return EXIT_OK
+    stale = export(ws, targets, check=args.check)
     for rel in stale:
         print(f"{'stale' if args.check else 'wrote'} {rel}")
     return EXIT_FINDINGS if args.check and stale else EXIT_OK

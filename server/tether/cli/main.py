@@ -72,16 +72,24 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         "codex, cursor, gemini, vscode, or all; alone: claude,cursor,vscode")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("record", "notes:cmd_record", "record a note anchored to code")
+    c = cmd("record", "notes:cmd_record", "record a note anchored to code (several places: give each)")
     c.add_argument("kind", choices=KINDS)
-    c.add_argument("position", nargs="?", help="PATH:LINE[:COL] (1-based), PATH:LINE-LINE with --span, or PATH with --file")
-    c.add_argument("--title", required=True)
+    c.add_argument("position", nargs="*", help="PATH:LINE[:COL] (1-based), PATH:LINE-LINE with --span, or PATH with "
+                                               "--file; several when the note governs several places")
+    c.add_argument("--title", help="the decision or rule itself, as a sentence")
     c.add_argument("--body", default="", help="Markdown body ('-' reads standard input)")
     c.add_argument("--rationale", default="", help="why (decisions)")
-    c.add_argument("--rejected", action="append", default=[], metavar="OPTION: WHY",
-                   help="an option considered and rejected, and why (repeatable)")
-    c.add_argument("--works-around", default="", help="the problem a workaround works around")
-    c.add_argument("--remove-when", default="", help="when a workaround can go")
+    c.add_argument("--rejected", action=Rejected, default=[], metavar="OPTION",
+                   help="an option considered and rejected (repeatable); its reason in the --because after it, "
+                        "or (when the option holds no ': ') as 'OPTION: WHY'")
+    c.add_argument("--because", action=Because, dest="rejected", metavar="WHY",
+                   help="why the --rejected option before it was rejected (any text)")
+    c.add_argument("--works-around", default="", help="workarounds: the problem it works around")
+    c.add_argument("--remove-when", default="", help="workarounds: when it can go")
+    c.add_argument("--failure", default="", help="gotchas: what fails (the error or the symptom)")
+    c.add_argument("--cause", default="", help="gotchas: why it fails")
+    c.add_argument("--joins", metavar="NOTE_ID", help="a restatement of this note: add to it (its words, the places "
+                                                      "and rejected options it lacks) instead of a second note")
     c.add_argument("--tag", action="append", default=[])
     for flag, what in (("forbid-call", "a call that must not appear (time.sleep, requests.*, *.delete)"),
                        ("require-call", "a call that must appear at least once (audit.log)"),
@@ -94,13 +102,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                    help="invariants: a tree-sitter query that must match")
     c.add_argument("--message", default="", help="invariants: what a violation says (default: the rule)")
     how = c.add_mutually_exclusive_group()
-    how.add_argument("--span", action="store_true", help="anchor the statement at the position, not the definition")
-    how.add_argument("--file", action="store_true", help="anchor the whole file")
-    how.add_argument("--glob", metavar="PATTERN", help="anchor a path pattern such as 'src/auth/**'")
+    how.add_argument("--span", action="store_true", help="anchor the statement at each position, not the definition")
+    how.add_argument("--file", action="store_true", help="anchor each whole file")
+    c.add_argument("--glob", action="append", default=[], metavar="PATTERN",
+                   help="anchor a path pattern such as 'src/auth/**' (repeatable; with positions or alone)")
     c.add_argument("--json", action="store_true", help="print the whole note as JSON")
 
     c = cmd("list", "notes:cmd_list", "list notes, each anchor with its state and current place")
-    c.add_argument("path", nargs="?", help="only notes that apply to this file or folder")
+    c.add_argument("paths", nargs="*", metavar="PATH", help="only notes that apply to these files or folders")
     c.add_argument("--json", action="store_true")
 
     c = cmd("show", "notes:cmd_show", "show one note")
@@ -170,7 +179,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                                       "folder)")
 
     c = cmd("export", "faces:cmd_export", "write the notes as rule files for agents that only read files")
-    c.add_argument("target", nargs="?", choices=("agents", "claude", "cursor", "copilot", "all"), default="all")
+    c.add_argument("target", nargs="?", choices=("agents", "claude", "cursor", "copilot", "all"),
+                   help="default: the agents `init --agents` set up here (and files an earlier export wrote)")
     how = c.add_mutually_exclusive_group()
     how.add_argument("--write", action="store_true", help="write the files (the default)")
     how.add_argument("--check", action="store_true", help="change nothing; exit 1 when a file is stale")
@@ -225,6 +235,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     c = cmd("doctor", "findings:cmd_doctor", "report broken note files, orphaned or ambiguous anchors, index problems")
     c.add_argument("--json", action="store_true")
     return p if only is None or only in names else build_parser()
+
+
+class Rejected(argparse.Action):
+    """``--rejected OPTION``: a new rejected option, its reason still open (``--because``)."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        getattr(namespace, self.dest).append([value, None])
+
+
+class Because(argparse.Action):
+    """``--because WHY``: the reason of the ``--rejected`` option just before it."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        options = getattr(namespace, self.dest)
+        if not options or options[-1][1] is not None:
+            parser.error("--because WHY follows the --rejected OPTION it gives the reason for")
+        options[-1][1] = value
 
 
 class _Unbuilt:

@@ -4,7 +4,9 @@ supersede, confirm, reanchor, sync, reindex."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,9 +14,10 @@ from pathlib import Path
 from ..checks.worker import compiles
 from ..context.ranking import note_markdown, where
 from ..core import anchors as A
+from ..core.files import TETHER_DIR
 from ..core.languages import by_name, for_path
 from ..core.resolution import note_json
-from ..core.workspace import Workspace
+from ..core.workspace import Place, Workspace
 from .common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -30,12 +33,20 @@ from .common import (
 
 def cmd_init(args) -> int:
     agents = _agents(args.agents) if args.agents is not None else ()
-    ws, created = Workspace.init(Path(args.path) if args.path else Path.cwd(), exact=bool(args.path))
-    ws.refresh()
+    start, exact = Path(args.path) if args.path else Path.cwd(), bool(args.path)
+    made = not (Workspace.top(start, exact) / TETHER_DIR).exists()
+    ws, created = Workspace.init(start, exact)
     changed = []
-    if agents:
-        from ..agents.setup import set_up_agents
-        changed = set_up_agents(ws, agents)
+    try:
+        ws.refresh()
+        if agents:
+            from ..agents.setup import set_up_agents
+            changed = set_up_agents(ws, agents)
+    except BaseException:
+        if made:  # a refusal changes nothing: not even the .tether/ made for it
+            ws.close()
+            shutil.rmtree(ws.dir, ignore_errors=True)
+        raise
     if args.json:
         out_json({"root": str(ws.root), "created": created, "agent_files": changed})
     else:
@@ -61,38 +72,59 @@ def _agents(spec: str) -> tuple[str, ...]:
 
 def cmd_record(args) -> int:
     ws = workspace()
-    rejected = []
-    for r in args.rejected:
-        opt, sep, why = r.partition(":")
-        if not opt.strip():
-            raise UsageError(f"--rejected '{r}': expected 'OPTION: WHY'")
-        rejected.append((opt, why if sep else ""))
+    rejected = [rejected_option(option, why) for option, why in args.rejected]
     body = sys.stdin.read() if args.body == "-" else args.body
-    common = dict(title=args.title, body=body, rationale=args.rationale, rejected=rejected, tags=args.tag,
-                  works_around=args.works_around, remove_when=args.remove_when, checks=checks_from_args(args), compile=compiles)
-    if args.glob:
-        note = ws.record(args.kind, args.glob, how=A.GLOB, **common)
+    places = [place(ws, p, args) for p in args.position] + [Place(g, how=A.GLOB) for g in args.glob]
+    fields = dict(body=body, rationale=args.rationale, rejected=rejected, works_around=args.works_around,
+                  remove_when=args.remove_when, failure=args.failure, cause=args.cause)
+    if args.joins:
+        if checks_from_args(args) or args.tag:
+            raise UsageError("--joins adds to a note what a restatement says; its checks and tags stay as they are")
+        note = ws.join(note_ref(args.joins), places, title=args.title or "", **fields)
     else:
-        if not args.position:
-            raise UsageError("give PATH:LINE (or PATH with --file, or --glob PATTERN)")
-        path, line, col, end = parse_position(args.position)
-        rel = ws.rel(path, Path.cwd())
-        if args.file:
-            note = ws.record(args.kind, rel, how=A.FILE, **common)
-        else:
-            if line is None:
-                raise UsageError(f"{path}: give a line (PATH:LINE), or --file for the whole file")
-            if end is not None and not args.span:
-                raise UsageError("a line range (PATH:LINE-LINE) anchors lines: add --span")
-            note = ws.record(args.kind, rel, line - 1, lsp_col(ws, rel, line - 1, col),
-                             how=A.SPAN if args.span else A.SYMBOL,
-                             end=(end - 1, 1 << 30) if end is not None else None, **common)
+        if not places:
+            raise UsageError("give PATH:LINE (or PATH with --file, or --glob PATTERN); several for several places")
+        if not (args.title or "").strip():
+            raise UsageError("a note needs a title (--title): the decision or rule itself")
+        first, *more = places
+        note = ws.record(args.kind, first.path, first.line, first.col, how=first.how, end=first.end, more=more,
+                         title=args.title, tags=args.tag, checks=checks_from_args(args), compile=compiles, **fields)
     if args.json:
         out_json(note_json(note, ws.locate_note(note)))
     else:
         print(note.id)  # the id alone on standard output (scripts read it); what was anchored for people
-        print(f"tether: {note.kind} {note.id} on {anchored(ws, note)}", file=sys.stderr)
+        verb = "joined" if args.joins else "on"
+        print(f"tether: {note.kind} {note.id} {verb} {anchored(ws, note)}", file=sys.stderr)
     return EXIT_OK
+
+
+def rejected_option(option: str, why: str | None) -> tuple[str, str]:
+    """A rejected option and its reason: given apart (``--rejected OPTION --because WHY``: any
+    text in either), or as one ``OPTION: WHY`` when it holds one ': ' (an option that holds
+    more is ambiguous: refused, naming ``--because``)."""
+    if why is None:
+        parts = re.split(r":\s+", option.strip())
+        if len(parts) > 2:
+            raise UsageError(f"--rejected '{option}': where the option ends and its reason starts is not clear; "
+                             f"give them apart: --rejected OPTION --because WHY")
+        option, why = parts if len(parts) == 2 else (parts[0], "")
+    if not option.strip():
+        raise UsageError("--rejected: the option is empty")
+    return option.strip(), why.strip()
+
+
+def place(ws: Workspace, position: str, args) -> Place:
+    """A position of the command line as a place to anchor (``--span``, ``--file``: how)."""
+    path, line, col, end = parse_position(position)
+    rel = ws.rel(path, Path.cwd())
+    if args.file:
+        return Place(rel, how=A.FILE)
+    if line is None:
+        raise UsageError(f"{path}: give a line (PATH:LINE), or --file for the whole file")
+    if end is not None and not args.span:
+        raise UsageError("a line range (PATH:LINE-LINE) anchors lines: add --span")
+    return Place(rel, line - 1, lsp_col(ws, rel, line - 1, col), A.SPAN if args.span else A.SYMBOL,
+                 (end - 1, 1 << 30) if end is not None else None)
 
 
 def checks_from_args(args) -> list[dict]:
@@ -107,7 +139,7 @@ def checks_from_args(args) -> list[dict]:
                 query = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as e:
                 raise UsageError(f"{f}: cannot read the query ({e})") from None
-            lang = for_path(parse_position(args.position)[0]) if args.position and not args.glob else None
+            lang = for_path(parse_position(args.position[0])[0]) if args.position and not args.glob else None
             checks.append({"id": f"{kind}:{path.stem}", "kind": kind, "query": query,
                            "lang": lang.name if lang else _lang_from_query_name(path)})
     if args.message:
@@ -126,20 +158,22 @@ def _lang_from_query_name(path: Path) -> str:
 
 def cmd_list(args) -> int:
     ws = workspace()
-    notes = ws.notes()
-    if args.path:
-        rel = ws.rel(args.path, Path.cwd())
-        notes = ws.notes_in(rel)
-    located = {n.id: ws.locate_note(n) for n in notes}
+    with ws.snapshot():  # the notes folder scanned once, not once a note
+        notes = ws.notes()
+        if args.paths:
+            scope = {n.id: n for p in args.paths for n in ws.notes_in(ws.rel(p, Path.cwd()))}
+            notes = sorted(scope.values(), key=lambda n: n.id)
+        located = {n.id: ws.locate_note(n) for n in notes}
     if args.json:
         out_json({"notes": [note_json(n, located[n.id]) for n in notes],
                   "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]})
         return EXIT_OK
     if not notes:
-        print("no notes" + (f" for {args.path}" if args.path else "") + " (record one with `tether record`)")
+        print("no notes" + (f" for {', '.join(args.paths)}" if args.paths else "") + " (record one with `tether record`)")
+    short = ws.short_ids() if notes else {}  # what people type: `tether show` takes it
     for n in notes:
         status = "" if n.status == "active" else f" ({n.status})"
-        print(f"{n.id}  {n.kind:<10} {n.title}{status}")
+        print(f"{short.get(n.id, n.id):<12}  {n.kind:<10} {n.title}{status}")
         for loc in located[n.id]:
             state = f"[{loc.state}]"
             print(f"    {state:<12} {where(loc)}")
@@ -229,15 +263,25 @@ def cmd_sync(args) -> int:
     changed = ws.sync(rels, write=not args.check)
     if args.json:
         out_json({"changed": [{"id": n.id, "file": n.path, "anchor": i, "name": a.name or None,
-                               "range": a.range.to_lsp() if a.range else None} for n, i, a in changed]})
+                               "range": a.range.to_lsp() if a.range else None} for n, i, a, _ in changed]})
     else:
         verb = "would update" if args.check else "updated"
-        for n, i, a in changed:
-            where = f"{a.path}:{a.range.sl + 1}" if a.range else a.path
-            print(f"{verb} {n.path}: anchor {i + 1} -> {a.name or a.path} at {where}")
+        for n, i, a, was in changed:
+            print(f"{verb} {n.path}: {_anchor_change(was, a)}")
         if not changed:
             print("every anchor's fingerprint is current")
     return EXIT_FINDINGS if args.check and changed else EXIT_OK
+
+
+def _anchor_change(was: A.Anchor, now: A.Anchor) -> str:
+    """What `sync` wrote down, saying only what differs: the file, the name, the place."""
+    def named(a: A.Anchor) -> str:
+        return f"`{a.name}`" if a.type == A.SYMBOL else f"a statement in `{a.name}`" if a.name else "lines"
+    at = f"{now.path}:{now.range.sl + 1}" if now.range else now.path
+    if now.type == A.FILE:
+        return f"the file, moved from {was.path} to {now.path}"
+    what = named(was) if was.name == now.name else f"{named(was)} renamed `{now.name}`"
+    return f"{what}, moved from {was.path} to {at}" if was.path != now.path else f"{what}, now at {at}"
 
 
 def cmd_reindex(args) -> int:
@@ -251,8 +295,6 @@ def cmd_reindex(args) -> int:
 
 
 def anchored(ws, note) -> str:
-    """``BaseClient._merge_url at httpx/_client.py:391-411``, ``the file x.py``, ``pattern src/**``."""
-    loc = next(iter(ws.locate_note(note)), None)
-    if loc is None:
-        return "nothing"
-    return where(loc)
+    """``BaseClient._merge_url at httpx/_client.py:391-411``, ``the file x.py``, ``pattern src/**``;
+    every place of a note on several."""
+    return "; ".join(where(loc) for loc in ws.locate_note(note)) or "nothing"

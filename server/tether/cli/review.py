@@ -10,6 +10,7 @@ from ..capture import candidates as capture
 from ..capture import observations
 from ..core import anchors as A
 from ..context.search import search, since_iso
+from ..core.notes import short_ids
 from ..core.resolution import note_json
 from .common import EXIT_FINDINGS, EXIT_OK, note_ref, out_json, workspace
 from .notes import cmd_edit
@@ -104,10 +105,12 @@ def cmd_review(args) -> int:
         return EXIT_OK
     if not rows:
         print("no candidate notes to review (`tether distill` proposes them from an agent session)")
+        return EXIT_OK
+    short = {**ws.short_ids(), **short_ids(c.id for c in capture.candidates(ws, None))}
     for c, places, near in rows:
         status = "" if c.status == capture.PENDING else f" ({c.status}{' as ' + c.note if c.note else ''})"
         n = len(c.sessions)
-        print(f"{c.id}  {c.kind:<10} {c.title}{status}")
+        print(f"{short[c.id]:<12}  {c.kind:<10} {c.title}{status}")
         print(f"    confidence {c.confidence:.2f}, {len(c.evidence)} piece(s) of evidence from {n} session(s)")
         by_index = {p.index: p for p in places}
         for i, a in enumerate(c.anchors):
@@ -119,7 +122,8 @@ def cmd_review(args) -> int:
         if len(c.evidence) > 3:
             print(f"    … and {len(c.evidence) - 3} more")
         for note in near[:1]:
-            print(f"    repeats note {note.id} \"{note.title}\": `tether accept {c.id} --merge {note.id}`")
+            print(f"    repeats note {short.get(note.id, note.id)} \"{note.title}\": "
+                  f"`tether accept {short[c.id]} --merge {short.get(note.id, note.id)}`")
     return EXIT_OK
 
 
@@ -186,13 +190,15 @@ def cmd_search(args) -> int:
         return EXIT_OK
     if not hits:
         print(f"nothing matches '{args.query}'")
+        return EXIT_OK
+    short = {**ws.short_ids(), **short_ids(c.id for c in capture.candidates(ws, None))}
     for h in hits:
         d = h.doc
         if d.type == "note":
             status = f" ({d.item.status})" if d.item.status != "active" else ""
-            line = f"{d.id}  {d.item.kind:<10} {d.item.title}{status}"
+            line = f"{short.get(d.id, d.id):<12}  {d.item.kind:<10} {d.item.title}{status}"
         elif d.type == "candidate":
-            line = f"{d.id}  {d.item.kind:<10} {d.item.title} (proposed; `tether review`)"
+            line = f"{short.get(d.id, d.id):<12}  {d.item.kind:<10} {d.item.title} (proposed; `tether review`)"
         else:
             line = f"{d.at}  session {d.sessions[0][:8]}  {log_line(d.item)}"
         print(f"{d.type:<9}  {line}")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..core import anchors as A
 from ..core.files import glob_match
-from ..core.notes import Note
+from ..core.notes import FIELDS, Note
 from ..core.resolution import Located, note_json
 from ..core.workspace import Workspace
 
@@ -315,10 +315,9 @@ def note_markdown(note: Note, reason: str = "", located: list[Located] = ()) -> 
     if note.alternatives:
         out += ["", "Rejected options:"]
         out += [f"- {a.option}" + (f": {a.rejected_because}" if a.rejected_because else "") for a in note.alternatives]
-    if note.works_around:
-        out += ["", f"Works around: {note.works_around}"]
-    if note.remove_when:
-        out += ["", f"Can go when: {note.remove_when}"]
+    for field, label in FIELDS.items():  # a workaround's, a gotcha's
+        if getattr(note, field):
+            out += ["", f"{label}: {getattr(note, field)}"]
     if note.checks:  # an agent about to edit should know what will be flagged
         out += ["", "Checked automatically:"]
         out += [f"- {c.get('kind', '?')} {c.get('pattern') or 'query'}" + (f": {c['message']}" if c.get("message") else "")

@@ -19,11 +19,11 @@ import time
 from dataclasses import dataclass
 
 from ..core.files import WorkspaceError
-from ..core.notes import Note
+from ..core.notes import FIELDS, Note
 from ..core.workspace import Workspace
 
 WEIGHTS = {"title": 4.0, "tags": 4.0, "rationale": 2.0, "alternatives": 1.0, "body": 1.0, "evidence": 1.0,
-           "works_around": 1.0, "remove_when": 1.0, "anchors": 1.0,
+           "works_around": 1.0, "remove_when": 1.0, "failure": 1.0, "cause": 1.0, "anchors": 1.0,
            "text": 1.0, "path": 1.0, "symbols": 1.0, "command": 1.0, "error": 1.0}  # the last: log entries
 TYPES = ("note", "candidate", "prompt", "edit", "read", "command", "failure")  # rank order on a tie
 STOPWORDS = frozenset("a an and are as at be by do does for from how in is it not of on or the this that "
@@ -85,7 +85,7 @@ def note_doc(note: Note) -> Doc:
     alternatives = " ".join(f"{a.option} {a.rejected_because}" for a in note.alternatives)
     return Doc("note", note.id, note.updated, [], {
         "title": note.title, "tags": " ".join(note.tags), "rationale": note.rationale, "alternatives": alternatives,
-        "body": note.body, "works_around": note.works_around, "remove_when": note.remove_when, "anchors": anchors},
+        "body": note.body, **{field: getattr(note, field) for field in FIELDS}, "anchors": anchors},
         note)
 
 

@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path, PurePosixPath
 
-import tree_sitter as ts
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import tree_sitter as ts
 
 
 class GrammarError(Exception):
@@ -23,6 +26,13 @@ def grammars_dir() -> Path:
         if (candidate / "languages.toml").is_file():
             return candidate
     raise GrammarError(f"grammars/languages.toml not found near {here}")
+
+
+def tree_sitter():
+    """The tree-sitter module, imported when a file is first parsed: a hook that the index
+    answers parses nothing."""
+    import tree_sitter as ts
+    return ts
 
 
 @dataclass(eq=False)
@@ -43,14 +53,14 @@ class Language:
         if q is None:
             src = query_source(self.name, name)
             try:
-                q = ts.Query(self.grammar, src)
+                q = tree_sitter().Query(self.grammar, src)
             except Exception as e:  # tree-sitter reports the offset in the message
                 raise GrammarError(f"grammars/{self.name}/{name}.scm: {e}") from None
             self._queries[name] = q
         return q
 
     def parser(self) -> ts.Parser:
-        return ts.Parser(self.grammar)
+        return tree_sitter().Parser(self.grammar)
 
     @cached_property
     def grammar(self) -> ts.Language:
@@ -58,7 +68,7 @@ class Language:
         the answer) does not load six grammar libraries (~7 ms)."""
         module, function = self.loader
         try:
-            return ts.Language(getattr(importlib.import_module(module), function)())
+            return tree_sitter().Language(getattr(importlib.import_module(module), function)())
         except (ImportError, AttributeError) as e:
             raise GrammarError(f"grammars/languages.toml: [{self.name}] grammar cannot be loaded: {e}") from None
 

@@ -14,21 +14,25 @@ import re
 import struct
 import time
 from dataclasses import dataclass, field
-from typing import Any
-
-import tree_sitter as ts
+from typing import TYPE_CHECKING, Any
 
 from .anchors import ANCHOR_TYPES, Anchor
-from .languages import Language, by_name
+from .languages import Language, by_name, tree_sitter
 from .text import Range
 
-KINDS = ("decision", "invariant", "boundary", "intent", "workaround")
+if TYPE_CHECKING:
+    import tree_sitter as ts
+
+KINDS = ("decision", "invariant", "boundary", "intent", "workaround", "gotcha")
+# the fields a kind carries beside its title, rationale, rejected options and body, as every face shows them
+# (a workaround: what it works around, when it can go; a gotcha: the failure, its cause)
+FIELDS = {"works_around": "Works around", "remove_when": "Can go when", "failure": "Fails with", "cause": "Cause"}
 STATUSES = ("active", "superseded", "retired")
 
 # Front matter keys, in the order they are written. Kind-specific keys are written only
 # when set (a decision has no ``remove_when``).
 KEY_ORDER = ("id", "kind", "title", "status", "superseded_by", "author", "created", "updated",
-             "tags", "rationale", "works_around", "remove_when", "task")
+             "tags", "rationale", "works_around", "remove_when", "failure", "cause", "task")
 ANCHOR_KEYS = ("type", "path", "pattern", "lang", "node", "name", "params", "hash", "sketch", "range")
 
 FENCE = "+++"
@@ -80,6 +84,8 @@ class Note:
     rationale: str = ""  # decision
     works_around: str = ""  # workaround: the problem it works around
     remove_when: str = ""  # workaround: when it can go
+    failure: str = ""  # gotcha: what fails (the error or the symptom)
+    cause: str = ""  # gotcha: why it fails
     task: str = ""  # intent: the linked task
     alternatives: list[Alternative] = field(default_factory=list)  # decision: options rejected
     checks: list[dict] = field(default_factory=list)  # invariant: structural checks (data)
@@ -111,6 +117,23 @@ def new_id() -> str:
     (26 characters); of one process, later ids sort after earlier ones."""
     n = (int(time.time() * 1000) << 80) | _PROCESS_BITS | (next(_COUNT) & 0xFFFFFFFF)
     return "".join(_B32[(n >> (5 * i)) & 31] for i in reversed(range(26)))
+
+
+SHORT_ID = 8  # a short id's least length: ids made within minutes share their first 6 or 7 characters
+
+
+def short_ids(ids) -> dict[str, str]:
+    """Each id's shortest prefix of at least :data:`SHORT_ID` characters that no other of
+    ``ids`` starts with, as git abbreviates hashes (ULIDs begin with their time, so ids made
+    close together need more)."""
+    ordered = sorted(set(ids))
+    out = {}
+    for i, nid in enumerate(ordered):
+        n = SHORT_ID
+        for other in ordered[max(i - 1, 0):i] + ordered[i + 1:i + 2]:  # sorted: the neighbours share the most
+            n = max(n, len(os.path.commonprefix((nid, other))) + 1)
+        out[nid] = nid[:n]
+    return out
 
 
 def now() -> str:
@@ -222,7 +245,8 @@ def _note_from(data: dict, body: str, path: str, front: str) -> Note:
     note = Note(id=nid, kind=kind, title=title, status=status, superseded_by=text("superseded_by"),
                 author=text("author"), created=text("created"), updated=text("updated"), tags=tags,
                 rationale=text("rationale"), works_around=text("works_around"),
-                remove_when=text("remove_when"), task=text("task"), body=body, path=path)
+                remove_when=text("remove_when"), failure=text("failure"), cause=text("cause"), task=text("task"),
+                body=body, path=path)
     for alt in _tables(data, "alternatives", path, front):
         if not isinstance(alt.get("option"), str):
             raise NoteError(path, _line_of(front, "option"), "each [[alternatives]] needs an 'option' string")
@@ -515,7 +539,7 @@ def compile_query(check: Check, lang: Language) -> ts.Query:
         return q
     bounded(check)
     try:
-        q = ts.Query(lang.grammar, check.query)
+        q = tree_sitter().Query(lang.grammar, check.query)
     except Exception as e:  # tree-sitter's QueryError says "... at row R, column C"
         msg = str(e)
         m = re.search(r"row (\d+), column (\d+)", msg)

@@ -24,8 +24,8 @@ import orjson
 
 from . import anchors as A
 from .files import TETHER_DIR, FolderChanges, WorkspaceError, atomic_write, glob_match
-from .notes import Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note
-from .store import DAMAGE, Store
+from .notes import Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note, short_ids
+from .store import DAMAGE, IndexWriteError, Store
 from .text import digest
 
 FORK_NOTES = 200  # note files to read before the reading is shared over processes
@@ -262,7 +262,10 @@ class NoteRepository:
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:
-            raise WorkspaceError(f"'{ref}' matches {len(hits)} notes: give more of the id")
+            short = short_ids(n.id for n in hits)
+            named = "; ".join(f"{short[n.id]} {n.title}" for n in sorted(hits, key=lambda n: n.id)[:5])
+            raise WorkspaceError(f"'{ref}' matches {len(hits)} notes ({named}{'; …' if len(hits) > 5 else ''}): "
+                                 f"give more of the id")
         for e in self._errors.values():  # its file is there but broken: say so, not "no note"
             if e.path.rsplit("/", 1)[-1].startswith(ref.lower()):
                 raise WorkspaceError(f"note '{ref}' is in {e.path}, which cannot be read: line {e.line}: {e.reason}")
@@ -282,6 +285,14 @@ class NoteRepository:
                 if glob_match(pattern, rel):
                     ids.add(key.split("\0")[0])
         return sorted((self._notes[i] for i in ids if i in self._notes), key=lambda n: n.id)
+
+    @_recovering
+    def short_ids(self) -> dict[str, str]:
+        """Every note's id -> its short form, unique among the notes (read from the index's keys)."""
+        self.refresh()
+        self._complete()
+        with self.store.read() as txn:
+            return short_ids(self.store.keys(txn, "notes"))
 
     @_recovering
     def anchored_paths(self) -> set[str]:
@@ -347,19 +358,44 @@ class NoteRepository:
             target = self.root / note.path
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(target, _readable(note))
-            self.refresh(force=True)
+            self._indexed([note.path])
         return self._notes.get(note.id, note)
 
     def update(self, ref: str, change: Callable[[Note], None]) -> Note:
         """Read-modify-write of one note under the lock: ``change(note)`` edits it."""
+        return self.update_many({ref: change})[0]
+
+    def update_many(self, changes: dict[str, Callable[[Note], None]]) -> list[Note]:
+        """Read-modify-write of many notes under one lock and one scan of the notes folder
+        before and after (a scan each would make ``sync`` quadratic in the notes)."""
         with self.lock():
-            self.refresh(force=True)  # read the note as it is on disk now
-            note = self.get(ref)
-            change(note)
-            note.updated = now()
-            atomic_write(self.root / note.path, _readable(note))
+            self.refresh(force=True)  # read the notes as they are on disk now
+            keep, self.auto_refresh = self.auto_refresh, False
+            try:
+                notes = [(self.get(ref), change) for ref, change in changes.items()]
+            finally:
+                self.auto_refresh = keep
+            written = []
+            try:
+                for note, change in notes:
+                    change(note)
+                    note.updated = now()
+                    atomic_write(self.root / note.path, _readable(note))
+                    written.append(note)
+            finally:  # what was written is indexed, also when the next write failed
+                if written:
+                    self._indexed([n.path for n in written])
+            return [self._notes[n.id] for n in written]
+
+    def _indexed(self, written: list[str]) -> None:
+        """Index the note files just written; where the index cannot be written (a full disk),
+        say that they were (the next command that can write indexes them)."""
+        try:
             self.refresh(force=True)
-            return self._notes[note.id]
+        except IndexWriteError as e:
+            raise WorkspaceError(f"{', '.join(written[:3])}{' …' if len(written) > 3 else ''}: written, but the "
+                                 f"index could not be updated ({e.reason}); once there is space, the next "
+                                 f"command brings it up to date") from None
 
     def reindex(self) -> tuple[int, int]:
         """Throw the index away and rebuild it from the note files."""

@@ -21,9 +21,9 @@ import lmdb
 from . import anchors as A
 from .files import SourceTree, WorkspaceError, git
 from .languages import family_of, for_path
-from .notes import Note
+from .notes import FIELDS, Note
 from .store import DAMAGE, Store
-from .syntax import SourceFile
+from .syntax import SourceFile, parsed
 from .text import Range, dice, digest, line_counts
 
 
@@ -505,14 +505,10 @@ class Resolutions:
         """Keep the text an anchor was made in (recorded, re-anchored, synced), for the next
         resolution."""
         h = digest(text)
-
-        def put(txn):
-            self.store.put_text(txn, h, text)
-            self.store.put(txn, "anchors", f"{note.id}\0{i}", {
-                "text": h, "range": list(anchor.range) if anchor.range else None,
-                "name": anchor.name, "params": anchor.params, "hash": anchor.hash, "for": anchor_key(anchor),
-                "at": time.time_ns()})
-        self.store.write(put)
+        self.keep(text, h, {f"{note.id}\0{i}": {  # with the others of a batch (a sync), in one transaction
+            "text": h, "range": list(anchor.range) if anchor.range else None,
+            "name": anchor.name, "params": anchor.params, "hash": anchor.hash, "for": anchor_key(anchor),
+            "at": time.time_ns()}})
 
     def keep_located(self, text: str, located: list[Located]) -> None:
         """Store resolutions made elsewhere (the editor's edits path) as the last ones."""
@@ -608,11 +604,11 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
                                st.get("params", "")))
             continue
         if new_src is None:
-            new_src = src if src is not None and src.text == text else SourceFile(text, for_path(rel))
+            new_src = src if src is not None and src.text == text else parsed(rel, text, for_path(rel))
         old_hash = st.get("text") if st else None
         if old_hash not in resolvers:
             old_text = olds.get(old_hash)
-            resolvers[old_hash] = A.Resolver(new_src, SourceFile(old_text, new_src.lang) if old_text is not None else None)
+            resolvers[old_hash] = A.Resolver(new_src, parsed(rel, old_text, new_src.lang) if old_text is not None else None)
         probe = _probe(a, st) if st and resolvers[old_hash].old is not None else a
         res = against_note(a, resolvers[old_hash].resolve(probe))
         params = res.params if res.attached else ""
@@ -741,7 +737,7 @@ def note_json(note: Note, located: list[Located] = ()) -> dict:
         "superseded_by": note.superseded_by or None, "author": note.author, "created": note.created,
         "updated": note.updated, "tags": note.tags, "rationale": note.rationale or None,
         "alternatives": [{"option": a.option, "rejected_because": a.rejected_because} for a in note.alternatives],
-        "works_around": note.works_around or None, "remove_when": note.remove_when or None,
+        **{field: getattr(note, field) or None for field in FIELDS},
         "body": note.body, "file": note.path, "anchors": anchors,
     }
 

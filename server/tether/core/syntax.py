@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import tree_sitter as ts
-
-from .languages import Language
+from .languages import Language, tree_sitter
 from .text import Positions, Range, digest, normalize, tokens
+
+if TYPE_CHECKING:
+    import tree_sitter as ts
 
 MAX_PARSE_BYTES = 8 * 1024 * 1024  # larger files get file anchors only (and no parse)
 
@@ -127,7 +129,7 @@ class SourceFile:
         found: dict[int, tuple[int, str, dict]] = {}  # node id -> (pattern, capture, captures)
         ignored: set[int] = set()
         scopes: dict[int, tuple[ts.Node, str]] = {}
-        cursor = ts.QueryCursor(q)
+        cursor = tree_sitter().QueryCursor(q)
         if byte_range is not None:
             cursor.set_byte_range(*byte_range)
         for pattern, caps in cursor.matches(self.tree.root_node):
@@ -309,7 +311,7 @@ class SourceFile:
         if self._order is None:
             self._order = sorted(self.defs, key=lambda d: d.node.start_byte)
             self._starts = [d.node.start_byte for d in self._order]
-        cursor = ts.QueryCursor(lang.query("statements"))
+        cursor = tree_sitter().QueryCursor(lang.query("statements"))
         if within is not None:
             cursor.set_byte_range(within.node.start_byte, within.node.end_byte)
         out: list[Statement] = []
@@ -379,6 +381,64 @@ class SourceFile:
 
 
 
+# -- one process's parses, kept -----------------------------------------------------------------
+
+_PARSED: OrderedDict[tuple[str, str], SourceFile] = OrderedDict()  # (path, text) -> its parse, newest last
+_PARSED_MAX = 16  # files; a long-lived process (the server an agent's hooks ask) keeps what it parsed last
+
+
+def parsed(rel: str, text: str, lang: Language | None) -> SourceFile:
+    """``text`` of the file ``rel`` parsed, reusing this process's recent parses: the same text
+    is not parsed twice (the hook after an agent's edit logs the definitions it touched and checks
+    the file: one parse), and a new version of a file parsed before is parsed incrementally from
+    the last one (what the edit touched, not the whole file)."""
+    key = (rel, text)
+    hit = _PARSED.get(key)
+    if hit is not None and hit.lang is lang:
+        _PARSED.move_to_end(key)
+        return hit
+    base = next((s for (r, _), s in reversed(_PARSED.items()) if r == rel and s.lang is lang), None)
+    src = edited(base, text) if base is not None and base.tree is not None else SourceFile(text, lang)
+    _PARSED[key] = src
+    while len(_PARSED) > _PARSED_MAX:
+        _PARSED.popitem(last=False)
+    return src
+
+
+def edited(base: SourceFile, text: str) -> SourceFile:
+    """``text`` parsed reusing ``base``'s tree: the one span where the two differ (the common
+    start and end cut off) is told to tree-sitter as an edit, which then re-parses only around it."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) > MAX_PARSE_BYTES:
+        return SourceFile(text, base.lang)
+    old = base.data
+    start = _common_prefix(old, data)
+    keep = _common_prefix(old[start:][::-1], data[start:][::-1])  # the common end, after the start
+    old_end, new_end = len(old) - keep, len(data) - keep
+    tree = base.tree.copy()  # the base's own tree keeps describing the base's text
+    tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=_point(old, start),
+              old_end_point=_point(old, old_end), new_end_point=_point(data, new_end))
+    return SourceFile(text, base.lang, base.lang.parser().parse(data, tree))
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """The length of the longest common start of ``a`` and ``b`` (a binary search of slice
+    comparisons: C speed, not a loop over the bytes)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _point(data: bytes, at: int) -> tuple[int, int]:
+    """Row and byte column of byte offset ``at``, as tree-sitter counts them."""
+    return data.count(b"\n", 0, at), at - (data.rfind(b"\n", 0, at) + 1)
+
+
 def _type_name(s: str) -> str:
     """``fmt::Display<'a>`` -> ``Display``: no generic arguments, last path segment."""
     s = _SPACE.sub("", s)
@@ -393,7 +453,7 @@ def _imports(src: SourceFile) -> Imports:
     bindings: dict[str, tuple] = {}
     exports: list[tuple[str, str, str]] = []
     text = src.slice_node
-    for _, caps in ts.QueryCursor(src.lang.query("bindings")).matches(src.tree.root_node):
+    for _, caps in tree_sitter().QueryCursor(src.lang.query("bindings")).matches(src.tree.root_node):
         one = {k: text(v[0]) for k, v in caps.items() if not k.startswith("_")}
         if "export.star" in one:
             exports.append(("*", one["from"], "*"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 from pathlib import Path
 
 from . import anchors as A
@@ -23,7 +23,18 @@ from .resolution import Located, Resolutions
 from .store import Store
 from .syntax import SourceFile
 
-__all__ = ["TETHER_DIR", "Located", "NoteError", "Workspace", "WorkspaceError"]
+__all__ = ["TETHER_DIR", "Located", "NoteError", "Place", "Workspace", "WorkspaceError"]
+
+
+class Place(NamedTuple):
+    """Where a note is anchored, as a write takes it: ``path:line:col`` (0-based) anchored as
+    ``how`` (symbol, span, file; glob: ``path`` is the pattern), ``end`` for lines."""
+
+    path: str
+    line: int | None = None
+    col: int = 0
+    how: str = A.SYMBOL
+    end: tuple[int, int] | None = None
 
 
 class Workspace:
@@ -55,15 +66,19 @@ class Workspace:
                 return cls.resident.get(d) or cls(d)
         raise WorkspaceError(f"no {TETHER_DIR}/ in {here} or above: run `tether init` in the repository")
 
+    @staticmethod
+    def top(start: Path | str = ".", exact: bool = False) -> Path:
+        """Where ``init`` puts ``.tether/``: the git work tree's top, or ``start``."""
+        start = Path(start).resolve()
+        if not start.is_dir():
+            raise WorkspaceError(f"{start}: not a folder")
+        return start if exact else (git_toplevel(start) or start)
+
     @classmethod
     def init(cls, start: Path | str = ".", exact: bool = False) -> tuple[Workspace, bool]:
         """Create ``.tether/`` at the git work tree's top (or in ``start``; always there
         when ``exact``). Idempotent."""
-        start = Path(start).resolve()
-        if not start.is_dir():
-            raise WorkspaceError(f"{start}: not a folder")
-        root = start if exact else (git_toplevel(start) or start)
-        ws = cls(root)
+        ws = cls(cls.top(start, exact))
         created = not ws.notes_dir.is_dir()
         ws.notes_dir.mkdir(parents=True, exist_ok=True)
         gi = ws.dir / ".gitignore"
@@ -120,6 +135,10 @@ class Workspace:
     def notes_on(self, rel: str) -> list[Note]:
         return self.repo.notes_on(rel)
 
+    def short_ids(self) -> dict[str, str]:
+        """Note id -> the short form people see and type (see ``notes.short_ids``)."""
+        return self.repo.short_ids()
+
     def notes_in(self, rel: str) -> list[Note]:
         """The notes of the file or folder ``rel``: anchored there, covering it by a glob, and,
         for a file, those whose code is there now (moved in from another file, before ``sync``
@@ -151,60 +170,114 @@ class Workspace:
     # -- writes --------------------------------------------------------------------------
     def record(self, kind: str, path: str, line: int | None = None, col: int = 0, *, how: str = A.SYMBOL,
                title: str, body: str = "", rationale: str = "", rejected: list[tuple[str, str]] = (),
-               tags: list[str] = (), works_around: str = "", remove_when: str = "",
-               end: tuple[int, int] | None = None, text: str | None = None, checks: list[dict] = (),
-               or_statement: bool = False, compile=None) -> Note:
+               tags: list[str] = (), works_around: str = "", remove_when: str = "", failure: str = "",
+               cause: str = "", end: tuple[int, int] | None = None, text: str | None = None, checks: list[dict] = (),
+               or_statement: bool = False, compile=None, more: list[Place] = ()) -> Note:
         """Create a note anchored at ``path:line:col`` (0-based; ``how`` = symbol, span or
-        file), or on a glob pattern (``how`` = glob, ``path`` = the pattern). ``or_statement``:
-        where no definition encloses the position, the statement or lines there. ``compile``:
-        how a written check query is tried (see ``notes.validate``)."""
+        file), or on a glob pattern (``how`` = glob, ``path`` = the pattern); ``more``: further
+        places the note governs, anchored in the same write. ``or_statement``: where no
+        definition encloses a position, the statement or lines there. ``compile``: how a
+        written check query is tried (see ``notes.validate``)."""
         if kind not in KINDS:
             raise WorkspaceError(f"unknown kind '{kind}': use one of {', '.join(KINDS)}")
         if not title.strip():
             raise WorkspaceError("a note needs a title (--title)")
-        src = None
+        placed = [self.anchor_for(Place(path, line, col, how, end), text, or_statement)]
+        placed += [self.anchor_for(p, None, or_statement) for p in more]
+        anchors: list[A.Anchor] = []
+        for anchor, _ in placed:
+            if anchor in anchors:
+                raise WorkspaceError(f"{anchor.name or anchor.path or anchor.pattern} is given twice")
+            anchors.append(anchor)
+        if checks and kind != "invariant":
+            raise WorkspaceError("only invariants carry checks")
+        for anchor, src in placed:
+            lang = src.lang if src is not None else None
+            for raw in checks:  # refused now, with the reason, rather than silently never matching
+                try:
+                    validate(check_from_dict(raw), lang, any_language=anchor.type == A.GLOB, compile=compile)
+                except (CheckError, GrammarError) as e:
+                    raise WorkspaceError(str(e)) from None
+        stamp = now()
+        note = Note(id=new_id(), kind=kind, title=title.strip(), author=author_name(str(self.root)),
+                    created=stamp, updated=stamp, tags=list(tags), rationale=rationale.strip(),
+                    works_around=works_around.strip(), remove_when=remove_when.strip(), failure=failure.strip(),
+                    cause=cause.strip(), alternatives=[Alternative(o.strip(), w.strip()) for o, w in rejected],
+                    anchors=anchors, body=body, checks=[dict(c) for c in checks])
+        hashes = [a.hash for a in anchors if a.hash]
+        if kind == "invariant" and hashes:  # every place's code as recorded: the drift guard's baseline
+            note.confirmed = {"by": note.author, "at": stamp, "hash": ",".join(hashes)}
+        for i, (anchor, src) in enumerate(placed):
+            if src is not None:
+                self.resolutions.remember(note, i, anchor, src.text)
+                self.resolutions.see((anchor.path, src))
+        return self.save(note)
+
+    def join(self, ref: str, places: list[Place] = (), *, title: str = "", body: str = "", rationale: str = "",
+             rejected: list[tuple[str, str]] = (), works_around: str = "", remove_when: str = "", failure: str = "",
+             cause: str = "", or_statement: bool = False) -> Note:
+        """A restatement of note ``ref`` joins it instead of making a second note: its words
+        are added to the body ("Said again"), the places it names that the note lacks become
+        anchors, rejected options the note lacks are added and empty fields filled."""
+        placed = [self.anchor_for(p, None, or_statement) for p in places]
+        stamp = now()
+
+        def key(a: A.Anchor) -> tuple:
+            return a.type, a.path, a.pattern, a.name
+
+        def change(n: Note):
+            fresh = [(a, src) for a, src in placed if key(a) not in {key(b) for b in n.anchors}]
+            start = len(n.anchors)
+            n.anchors += [a for a, _ in fresh]
+            if n.kind == "invariant" and n.confirmed:  # the new places' code as recorded joins the baseline
+                n.confirmed["hash"] = ",".join(h for h in [n.confirmed.get("hash", ""), *(a.hash for a, _ in fresh)] if h)
+            known = {a.option.lower(): a for a in n.alternatives}
+            for option, why in rejected:
+                had = known.get(option.strip().lower())
+                if had is None:
+                    n.alternatives.append(Alternative(option.strip(), why.strip()))
+                elif not had.rejected_because:
+                    had.rejected_because = why.strip()
+            for field, value in (("rationale", rationale), ("works_around", works_around),
+                                 ("remove_when", remove_when), ("failure", failure), ("cause", cause)):
+                if value.strip() and not getattr(n, field):
+                    setattr(n, field, value.strip())
+            said = [f"> {line}" if line else ">" for line in title.strip().splitlines()]
+            said += [x for x in (rationale.strip() if rationale.strip() != n.rationale else "", body.strip()) if x]
+            if said:
+                n.body = (n.body.rstrip("\n") + "\n\n" if n.body.strip() else "") + \
+                    f"## Said again ({stamp[:10]})\n\n" + "\n\n".join(said) + "\n"
+            change.fresh = [(start + i, a, src) for i, (a, src) in enumerate(fresh)]
+        note = self.update(ref, change)
+        for i, a, src in change.fresh:
+            if src is not None:
+                self.resolutions.remember(note, i, a, src.text)
+        return note
+
+    def anchor_for(self, place: Place, text: str | None = None,
+                   or_statement: bool = False) -> tuple[A.Anchor, SourceFile | None]:
+        """A new anchor on a place (and the file it read, None for a pattern)."""
+        path, line, col, how, end = place
         if how == A.GLOB:
-            anchor = A.Anchor(A.GLOB, pattern=normalize_glob(path))
-        elif how == A.FILE:
-            rel = self.rel(path)
+            return A.Anchor(A.GLOB, pattern=normalize_glob(path)), None
+        rel = self.rel(path)
+        if how == A.FILE:
             if not self.abs(rel).is_file():
                 raise WorkspaceError(f"{rel}: no such file" if not self.abs(rel).exists() else
                                      f"{rel}: not a file; anchor a folder with --glob '{rel.rstrip('/')}/**'")
-            anchor = A.Anchor(A.FILE, path=rel)
             try:  # what the file holds now: found again if it is renamed where git cannot say
                 src = SourceFile(self.read_source(rel), for_path(rel))
             except WorkspaceError:
                 src = None
-        else:
-            rel = self.rel(path)
-            if line is None:
-                raise WorkspaceError(f"{rel}: give a line (PATH:LINE), or --file for the whole file")
-            try:
-                anchor, src = self._anchor_at(rel, line, col, how, end if how != A.SYMBOL else None, text)
-            except WorkspaceError:
-                if not (or_statement and how == A.SYMBOL):
-                    raise
-                anchor, src = self._anchor_at(rel, line, col, A.SPAN, end, text)
-        if checks and kind != "invariant":
-            raise WorkspaceError("only invariants carry checks")
-        lang = src.lang if src is not None else None
-        for raw in checks:  # refused now, with the reason, rather than silently never matching
-            try:
-                validate(check_from_dict(raw), lang, any_language=anchor.type == A.GLOB, compile=compile)
-            except (CheckError, GrammarError) as e:
-                raise WorkspaceError(str(e)) from None
-        stamp = now()
-        note = Note(id=new_id(), kind=kind, title=title.strip(), author=author_name(str(self.root)),
-                    created=stamp, updated=stamp, tags=list(tags), rationale=rationale.strip(),
-                    works_around=works_around.strip(), remove_when=remove_when.strip(),
-                    alternatives=[Alternative(o.strip(), w.strip()) for o, w in rejected],
-                    anchors=[anchor], body=body, checks=[dict(c) for c in checks])
-        if kind == "invariant" and anchor.hash:
-            note.confirmed = {"by": note.author, "at": stamp, "hash": anchor.hash}
-        if src is not None:
-            self.resolutions.remember(note, 0, anchor, src.text)
-            self.resolutions.see((anchor.path, src))
-        return self.save(note)
+            return A.Anchor(A.FILE, path=rel), src
+        if line is None:
+            raise WorkspaceError(f"{rel}: give a line (PATH:LINE), or --file for the whole file")
+        try:
+            return self._anchor_at(rel, line, col, how, end if how != A.SYMBOL else None, text)
+        except WorkspaceError:
+            if not (or_statement and how == A.SYMBOL):
+                raise
+            return self._anchor_at(rel, line, col, A.SPAN, end, text)
 
     def _anchor_at(self, rel: str, line: int, col: int, how: str, end: tuple[int, int] | None = None,
                    text: str | None = None) -> tuple[A.Anchor, SourceFile]:
@@ -256,22 +329,49 @@ class Workspace:
         anchor, src = self._anchor_at(self.rel(path), line, col, A.SPAN if how == A.LINES else how, text=text)
 
         def change(n: Note):
+            old = n.anchors[index].hash
             n.anchors[index] = anchor
-            if n.kind == "invariant":
-                n.confirmed = {"by": author_name(str(self.root)), "at": now(), "hash": anchor.hash}
+            if n.kind == "invariant":  # this place's baseline is its new code; the others' stay as confirmed
+                hashes = [h for h in str(n.confirmed.get("hash", "")).split(",") if h and h != old]
+                n.confirmed = {"by": author_name(str(self.root)), "at": now(),
+                               "hash": ",".join([*hashes, anchor.hash] if anchor.hash else hashes)}
         note = self.update(note.id, change)
         self.resolutions.remember(note, index, anchor, src.text)
         return note
 
     def sync(self, rels: list[str] | None = None, *, renamed_only: bool = False,
-             texts: dict[str, str] | None = None, write: bool = True) -> list[tuple[Note, int, A.Anchor]]:
+             texts: dict[str, str] | None = None, write: bool = True) -> list[tuple[Note, int, A.Anchor, A.Anchor]]:
         """Write the current fingerprint of anchors whose code moved, changed or was renamed
         back into their note files, so that a clone without this machine's cache resolves
-        them too. Returns (note, anchor index, new anchor) for each anchor that changed."""
+        them too. Returns (note, anchor index, new anchor, old anchor) for each anchor that changed."""
         texts = texts or {}
+        with self.snapshot(), self.resolutions.batched():  # the notes folder scanned once; one store write
+            found, old = self._moved_anchors(rels, texts, renamed_only)
+            if not write:
+                return [(self.get(nid), i, new, old[nid, i]) for nid, news in found.items() for i, new in news]
+
+        def change(n: Note):
+            for i, new in found[n.id]:
+                if n.kind == "invariant" and not n.confirmed:  # keep the drift guard's baseline
+                    n.confirmed = {"by": n.author, "at": n.created, "hash": n.anchors[i].hash}
+                n.anchors[i] = new
+        out = []
+        with self.resolutions.batched():
+            for note in self.repo.update_many(dict.fromkeys(found, change)):
+                for i, new in found[note.id]:
+                    if new.is_code:
+                        self.resolutions.remember(note, i, new, texts.get(new.path) or self.read_source(new.path))
+                    out.append((note, i, new, old[note.id, i]))
+        return out
+
+    def _moved_anchors(self, rels: list[str] | None, texts: dict[str, str], renamed_only: bool
+                       ) -> tuple[dict[str, list[tuple[int, A.Anchor]]], dict[tuple[str, int], A.Anchor]]:
+        """Note id -> (anchor index, the anchor as its code is now) of each anchor ``sync``
+        writes, and (note id, index) -> the anchor as the note file has it."""
         paths = rels if rels is not None else sorted(
             {a.path for n in self.notes() if n.status != "retired" for a in n.anchors if a.type != A.GLOB})
         found: dict[str, list[tuple[int, A.Anchor]]] = {}
+        old: dict[tuple[str, int], A.Anchor] = {}
         parsed: dict[str, SourceFile] = {}
         for rel in paths:
             try:
@@ -280,6 +380,7 @@ class Workspace:
                 continue
             for loc in located:
                 r, a = loc.range, loc.anchor
+                old[loc.note.id, loc.index] = a
                 if a.type == A.FILE and loc.resolution.path:  # its file was renamed
                     found.setdefault(loc.note.id, []).append((loc.index, A.Anchor(A.FILE, path=loc.resolution.path)))
                     continue
@@ -298,22 +399,7 @@ class Workspace:
                 if new.range != r or (a.type == A.SYMBOL and new.name != loc.resolution.name):
                     continue  # never write down anything but the code the anchor resolved to
                 found.setdefault(loc.note.id, []).append((loc.index, new))
-        out = []
-        for nid, news in found.items():
-            if write:
-                def change(n: Note, news=news):
-                    for i, new in news:
-                        if n.kind == "invariant" and not n.confirmed:  # keep the drift guard's baseline
-                            n.confirmed = {"by": n.author, "at": n.created, "hash": n.anchors[i].hash}
-                        n.anchors[i] = new
-                note = self.update(nid, change)
-                for i, new in news:
-                    if new.is_code:
-                        self.resolutions.remember(note, i, new, texts.get(new.path) or self.read_source(new.path))
-            else:
-                note = self.get(nid)
-            out += [(note, i, new) for i, new in news]
-        return out
+        return found, old
 
     def ignore_once(self, ref: str, check_id: str, path: str, line: int, col: int = 0, reason: str = "",
                     text: str | None = None) -> Note:

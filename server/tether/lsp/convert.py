@@ -86,7 +86,7 @@ def hover_markdown(locs: list[Located]) -> str:
 
 def lens_title(locs: list[Located]) -> str:
     kinds = Counter(loc.note.kind for loc in locs)
-    order = ("decision", "invariant", "boundary", "intent", "workaround")
+    order = ("decision", "invariant", "boundary", "intent", "workaround", "gotcha")
     return " · ".join(f"{kinds[k]} {k}{'s' if kinds[k] != 1 else ''}" for k in order if kinds[k])
 
 

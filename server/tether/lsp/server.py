@@ -616,6 +616,7 @@ async def record(ls: TetherServer, arg: dict):
                       body=arg.get("body") or (TEMPLATE_BODY[kind] if template else ""),
                       rationale=arg.get("rationale", ""), rejected=alts, tags=arg.get("tags") or [],
                       works_around=arg.get("works_around", ""), remove_when=arg.get("remove_when", ""),
+                      failure=arg.get("failure", ""), cause=arg.get("cause", ""),
                       checks=arg.get("checks") or [], text=lf.text if lf else None)
         note = ws.record(kind, rel, line, col, how=how, end=end, or_statement=True, compile=compiles, **kwargs)
         ls.reload(ws)
@@ -639,6 +640,8 @@ TEMPLATE_BODY = {
     "intent": "Why this code exists and what it is for.\n",
     "workaround": "What looks wrong here and why it must not be \"fixed\" yet.\n"
                   "Set works_around and remove_when above.\n",
+    "gotcha": "What fails here when the code is changed the obvious way, and why.\n"
+              "Set failure and cause above.\n",
 }
 
 

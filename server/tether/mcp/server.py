@@ -36,7 +36,7 @@ from ..core.languages import GrammarError
 from ..core.notes import CHECK_KINDS, KINDS, SEVERITIES, CheckError, NoteError
 from ..core.resolution import note_json
 from ..core.text import split_lines
-from ..core.workspace import Workspace, WorkspaceError
+from ..core.workspace import Place, Workspace, WorkspaceError
 
 REFUSED = (WorkspaceError, NoteError, CheckError, GrammarError)
 
@@ -197,42 +197,79 @@ def search_notes(query: Annotated[str, Field(min_length=1)],
     return out
 
 
+class At(BaseModel):
+    """One more place a note governs."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: str = Field(min_length=1, description="a file relative to the workspace root, or a path pattern "
+                                                "such as src/auth/**")
+    line: Line | None = Field(None, description="the definition at this line (none: the whole file)")
+
+
 @tool(reads=False)
 def record_note(kind: Literal[KINDS],
-                path: Annotated[str, Field(description="a file relative to the workspace root, or a path "
-                                                       "pattern such as src/auth/**")],
-                line: Line | None = None, *, title: Annotated[str, Field(min_length=1)],
+                path: Annotated[str | None, Field(description="a file relative to the workspace root, or a path "
+                                                              "pattern such as src/auth/** (none with joins alone)")]
+                = None,
+                line: Line | None = None, *,
+                title: Annotated[str | None, Field(description="the decision or rule itself, as a sentence")] = None,
                 rationale: Annotated[str | None, Field(description="why (a decision's reason)")] = None,
                 body: Annotated[str | None, Field(description="Markdown: what must stay true, what is left out, "
                                                               "what the code is for, what it works around")] = None,
                 alternatives: Annotated[list[Rejected] | None, Field(description="options rejected, and why")] = None,
+                works_around: Annotated[str | None, Field(description="workarounds: the problem it works around")]
+                = None,
+                remove_when: Annotated[str | None, Field(description="workarounds: when it can go")] = None,
+                failure: Annotated[str | None, Field(description="gotchas: what fails (the error or symptom)")] = None,
+                cause: Annotated[str | None, Field(description="gotchas: why it fails")] = None,
+                also: Annotated[list[At] | None, Field(description="more places the note governs, each "
+                                                                   "{path, line}")] = None,
+                joins: Annotated[str | None, Field(description="an existing note's id this restates: add to it "
+                                                               "(its words, places, rejected options) instead of a "
+                                                               "second note")] = None,
                 checks: Annotated[list[CheckSpec] | None, Field(description="invariants only: rules `check` "
                                                                             "enforces in the anchored code")] = None,
                 ) -> dict[str, Any]:
     """Record a note anchored to code. With a line: the innermost definition at that line
     (the statement or lines there when no definition encloses it); without: the whole
-    file; a path with * or ? is a path pattern (such as src/auth/**). Decisions carry a
-    rationale and the alternatives rejected; invariants may carry checks that `check`
-    then enforces. Returns the note."""
+    file; a path with * or ? is a path pattern (such as src/auth/**); `also`: more places.
+    Decisions carry a rationale and the alternatives rejected; workarounds what they work
+    around and when they can go; gotchas the failure and its cause; invariants may carry
+    checks that `check` then enforces. `joins`: a restatement of that note, added to it.
+    Returns the note."""
     ws = STATE.ws
+    places = ([_place(ws, path, line)] if path else []) + [_place(ws, a.path, a.line) for a in also or ()]
+    fields = dict(rationale=rationale or "", body=body or "",
+                  rejected=[(a.option, a.rejected_because) for a in alternatives or ()],
+                  works_around=works_around or "", remove_when=remove_when or "", failure=failure or "",
+                  cause=cause or "")
+    ws = STATE.for_writing()
+    if joins:
+        note = ws.join(joins, places, title=title or "", or_statement=True, **fields)
+        return note_json(note, ws.locate_note(note))
+    if not places:
+        raise WorkspaceError("give the path (and line) of the code the note is about")
+    if not (title or "").strip():
+        raise WorkspaceError("a note needs a title: the decision or rule itself")
+    first, *more = places
+    note = ws.record(kind, first.path, first.line, how=first.how, more=more, title=title, or_statement=True,
+                     checks=[c.to_dict() for c in checks or ()], compile=compiles, **fields)
+    return note_json(note, ws.locate_note(note))
+
+
+def _place(ws, path: str, line: int | None) -> Place:
+    """A place as a tool call gives it: a pattern, a file, or the definition at a line."""
     if "*" in path or "?" in path:
         if line is not None:
             raise WorkspaceError(f"{path}: a path pattern is anchored as a whole; give no line")
-        target, how = path, A.GLOB
-    else:
-        target = ws.rel(path)
-        if ws.abs(target).is_dir():
-            raise WorkspaceError(f"{target}: a folder; anchor a pattern such as '{target.rstrip('/')}/**', or a file")
-        how = A.FILE if line is None else A.SYMBOL
-        if line is not None:
-            line_in(ws, target, line)
-    line0 = None if line is None else line - 1
-    common = dict(title=title, rationale=rationale or "", body=body or "",
-                  rejected=[(a.option, a.rejected_because) for a in alternatives or ()],
-                  checks=[c.to_dict() for c in checks or ()])
-    ws = STATE.for_writing()
-    note = ws.record(kind, target, line0, how=how, or_statement=True, compile=compiles, **common)
-    return note_json(note, ws.locate_note(note))
+        return Place(path, how=A.GLOB)
+    target = ws.rel(path)
+    if ws.abs(target).is_dir():
+        raise WorkspaceError(f"{target}: a folder; anchor a pattern such as '{target.rstrip('/')}/**', or a file")
+    if line is None:
+        return Place(target, how=A.FILE)
+    line_in(ws, target, line)
+    return Place(target, line - 1)
 
 
 @tool(reads=False)

@@ -343,7 +343,7 @@ def _answered(session: Session, agent: Utterance, u: Utterance) -> list[Proposal
             next((o for o in opts if label and o.label == label.group(1).lower()), None) or _picked(answer, opts, question)
         kind = "boundary" if _DEFERRED.search(answer) else "decision"
         if pick is not None:
-            title, alternatives = _choice_title(pick.head), [Alternative(o.head, o.why) for o in opts if o is not pick]
+            title, alternatives = _choice_title(pick.head), [o.rejected() for o in opts if o is not pick]
             if _PRONOUN_END.search(title) and ": " in question:  # "cancel it": what it is, the question's topic
                 title = f"{question.split(': ', 1)[0]}: {pick.head}"
         elif _ASSENT.match(answer) and not _STATUS_QUO.search(question) and _PROPOSES.match(question) and \
@@ -496,6 +496,21 @@ _THATS_OPTION = re.compile(r"^\W*(?:ok(?:ay)?[,.]?\s+|got it[,.—–-]?\s+)?(?:
                            r"(?:option\s+)?\(?(?P<label>[A-E1-9])\)?(?=[\s.:;,—–-]|$)", re.I)
 
 
+# what a question is about: "should the price cache go to redis?" → "the price cache"
+_TOPIC = re.compile(r"\b(?:should|shall|do we|can we|could we|would|will)\s+(?P<t>(?:the|our|this|that)\s+[\w`.-]+"
+                    r"(?:\s+[\w`.-]+){0,2}?)\s+(?:go|be|use|stay|live|move|get|keep|run|sit|work|come|store|persist|"
+                    r"end up)\b", re.I)
+
+
+def _named(head: str, *texts: str) -> str:
+    """An option that says "it" ("Leave it in memory") with what "it" is, as the question
+    that led to the options named it ("should the price cache go to redis?")."""
+    if not re.search(r"\b(?:it|them)\b", head, re.I):
+        return head
+    topic = next((m.group("t") for text in texts for m in (_TOPIC.search(text),) if m), "")
+    return re.sub(r"\b(?:it|them)\b", topic, head, count=1, flags=re.I) if topic else head
+
+
 def exchanges(session: Session) -> list[Proposal]:
     """What the person's answers to the agent settle: an option picked among the ones the
     agent laid out (the others rejected, with what the agent said about them); the agent's
@@ -536,9 +551,13 @@ def exchanges(session: Session) -> list[Proposal]:
             said_then = reply[rev.end():].split("\n")[0].strip(" .:;,—–-")  # "back to X: the reason"
             why = (said_then if head == rest and len(said_then.split()) >= 3 else "") or \
                 _reason_in([x for x in psents if x != head and not _REVERT.search(x)], head)
-            earlier = [a for a in old.alternatives if not _stems(a.option) & _stems(head)]  # the options it had
+            said_head = head
+            head, said_why = _taken_back_to(head, old)  # "to truncating" → "Truncate", an option it had turned down
+            why = said_why or why
+            earlier = [a for a in old.alternatives if not _names_same(a.option, head)]  # the options it had, but
+            # the one now chosen
             named = re.sub(r"^(?:the|that|this)\s+|\s+(?:thing|part|stuff|bit|idea|approach)$", "", rest, flags=re.I)
-            named = named if len(named.split()) >= 2 and named != head else last.head  # "the wait forever part"
+            named = named if len(named.split()) >= 2 and named != said_head else last.head  # "the wait forever part"
             out.append(Proposal("decision", _choice_title(head), 0.75, refs,
                                 [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
                                 [Alternative(named, why), *earlier]))
@@ -573,7 +592,7 @@ def exchanges(session: Session) -> list[Proposal]:
                 out.append(replace(before, title=_choice_title(pick.head), rationale=why or pick.why,
                                    refs=before.refs if refs == [(GLOB_ALL, "")] else refs,
                                    evidence=[*before.evidence, Evidence(session.id, USER, u.at, reply[:400], u.line)],
-                                   alternatives=[Alternative(o.head, o.why) for o in opts if o is not pick]))
+                                   alternatives=[o.rejected() for o in opts if o is not pick]))
                 chosen[a.index] = out[-1]
                 last = _Decided(out[-1], pick.head)
                 continue
@@ -592,7 +611,7 @@ def exchanges(session: Session) -> list[Proposal]:
                 # change it later"), else their first one
                 naming = max(psents, key=lambda x: len(_stems(x) & _stems(pick.head)))
                 mine = (reason_of(naming) if _stems(naming) & _stems(pick.head) else "") or _reason_in(psents)
-                rejected = [Alternative(o.head, o.why) for o in opts if o is not pick]
+                rejected = [o.rejected() for o in opts if o is not pick]
                 asked = " ".join(x.text for x in said if x.who == USER and x.turn == a.turn)
                 refs = anchor_refs(session, u.index, {u.turn}, f"{pick.head} {pick.why}", f"{a.text}\n{reply}", asked)
                 for later in (1, 2):  # the work may come a turn or two later (a side question first)
@@ -610,15 +629,15 @@ def exchanges(session: Session) -> list[Proposal]:
                 if odd is not None:  # the option chosen looks wrong on purpose: a workaround, and why
                     kind, around = "workaround", mine or why
                     evidence.append(Evidence(session.id, ASSISTANT, odd[0].at, odd[1], odd[0].line))
-                picked = Proposal(kind, _choice_title(pick.head), 0.8, refs, evidence, mine or why, rejected,
-                                  works_around=around)
+                picked = Proposal(kind, _choice_title(_named(pick.head, asked, a.text)), 0.8, refs, evidence,
+                                  mine or why, rejected, works_around=around)
                 followed = any(session.edits({u.turn + d}) for d in (0, 1, 2))
                 if refs != [(GLOB_ALL, "")] and followed:  # a pick no code followed ("I'll open tickets for the first
                     # three", "separate ticket I think"): talk
                     out.append(picked)
                     chosen[a.index] = picked
                 answered.add(a.index)
-                last = _Decided(picked, pick.head)
+                last = _Decided(picked, pick.head, tuple(evidence))  # a revert of it quotes the pick too
                 continue
         # "monotonic then." / "k whatever. first match then.": what the agent described in the last turns
         then = next((m for x in psents[:2] for m in (_THEN.match(x),) if m), None) \
@@ -731,7 +750,7 @@ def exchanges(session: Session) -> list[Proposal]:
                                      (proposal if proposal and not neither else offered.text)[:400], offered.line),
                             Evidence(session.id, USER, u.at, quoted, u.line)]
                 alternatives = [] if kind == "boundary" and n and neither else \
-                    [Alternative(o.head, o.why) for o in neither or listed] or \
+                    [o.rejected() for o in neither or listed] or \
                     ([Alternative(rejected, why)] if rejected else [])  # (what it did, unsaid: no option to name)
                 out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives,
                                     recalls=bool(_REMINDER.search(x) or _REMINDER.search(reply[:200]))))  # "no — no
@@ -739,3 +758,23 @@ def exchanges(session: Session) -> list[Proposal]:
                 if kind == "decision":
                     last = _Decided(out[-1], title)
     return out
+
+
+def _taken_back_to(head: str, old: Proposal) -> tuple[str, str]:
+    """What a revert goes back to, as the earlier choice named it when it turned it down ("revert
+    to truncating" → "Truncate"), and the reason said with it ("back to float, Decimal is too slow
+    in the hot loop" → "float", "Decimal is too slow in the hot loop")."""
+    head = re.sub(r"^(?:(?:go|switch|revert)\s+)?(?:back\s+)?to\s+", "", head, flags=re.I)
+    choice, _, why = head.partition(", ")
+    if len(why.split()) < 3:
+        choice, why = head, ""
+    named = next((a.option for a in old.alternatives if _stems(a.option) & _stems(choice)), choice) \
+        if len(choice.split()) == 1 else choice
+    return named, why
+
+
+def _names_same(option: str, head: str) -> bool:
+    """An option (with what was said of it) and a choice name one way: half the words of either
+    are the other's."""
+    shared = len(_stems(option) & _stems(head))
+    return shared >= max(1, len(_stems(option)) // 2) or shared >= max(1, (len(_stems(head)) + 1) // 2)

@@ -27,8 +27,8 @@ from ..candidates import Evidence
 from ..session import GLOB_ALL, MAX_SYMBOLS, Proposal, Session, Utterance
 from ..transcript import ASSISTANT, USER
 from .sentences import (
-    _alt, _ASSENT, _ASSENT_NOT, _BULLET, _choice_title, classify, _EMPH, _FENCE, Hit, _LEAD_IN, _lead_in, _PROCESS,
-    _PRONOUN_END, reason_of, _rejected_reasons, _REMINDER, _RULE_NAMED, sentences, skipped, _stems, title_of,
+    _alt, _ASSENT, _ASSENT_NOT, _BULLET, _choice_title, classify, _EMPH, _FENCE, Hit, _LEAD_IN, _lead_in, main_clause,
+    _PROCESS, _PRONOUN_END, reason_of, _rejected_reasons, _REMINDER, _RULE_NAMED, sentences, skipped, _stems, title_of,
     _UNIVERSAL, _VAGUE, _WHOLE,
 )
 from .edits import anchor_refs, _APPLIES, _commented, _scope_of
@@ -85,11 +85,14 @@ class RuleExtractor:
                         or _item_rule(item)
                 if hit is None:
                     continue
+                if hit.kind == "workaround" and _PRONOUN_HEAD.match(hit.title):  # "It's a workaround, remove when
+                    # …", "That looks backwards, but is deliberate": the title says what "it" is
+                    hit = _what_it_is(hit, sents, i, said, k)
                 quote = item or s
                 own = _own_pick(s, opts)
                 if own is not None:  # "I'll do the second as a deliberate workaround": that option, the others rejected
                     hit = replace(hit, title=_choice_title(own.head), alternatives=tuple(
-                        Alternative(o.head, o.why) for o in opts if o is not own))
+                        o.rejected() for o in opts if o is not own))
                     quote = f"{s} {_EMPH.sub('', own.quote)}"
                 if hit.rationale and i + 1 < len(sents) and hit.rationale in sents[i + 1]:
                     quote = f"{s} {sents[i + 1]}"
@@ -380,3 +383,35 @@ def _item_rule(item: str) -> Hit | None:
         return Hit("decision", title_of(first[:alt.start()], choice=True), 0.7, rationale=reason_of(item),
                    alternatives=(Alternative(_alt(alt.group("alt")), reason_of(item)),))
     return Hit("invariant", title_of(first), 0.65, rationale=reason_of(item), plain=True)
+
+
+_PRONOUN_HEAD = re.compile(r"^(?:it|this|that)(?:'s|\s+is|\s+was|\s+looks|\s+seems)\b", re.I)
+_WHY_ASKED = re.compile(r"\bwhy (?P<aux>does|do|did|is|are|was) (?P<s>[^?]{4,80})\?", re.I)
+
+
+def _what_it_is(hit: Hit, sents: list[str], i: int, said: list[Utterance], k: int) -> Hit:
+    """A workaround said of "it": titled by what was done, said just before ("strip it before
+    converting. it's a workaround, …", what it works around before that), or by what the
+    person asked ("why does to_cents multiply before rounding?" … "That looks backwards, but
+    is deliberate: …" → "to_cents multiplies before rounding on purpose")."""
+    if i:
+        return replace(hit, title=title_of(main_clause(sents[i - 1])),
+                       works_around=hit.works_around or (main_clause(sents[i - 2]).rstrip(".") if i >= 2 else ""))
+    asked = next((u for u in reversed(said[:k]) if u.who == USER), None)
+    m = _WHY_ASKED.search(asked.text) if asked is not None and asked.turn >= said[k].turn - 1 else None
+    if m is None:
+        return hit
+    words = m.group("s").split()
+    n = 2 if words[0].lower() in ("the", "a", "an", "our", "this", "that") and len(words) > 2 else 1
+    (subject, rest), aux = (" ".join(words[:n]), words[n:]), m.group("aux").lower()
+    if not rest:
+        return hit
+    verb = f"{aux} {rest[0]}" if aux in ("is", "are", "was") else _third_person(rest[0])
+    return replace(hit, title=title_of(" ".join([subject, verb, *rest[1:], "on purpose"])))
+
+
+def _third_person(verb: str) -> str:
+    """"multiply" → "multiplies", "round" → "rounds", "catch" → "catches"."""
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + ("es" if re.search(r"(?:s|sh|ch|x|z|o)$", verb) else "s")

@@ -15,7 +15,7 @@ from ..candidates import TEST_PATH as _TEST_PATH
 from ..candidates import Evidence
 from ..session import MAX_SYMBOLS, Call, Proposal, Session, Utterance
 from ..transcript import ASSISTANT, TOOL, USER
-from .sentences import _around_sentence, _DISCOURSE, _NARRATION, sentences, skipped, title_of
+from .sentences import _around_sentence, _DISCOURSE, _LEAD_IN, _NARRATION, sentences, skipped, title_of
 from .edits import _mentions, _refs_of, _with
 
 
@@ -25,6 +25,12 @@ _CAUSE = re.compile(r"\b(?:fails? because|failing because|failed because|breaks 
                     r"cause|culprit|bug) (?:is|was)(?: that)?|turns out(?: that)?|root cause(?: is)?|happens because|"
                     r"caused by|due to)\s+(?P<why>.{8,})$", re.I)
 _REFUSED = re.compile(r"(doesn't want to proceed|was rejected|interrupted by user|permission)", re.I)
+
+
+# a linter or a formatter failing, then a fix: the tool's rule, kept; no trap of this code
+_LINT = re.compile(r"^\s*(?:(?:npx|pnpm|yarn|uv run|poetry run|pipx run|python3? -m|bunx)\s+)?(?:\S*/)?(?:ruff|"
+                   r"flake8|pylint|pycodestyle|pyflakes|eslint|prettier|black|isort|gofmt|golangci-lint|rustfmt|"
+                   r"cargo (?:fmt|clippy)|stylelint|markdownlint|shellcheck|biome)\b", re.I)
 
 
 def error_line(text: str) -> str:
@@ -49,7 +55,7 @@ def gotchas(session: Session) -> list[Proposal]:
     out = []
     events = session.events
     for f in session.calls():
-        if not (f.error and f.command) or _REFUSED.search(f.output):
+        if not (f.error and f.command) or _REFUSED.search(f.output) or _LINT.match(f.command):
             continue
         later = session.calls({f.turn, f.turn + 1, f.turn + 2})
         fix = next((c for c in later if c.index > f.index and c.edit and c.path and c.turn <= f.turn + 1), None)
@@ -90,11 +96,19 @@ def gotchas(session: Session) -> list[Proposal]:
                                 if isinstance(u, Utterance) and u.who == ASSISTANT for x in sentences(u.text)
                                 if not x.rstrip().endswith("?") and any(_mentions(x, sym) for sym in fix.symbols)),
                                None)
+        if explanation is None:  # what the agent said between the failure and the fix, whatever it names: the
+            # sentence that quotes code or explains after a colon ("That's the classic trap: adding a `timedelta` …")
+            said = [(u, x) for u in events[f.index + 1:fix.index] if isinstance(u, Utterance) and u.who == ASSISTANT
+                    for x in sentences(u.text) if not x.rstrip().endswith("?") and not _NARRATION.match(x)]
+            explanation = max(said, key=lambda ux: ("`" in ux[1], ": " in ux[1]), default=None)
+            if explanation is not None:
+                lead = _LEAD_IN.match(explanation[1])  # "That's the classic trap: …": what follows the colon
+                cause = explanation[1][lead.end():] if lead else explanation[1]
+                cause = cause.strip().rstrip(".!")
         err = error_line(f.output)
-        if not err and not explanation:
-            continue
-        title = title_of(cause) if cause and len(cause.split()) >= 4 else \
-            title_of(f"`{f.command.split()[0]}` fails with {err}") if err else title_of(explanation[1])
+        if explanation is None:
+            continue  # nobody said why it failed: its output is no title (the agent is asked at Stop)
+        title = title_of(cause) if cause and len(cause.split()) >= 4 else title_of(explanation[1])
         evidence = [Evidence(session.id, TOOL, f.at, f"$ {f.command}\n{err}".strip(), f.line)]
         if explanation:  # what the agent found, said around that sentence too
             u, s = explanation
@@ -106,7 +120,7 @@ def gotchas(session: Session) -> list[Proposal]:
         fixes = [c for c in later if fix.index < c.index < passed.index and c.edit and c.path and
                  not _TEST_PATH.search(c.path)]  # every fix before it passed
         refs = _with(_refs_of(fix), [r for c in fixes for r in _refs_of(c) if r[1]])
-        out.append(Proposal("gotcha", title, conf, refs, evidence, works_around=err))
+        out.append(Proposal("gotcha", title, conf, refs, evidence, cause, works_around=err))
     return out
 
 

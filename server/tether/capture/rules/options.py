@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...core.notes import Alternative
+
 from .sentences import _BULLET, _EMPH, _FENCE, sentences, _stems
 
 
@@ -20,6 +22,23 @@ class Option:
     head: str  # what the option is
     why: str  # what the agent said for or against it
     quote: str  # the option as written
+
+    def rejected(self) -> Alternative:
+        """The option as turned down: what the agent said against it is the reason; what only
+        describes it ("— round half to even", "— with an explicit stack instead of recursion")
+        belongs to the option, and no reason is given."""
+        if not self.why or _AGAINST.search(self.why):
+            return Alternative(self.head, self.why)
+        said = re.split(r"(?<=[.;!])\s", self.why, maxsplit=1)[0].rstrip(".;!")
+        return Alternative(f"{self.head} — {said}", "")
+
+
+# words that hold something against an option ("but another service to run", "lost on restart", "too slow")
+_AGAINST = re.compile(r"\b(?:but|though|too|not|no|never|lose[sd]?|losing|lost|hides?|drift\w*|slow\w*|risk\w*|"
+                      r"overkill|break\w*|fail\w*|cost\w*|expensive|complex\w*|complicated|harder|worse|downsides?|"
+                      r"cons?|only|needs?|requires?|another|extra|heavy|brittle|fragile|leak\w*|races?|lock\w*|"
+                      r"block\w*|wrong|surpris\w*|confus\w*|ugly|messy|unless|bug\w*|stale|dupes?|duplicat\w*)\b|"
+                      r"n't\b", re.I)
 
 
 # an option on its own line: "- **A: half-open** …", "1. **zod** — …", "(b) store …", "**B. Prorate …** — …"

@@ -242,7 +242,8 @@ _LOOKS = re.compile(r"\b(looks|seems|might look|may look|will look)\s+(wrong|odd
                     r"broken|like a bug|like a mistake|pointless|backwards|inefficient|silly|useless)\b.*\b(but|though|"
                     r"however|so (?:i'll|we'll|i|we) (?:say|explain|comment|document|note))\b", re.I)
 # "leave it in even if it looks redundant": odd on purpose, kept
-_EVEN_IF_ODD = re.compile(r"\b(?:leave|keep)\s+(?:it|this|that|them|both)(?:\s+(?:in|there|as is))?,?\s+even\s+(?:if|though)\s+"
+_EVEN_IF_ODD = re.compile(r"\b(?:leave|keep)\s+(?:it|this|that|them|both|the\s+[\w`().]+(?:\s+in\s+[\w`().]+)?)"
+                          r"(?:\s+(?:in|there|as is))?,?\s+even\s+(?:if|though)\s+"
                           r"(?:it|this|that|they)\s+(?:looks?|seems?)\b", re.I)
 _DONT_FIX = re.compile(r"\b(don't|do not|never)\s+[\"'“]?(fix|remove|simplify|clean up|refactor|optimi[sz]e|dedupe|"
                        r"\"fix\")[\"'”]?\b", re.I)
@@ -254,7 +255,9 @@ _AROUND = re.compile(r"\b(?:because|since|to avoid|to work around|works around|a
 _UNTIL = re.compile(r"\b(?:until|till|once|when)\s+(.{3,90}?\b(?:fix(?:es|ed)?|ships?|lands?|releases?|released|"
                     r"merged?|supports?|upgrades?|upgraded|is (?:fixed|released|merged|upgraded|gone)|are fixed|"
                     r"goes away|stops?\b.*?))(?=[,;]|\.(?:\s|$)|$)", re.I)
-_CAN_GO = re.compile(r"\b(?:can|could) (?:be removed|go|be dropped|be deleted|be reverted)\s+(?:when|once|after)\s+"
+_CAN_GO = re.compile(r"\b(?:can|could) (?:be removed|go|be dropped|be deleted|be reverted|"
+                     r"(?:drop|remove|delete|revert|lose|rip out) (?:it|this|that|them|the \w+))\s+(?:again\s+)?"
+                     r"(?:when|once|after|as soon as)\s+"
                      r"(.{3,90}?)(?=[,;]|\.(?:\s|$)|$)", re.I)
 
 # invariant
@@ -433,6 +436,8 @@ def _read(s: str, nxt: str, person: bool) -> Hit | None:
     for rule in (_boundary, _strong_workaround, _invariant):
         hit = rule(s, main)
         if hit is not None:
+            if hit.kind == "workaround" and not hit.remove_when and _until(nxt):  # "… we can drop it once X ships"
+                hit = replace(hit, remove_when=_until(nxt))
             return hit
     if person:
         hit = _person_rule(s, main, nxt)
@@ -599,6 +604,8 @@ _PAST_HACK = re.compile(r"\b(?:was|were|used to be)\s+(?:a |an |just a |our )?(?
                         r"an? |old )?(?:old )?(?:hack|workaround|kludge)|\bno longer need|"
                         r"\b(?:was|were) (?:done |made |written |added )?(?:on purpose|deliberately|intentionally)\b.*\bbut\b",
                         re.I)  # "It was done on purpose so a typo wouldn't crash a send, but it fails silently"
+_SAID_DELIBERATE = re.compile(r"^(?:but\s+|though\s+)?(?:it\s+|this\s+|that\s+)?(?:is|'s)\s+(?:deliberate|"
+                              r"intentional|on purpose)\s*[:,;—–-]?\s*", re.I)
 _GENERIC = re.compile(r"^(?:this|that|it)(?: is|'s| was) (?:a |an |just a |our )?(?:\w+ )?(?:hack|workaround|kludge)\b",
                       re.I)
 
@@ -610,7 +617,9 @@ def _strong_workaround(s: str, main: str) -> Hit | None:
     if _PAST_HACK.search(s):
         return None
     if _HACK.search(s) or looks or _DONT_FIX.search(s) or _EVEN_IF_ODD.search(s):
-        why = _around(s) or (s[looks.end():].strip(" ,.") if looks else "")
+        why = _around(s) or (s[looks.end():].strip(" ,.") if looks else "") or \
+            (reason_of(s) if _EVEN_IF_ODD.search(s) else "")  # "keep X even if it looks redundant — textwire pads …"
+        why = _SAID_DELIBERATE.sub("", why)  # "… but is deliberate: rounding first would lose …": the why
         conf = 0.75 if (reason_of(s) or why) else 0.6
         head = _DISCOURSE.sub("", main)
         if _GENERIC.match(head) and why:

@@ -1,0 +1,226 @@
+"""What a new user met on a first day with tether on a real repository (issue 33), through the
+real command in real git repositories: ids to type, several paths, what `sync` says."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tether.core.workspace import Workspace
+
+from samples import APP_PY, WEB_TS, git_init
+from test_cli import fails, ok, ok_json, tether
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    root = tmp_path / "repo"
+    git_init(root)
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text(APP_PY, encoding="utf-8")
+    (root / "src" / "web.ts").write_text(WEB_TS, encoding="utf-8")
+    ok(root, "init")
+    return root
+
+
+def listed_ids(out: str) -> list[str]:
+    return [line.split()[0] for line in out.splitlines() if line and not line.startswith(" ")]
+
+
+# -- (4) ids: a short form unique in the repository, printed and accepted ---------------------
+
+def test_list_prints_short_ids_that_every_command_takes(repo):
+    """Notes made in one session (one process: an agent's MCP server, `tether serve`) share their
+    first 8 or 9 characters; `list` prints each id as short as it can be and still be unique."""
+    ws = Workspace.find(repo)
+    made = [ws.record("decision", "src/app.py", 3, title=f"load_config, take {i}").id for i in range(4)]
+    made.append(ws.record("invariant", "src/web.ts", 0, title="handle is pure").id)
+    ws.close()
+
+    shown = listed_ids(ok(repo, "list").stdout)
+    assert len(shown) == 5 and len(set(shown)) == 5
+    assert all(8 <= len(s) < 26 for s in shown), shown
+    full = set(made)
+    for s in shown:
+        assert sum(m.startswith(s) for m in full) == 1
+        assert ok_json(repo, "show", s, "--json")["id"].startswith(s)
+    # the short form works wherever an id is taken
+    invariant = next(s for s in shown if ok_json(repo, "show", s, "--json")["kind"] == "invariant")
+    ok(repo, "confirm", invariant)
+    first, second = shown[0], shown[1]
+    ok(repo, "supersede", first, "--by", second)
+    ok(repo, "retire", second)
+    # JSON keeps the full ids
+    assert {n["id"] for n in ok_json(repo, "list", "--json")["notes"]} == full
+
+
+def test_an_ambiguous_prefix_names_the_notes_it_matches(repo):
+    ws = Workspace.find(repo)
+    a = ws.record("decision", "src/app.py", 3, title="Config is read once")
+    b = ws.record("decision", "src/web.ts", 0, title="handle doubles")
+    ws.close()
+    common = next(i for i in range(26) if a.id[i] != b.id[i])
+    err = fails(repo, "show", a.id[:max(common, 4)])
+    assert "Config is read once" in err and "handle doubles" in err and "give more of the id" in err
+
+
+# -- (5) several paths, and what sync says ---------------------------------------------------
+
+def test_list_takes_several_paths_as_check_does(repo):
+    ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once")
+    ok(repo, "record", "decision", "src/web.ts:1", "--title", "handle doubles")
+    ok(repo, "record", "intent", "--glob", "src/**", "--title", "src is the product")
+    both = ok(repo, "list", "src/app.py", "src/web.ts").stdout
+    assert "Config is read once" in both and "handle doubles" in both and "src is the product" in both
+    one = ok(repo, "list", "src/web.ts").stdout
+    assert "handle doubles" in one and "Config is read once" not in one
+    assert ok(repo, "check", "src/app.py", "src/web.ts").returncode == 0
+
+
+def test_sync_says_what_moved_where_once(repo):
+    import subprocess
+    ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "app"], cwd=repo, check=True)
+    subprocess.run(["git", "mv", "src/app.py", "src/config.py"], cwd=repo, check=True)
+    out = ok(repo, "sync").stdout
+    assert "src/config.py at src/config.py" not in out, out
+    line = next(l for l in out.splitlines() if "config.py" in l)
+    assert "src/app.py" in line and "src/config.py" in line, out
+
+
+# -- (2) doctor names the candidate and the exact command ------------------------------------
+
+def commands_in(text: str) -> list[str]:
+    return re.findall(r"`(tether [^`]+)`", text)
+
+
+def test_doctor_on_a_rename_in_a_fresh_clone_names_the_new_name_and_the_command(repo, tmp_path):
+    import subprocess
+    nid = ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once").stdout.strip()
+    clone = tmp_path / "clone"  # a teammate's clone: the note files, no cache
+    shutil.copytree(repo, clone, ignore=shutil.ignore_patterns("cache"))
+    app = clone / "src" / "app.py"
+    app.write_text(app.read_text(encoding="utf-8").replace("load_config", "read_settings"), encoding="utf-8")
+
+    d = tether(clone, "doctor")
+    assert d.returncode == 1
+    (line,) = [l for l in d.stdout.splitlines() if "Config is read once" in l]
+    assert "several places" not in line and "`read_settings`" in line and "`load_config`" in line, line
+    fix, retire = commands_in(line)
+    assert fix.startswith("tether reanchor ") and fix.endswith(" src/app.py:4") and retire.startswith("tether retire ")
+    assert nid.startswith(fix.split()[2])
+    ok(clone, *fix.split()[1:])  # the command as printed does it
+    assert ok_json(clone, "show", nid, "--json")["anchors"][0]["name"] == "read_settings"
+    assert tether(clone, "doctor").returncode == 0
+
+
+def test_orphan_messages_name_the_commands_to_run(repo):
+    ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once")
+    ok(repo, "record", "decision", "src/web.ts:1", "--title", "handle doubles")
+    app = repo / "src" / "app.py"
+    app.write_text(app.read_text(encoding="utf-8").split("def load_config")[0], encoding="utf-8")
+    for cmd in ("doctor", "check"):
+        r = tether(repo, cmd)
+        assert r.returncode == 1
+        (line,) = [l for l in r.stdout.splitlines() if "Config is read once" in l]
+        assert "orphaned" in line, line
+        fix, retire = commands_in(line)
+        assert fix.startswith("tether reanchor ") and fix.endswith(" PATH:LINE"), line
+        assert retire.startswith("tether retire "), line
+    ok(repo, *retire.split()[1:])
+    assert tether(repo, "doctor").returncode == 0
+
+
+# -- (1) the team page counts in English ------------------------------------------------------
+
+def test_site_home_says_boundaries_not_boundarys(repo, tmp_path):
+    for title in ("No refunds here", "No currencies here", "No taxes here"):
+        ok(repo, "record", "boundary", "src/app.py:4", "--title", title)
+    ok(repo, "record", "decision", "src/web.ts:1", "--title", "handle doubles")
+    ok(repo, "site", "--out", str(tmp_path / "site"))
+    home = re.sub(r"<[^>]+>", "", (tmp_path / "site" / "index.html").read_text(encoding="utf-8"))
+    assert "3 boundaries" in home and "1 decision" in home and "4 notes" in home, home
+    assert "boundarys" not in home and "1 decisions" not in home
+
+
+# -- (6) hook commands that start where the agent starts ------------------------------------
+
+def login_home(tmp_path: Path, path_line: str = "") -> Path:
+    """A HOME whose login shell starts with the system's PATH (plus ``path_line``)."""
+    home = tmp_path / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / ".profile").write_text(path_line, encoding="utf-8")
+    return home
+
+
+def hook_commands(root: Path) -> set[str]:
+    settings = json.loads((root / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    return {h["command"] for groups in settings["hooks"].values() for g in groups for h in g["hooks"]}
+
+
+def test_init_agents_writes_the_absolute_path_when_a_login_shell_finds_another_tether(repo, tmp_path):
+    """A venv's tether, run with the venv on this terminal's PATH: an agent started from the
+    desktop gets the login shell's PATH, which has no such tether."""
+    import os, subprocess, sys
+    script = Path(sys.executable).parent / "tether"  # as a venv's bin/tether, its folder on PATH
+    env = {**os.environ, "PATH": f"{script.parent}:/usr/bin:/bin", "HOME": str(login_home(tmp_path)), "SHELL": "/bin/sh"}
+    r = subprocess.run([str(script), "init", "--agents", "claude"], cwd=repo, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert hook_commands(repo) == {f"{script} hook claude-code --serve"}
+
+    # once the login shell finds this very tether, the plain name is kept short
+    env["HOME"] = str(login_home(tmp_path / "2", f'PATH="{script.parent}:$PATH"\n'))
+    r = subprocess.run([str(script), "init", "--agents", "claude"], cwd=repo, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert hook_commands(repo) == {"tether hook claude-code --serve"}
+
+
+def test_doctor_runs_each_hook_command_and_says_which_cannot_start(repo, tmp_path):
+    import os, subprocess
+    ok(repo, "init", "--agents", "claude")
+    settings = repo / ".claude" / "settings.json"
+    text = settings.read_text(encoding="utf-8")
+    bare = re.sub(r'"command": "[^"]*hook claude-code', '"command": "tether hook claude-code', text)
+    settings.write_text(bare, encoding="utf-8")
+    env = {**os.environ, "HOME": str(login_home(tmp_path)), "SHELL": "/bin/sh"}  # no tether on a login PATH
+    r = subprocess.run(["tether", "doctor"], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1
+    (line,) = [l for l in r.stdout.splitlines() if "hook-cannot-start" in l or "cannot start" in l]
+    assert line.startswith(".claude/settings.json:") and "`tether hook claude-code --serve`" in line, line
+    assert "not found" in line and "`tether init --agents claude`" in line, line
+
+    settings.write_text(text, encoding="utf-8")  # as init wrote it: runs wherever the agent starts
+    r = subprocess.run(["tether", "doctor"], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+    assert "cannot start" not in r.stdout, r.stdout
+
+
+# -- speed: a long-lived process re-parses an edited file from its last parse -----------------
+
+@pytest.mark.parametrize("edit", [
+    lambda s: s.replace("    return data\n", "    data = data.strip()\n    return data\n"),  # lines inserted
+    lambda s: s.replace('    """Load the configuration."""\n', ""),  # lines deleted
+    lambda s: "# é — a comment first\n" + s,  # at the very start, multi-byte
+    lambda s: s + "\n\ndef tail():\n    return 'ü'\n",  # at the very end
+    lambda s: s.replace("self.port = port", "self.port = int(port)  # ß"),  # inside a line
+    lambda s: s.replace("class Service:", "class Service(object):").replace("import os", "import os, sys"),
+])
+def test_an_edited_file_parses_as_a_fresh_parse_would(edit):
+    from tether.core.languages import for_path
+    from tether.core.syntax import SourceFile, parsed
+    lang = for_path("src/app.py")
+    before = parsed("src/app.py", APP_PY, lang)
+    text = edit(APP_PY)
+    after = parsed("src/app.py", text, lang)
+    fresh = SourceFile(text, lang)
+    assert str(after.tree.root_node) == str(fresh.tree.root_node)
+    assert [(d.qualname, d.start, d.end) for d in after.defs] == [(d.qualname, d.start, d.end) for d in fresh.defs]
+    assert parsed("src/app.py", text, lang) is after and parsed("src/app.py", APP_PY, lang) is before
