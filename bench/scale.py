@@ -1,7 +1,7 @@
 """Scale benchmark: what an agent and an editor pay at 1,000, 10,000 and 100,000 notes.
 
     python3 bench/scale.py [--sizes 1000:2000,10000:20000,100000:20000] [--calls 60]
-                           [--starts 2] [--json OUT] [--keep DIR]
+                           [--starts 2] [--json OUT] [--keep DIR] [--quick] [--commands]
 
 For each size (notes:files) it generates a workspace with ``bench/lsp_latency.py``'s
 generator (one 5,000-line module with 200 notes, the other notes spread over small Python
@@ -22,7 +22,16 @@ user pays it — a new process, end to end:
 
 It prints one table per size (each figure beside its target and the floor), then the
 growth factor of each figure between consecutive sizes beside the growth of the notes.
-No assertions: it reports. The machine should be otherwise idle.
+
+Then the whole-workspace commands, each a new process on the same workspace (index warm):
+``list --json`` first (no anchor resolved yet: a fresh clone's first command; with the full
+run, after the runs above), ``list --json`` again, ``doctor --json``, ``check``,
+``site --out DIR`` and ``sync`` after the code
+of a tenth of the small files moved down (so about a tenth of the anchors moved), in one
+table per size and one of growth factors: each must grow no faster than the notes
+(``list --json``: <= 2 s at 10,000 notes, <= 15 s at 100,000). ``--commands`` measures only
+these; ``--quick`` only 1,000 and 10,000 notes. No assertions: it reports. The machine
+should be otherwise idle.
 
 Run it with the interpreter of a venv tether is installed in (``python -m venv V;
 V/bin/pip install .; V/bin/python bench/scale.py``): it times that venv's ``tether``, as a
@@ -148,7 +157,7 @@ def measure(root: Path, notes: int, files: int, args) -> dict:
     t = time.perf_counter()
     gen = L.generate(root, notes, files)
     print(f"   generated in {time.perf_counter() - t:.1f} s", flush=True)
-    res: dict = {"notes": gen["notes_written"], "files": files}
+    res: dict = {"notes": gen["notes_written"], "files": files, "gen": gen}
     env = {**os.environ, "XDG_RUNTIME_DIR": str(root.parent / f"run-{notes}")}  # this size's server only
     os.makedirs(env["XDG_RUNTIME_DIR"], exist_ok=True)
 
@@ -233,18 +242,71 @@ def table(res: dict) -> None:
         print(f"{label:<42} {v:>8.1f} {unit:<2} {target or '-':<26} {met(key, v, res):<5} {vs_floor}")
 
 
-def growth(results: list[dict]) -> None:
+def growth(results: list[dict], rows: list[tuple] = ROWS) -> None:
     if len(results) < 2:
         return
     print("\ngrowth between sizes (a figure should grow no faster than the notes)")
     heads = [f"{a['notes']:,}->{b['notes']:,}" for a, b in zip(results, results[1:])]
     print(f"{'figure':<42} " + " ".join(f"{h:>16}" for h in heads))
     print(f"{'notes':<42} " + " ".join(f"{b['notes'] / a['notes']:>15.1f}x" for a, b in zip(results, results[1:])))
-    for key, label, _, _ in ROWS:
+    for key, label, *_ in rows:
         if key.startswith("floor"):
             continue
         print(f"{label:<42} " + " ".join(f"{b[key] / a[key]:>15.1f}x" if a[key] else f"{'-':>16}"
                                          for a, b in zip(results, results[1:])))
+
+
+# -- the whole-workspace commands: linear in the notes ----------------------------------------
+
+COMMANDS = [  # key, label, argv (OUT: a folder of this size's), target at 10k / 100k notes
+    ("first_list_s", "list --json, first (no resolution kept yet)", ["list", "--json"], {}),
+    ("list_s", "list --json", ["list", "--json"], {10_000: 2, 100_000: 15}),
+    ("doctor_s", "doctor --json", ["doctor", "--json"], {}),
+    ("check_s", "check", ["check"], {}),
+    ("site_s", "site --out DIR", ["site", "--out", "OUT"], {}),
+    ("sync_s", "sync, a tenth of the files' code moved", ["sync", "--json"], {}),
+]
+
+
+def move_code(root: Path, every: int = 10) -> int:
+    """Push the code of every ``every``-th small file two lines down: its anchors moved."""
+    moved = 0
+    for k, f in enumerate(sorted((root / "src").rglob("helpers_*.py"))):
+        if k % every == 0:
+            f.write_text("# moved\n\n" + f.read_text())
+            moved += 1
+    return moved
+
+
+def measure_commands(root: Path, notes: int, files: int, gen: dict | None = None) -> dict:
+    if gen is None:
+        print(f"\n== {notes:,} notes over {files:,} files: generating in {root}", flush=True)
+        gen = L.generate(root, notes, files)
+    res: dict = {"notes": gen["notes_written"], "files": files}
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(root.parent / f"run-{notes}")}  # no server of another size answers
+    os.makedirs(env["XDG_RUNTIME_DIR"], exist_ok=True)
+    for key, label, argv, _ in COMMANDS:
+        if key == "sync_s":
+            res["sync_files"] = move_code(root)
+        argv = [str(root.parent / f"site-{notes}") if a == "OUT" else a for a in argv]
+        res[key], res[key[:-2] + "_rss_mb"], out = run(tether_cmd() + argv, root, env=env)
+        if key == "sync_s":
+            res["sync_anchors"] = len(json.loads(out)["changed"])
+        print(f"   {label:<40} {res[key]:>8.2f} s", flush=True)
+    return res
+
+
+def commands_table(results: list[dict]) -> None:
+    print("\nwhole-workspace commands (wall seconds, a new process each, index warm)")
+    print(f"{'command':<42} " + " ".join(f"{r['notes']:>10,}" for r in results) + "   target")
+    for key, label, _, targets in COMMANDS:
+        cells = " ".join(f"{r[key]:>10.2f}" for r in results)
+        goals = ", ".join(f"<= {t} s at {n // 1000}k" + (" " + ("yes" if r[key] <= t else "NO"))
+                          for n, t in targets.items() for r in results if r["notes"] >= n > r["notes"] // 2)
+        print(f"{label:<42} {cells}   {goals}")
+    print(f"{'  peak RSS of list --json, MB':<42} " + " ".join(f"{r['list_rss_mb']:>10.0f}" for r in results))
+    print(f"{'  anchors sync wrote':<42} " + " ".join(f"{r['sync_anchors']:>10,}" for r in results))
+    growth(results, COMMANDS)
 
 
 # -- the agent's path (issue 33): what each tool call of an agent session costs, beside the floor --
@@ -336,29 +398,40 @@ def main(argv=None) -> int:
                     help="only the agent's path: the hook alone and the served post-edit hook, beside the floor (quick)")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--keep", help="generate the workspaces under this folder and keep them")
+    ap.add_argument("--quick", action="store_true", help="only 1,000 and 10,000 notes")
+    ap.add_argument("--commands", action="store_true", help="only the whole-workspace commands (list, sync, ...)")
     args = ap.parse_args(argv)
+    if args.quick:
+        args.sizes = ",".join(args.sizes.split(",")[:2])
     compile_bytecode()
     base = Path(args.keep or tempfile.mkdtemp(prefix="tether-scale-"))
-    results = []
+    results, commands = [], []
     try:
         for size in args.sizes.split(","):
             notes, files = (int(x) for x in size.split(":"))
             root = base / f"ws-{notes}"
             shutil.rmtree(root, ignore_errors=True)
             root.mkdir(parents=True)
+            if args.commands:
+                commands.append(measure_commands(root, notes, files))
+                continue
             if args.agent_path:
                 results.append(measure_agent_path(root, notes, files, args))
             else:
                 results.append(measure(root, notes, files, args))
                 table(results[-1])
+                commands.append(measure_commands(root, notes, files, results[-1]["gen"]))
             agent_table(results[-1])
         if not args.agent_path:
             growth(results)
+        if commands:
+            commands_table(commands)
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=1))
+        Path(args.json).write_text(json.dumps({"sizes": [{k: v for k, v in r.items() if k != "gen"} for r in results],
+                                               "commands": commands}, indent=1))
     print(f"\npython {sys.version.split()[0]}, {os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f} at the end; "
           f"p50/p99 over {args.calls} calls of each kind and mode")
     return 0

@@ -3,6 +3,7 @@ through the real command in real git repositories."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -437,7 +438,7 @@ def test_init_agents_merges_with_the_users_configs(repo):
 
 def test_init_agents_refuses_a_broken_json_config_and_writes_nothing(repo):
     root, _ = repo
-    broken = '{\n  // my servers\n  "servers": {}\n}\n'
+    broken = '{\n  servers: {}\n}\n'  # a key not in quotes (comments are fine in this file: JSONC)
     (root / ".vscode").mkdir()
     (root / ".vscode/mcp.json").write_text(broken, encoding="utf-8")
     r = run(root, "init", "--agents")
@@ -584,3 +585,107 @@ def test_init_agents_merges_the_codex_config_and_refuses_broken_toml(repo):
     assert len(lines) == 1 and lines[0].startswith("tether: .codex/config.toml:2:"), r.stderr
     assert "not valid TOML" in lines[0] and "nothing was changed" in lines[0]
     assert tree(root) == before
+
+
+# -- init --agents: all or nothing, markers in examples, JSONC -------------------------------------
+
+@contextlib.contextmanager
+def read_only(folder: Path):
+    """``folder`` where nothing can be created or replaced: its mode, or, for root (whom modes
+    do not stop), immutable (``chattr +i``)."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    r = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"no read-only folder can be made here: {r.stderr.strip()}")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_init_agents_with_a_folder_it_cannot_write_changes_nothing_and_says_so(tmp_path):
+    git_init(tmp_path)
+    (tmp_path / ".vscode").mkdir()
+    (tmp_path / "AGENTS.md").write_text("# How we work\n", encoding="utf-8")
+    before = tree(tmp_path)
+    with read_only(tmp_path / ".vscode"):
+        r = run(tmp_path, "init", "--agents", "all")
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tether: .vscode/mcp.json: cannot write"), r.stderr
+    assert lines[0].endswith("nothing was changed")
+    assert tree(tmp_path) == before and not (tmp_path / ".tether").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".git", ".vscode", "AGENTS.md"]
+    ok(tmp_path, "init", "--agents", "all")  # once it can be written: everything
+    assert {".vscode/mcp.json", ".mcp.json", ".gemini/settings.json", ".codex/config.toml"} <= set(tree(tmp_path))
+
+
+def test_a_refused_init_leaves_no_tether_folder_behind(tmp_path):
+    git_init(tmp_path)
+    (tmp_path / ".mcp.json").write_text('{\n  // Claude reads plain JSON\n  "mcpServers": {}\n}\n', encoding="utf-8")
+    r = run(tmp_path, "init", "--agents", "claude")
+    assert r.returncode == 2 and "nothing was changed" in r.stderr
+    assert r.stderr.startswith("tether: .mcp.json:2:3: not valid JSON"), r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".git", ".mcp.json"]
+
+
+def test_markers_shown_in_a_code_block_are_the_users_example(tmp_path):
+    git_init(tmp_path)
+    example = ("# Agents\n\ntether keeps its notes between two markers, like this:\n\n```markdown\n"
+               f"{BEGIN}\n(the notes)\n{END}\n```\n\nKeep your own text outside them.\n")
+    (tmp_path / "AGENTS.md").write_text(example, encoding="utf-8")
+    ok(tmp_path, "init", "--agents", "cursor")
+    text = (tmp_path / "AGENTS.md").read_text(encoding="utf-8")
+    assert text.startswith(example)  # the example as it was, tether's section after it
+    assert text.count(BEGIN) == 2 and "## tether notes" in text[len(example):]
+    before = tree(tmp_path)
+    ok(tmp_path, "init", "--agents", "cursor")
+    assert tree(tmp_path) == before
+
+
+VSCODE_JSONC = """\
+{
+    // servers this team runs
+    "servers": {
+        "docs": {"type": "http", "url": "https://docs.example/mcp"}, // read-only
+    },
+    /* inputs come later */
+}
+"""
+GEMINI_JSONC = """\
+// Gemini CLI strips comments before reading
+{
+  "theme": "GitHub", // the team's
+  "mcpServers": {}
+}
+"""
+
+
+def test_init_agents_merges_jsonc_configs_keeping_their_comments(tmp_path):
+    git_init(tmp_path)
+    for rel, text in ((".vscode/mcp.json", VSCODE_JSONC), (".gemini/settings.json", GEMINI_JSONC)):
+        (tmp_path / rel).parent.mkdir()
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    ok(tmp_path, "init", "--agents", "vscode,gemini")
+    vscode = (tmp_path / ".vscode/mcp.json").read_text(encoding="utf-8")
+    gemini = (tmp_path / ".gemini/settings.json").read_text(encoding="utf-8")
+    for comment in ("// servers this team runs", "// read-only", "/* inputs come later */"):
+        assert comment in vscode
+    for comment in ("// Gemini CLI strips comments before reading", "// the team's"):
+        assert comment in gemini
+    from tether.agents.jsonc import parse
+    servers = parse(vscode)[0]["servers"]
+    assert servers["docs"] == {"type": "http", "url": "https://docs.example/mcp"}
+    assert servers["tether"] == {"type": "stdio", "command": "tether", "args": ["mcp"]}
+    settings = parse(gemini)[0]
+    assert settings["theme"] == "GitHub" and settings["mcpServers"]["tether"] == {"command": "tether", "args": ["mcp"]}
+    assert "tether hook gemini --serve" in json.dumps(settings["hooks"])
+    before = tree(tmp_path)
+    assert json.loads(ok(tmp_path, "init", "--agents", "vscode,gemini", "--json").stdout)["agent_files"] == []
+    assert tree(tmp_path) == before

@@ -24,15 +24,18 @@ run in CI.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import anchors as A
 from ..context.ranking import is_repo_wide
-from ..core.files import atomic_write, normalize_glob
+from ..core.files import WriteError, normalize_glob, sync_folder
+from ..core.files import staged as staged_file
 from ..core.notes import FIELDS, Note
-from ..core.text import digest
+from ..core.text import digest, fenced
 from ..core.workspace import Workspace, WorkspaceError
 
 TARGETS = ("agents", "claude", "cursor", "copilot")
@@ -233,12 +236,17 @@ def rule_file(target: str, scope: Scope, entries: list[Entry]) -> str:
 
 def merge_section(old: str | None, lines: list[str], rel: str) -> str:
     """``old`` with the section between the markers replaced (or appended when there is
-    none); every byte outside the markers is kept. Markers out of pairs are refused."""
+    none); every byte outside the markers is kept. Markers out of pairs are refused; markers
+    inside fenced code are the user's example, not a section."""
     if old is None:
         return "\n".join(lines) + "\n"
     nl = "\r\n" if "\r\n" in old else "\n"
     text = nl.join(lines)
-    begins, ends = list(_BEGIN_RE.finditer(old)), list(_END_RE.finditer(old))
+    code = fenced([line.rstrip("\r") for line in old.split("\n")])  # markers shown in a code block are text
+
+    def markers(pattern: re.Pattern) -> list[re.Match]:
+        return [m for m in pattern.finditer(old) if not code[old.count("\n", 0, m.start())]]
+    begins, ends = markers(_BEGIN_RE), markers(_END_RE)
     if not begins and not ends:
         if not old.strip():
             return old + text + nl
@@ -305,13 +313,94 @@ class Plan:
         return sorted({c.rel for c in self.changes.values()})
 
     def apply(self) -> list[str]:
-        for c in sorted(self.changes.values(), key=lambda c: c.rel):
-            if c.text is None:
-                c.path.unlink(missing_ok=True)
-            else:  # line endings as the file had them (a CRLF AGENTS.md stays CRLF)
-                c.path.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(c.path, c.text, newline="")
+        """Every change or none: each new text is first written beside its file, and each
+        file replaced or deleted is kept under a second name (so a folder or file that
+        cannot be written is found before anything changed); then all are moved into
+        place at once, and what was moved is put back if one move fails."""
+        changes = sorted(self.changes.values(), key=lambda c: c.rel)
+        made: list[Path] = []  # folders created, to remove again
+        staged: list[tuple[Change, str | None, str | None]] = []  # (change, its new text's file, the old file's)
+        done = 0
+        try:
+            for c in changes:
+                made += _make_folders(c.path.parent)
+                new = staged_file(c.path, c.text, newline="") if c.text is not None else None  # line endings kept
+                staged.append((c, new, None))  # the temp file is removed if keeping the old one fails
+                staged[-1] = (c, new, _keep(c.path))
+            for c, new, old in staged:
+                if new is None:
+                    if old is not None:
+                        os.unlink(c.path)
+                else:
+                    os.replace(new, c.path)
+                done += 1
+        except (OSError, WriteError) as e:
+            left = _put_back(staged, done, made)
+            raise WorkspaceError(f"{c.rel}: cannot write ({e.strerror or e}); " + (
+                "nothing was changed" if not left else f"could not put back {', '.join(left)} as it was")) from None
+        for folder in {c.path.parent for c in changes}:
+            sync_folder(folder)
+        for _, _, old in staged:
+            if old is not None:
+                os.unlink(old)
         return self.rels
+
+
+def _make_folders(folder: Path) -> list[Path]:
+    """Create ``folder`` and the folders above it that are missing: the ones created, in that order."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for f in reversed(missing):
+        try:
+            f.mkdir()
+        except FileExistsError:  # made meanwhile by someone else: theirs
+            missing.remove(f)
+    return missing[::-1]
+
+
+def _keep(path: Path) -> str | None:
+    """A second name for the file at ``path`` (a hard link), while it is being replaced."""
+    if not path.exists():
+        return None
+    old = f"{path.parent}/.{path.name}.tether-old"
+    try:
+        os.unlink(old)  # left by a run that was killed
+    except FileNotFoundError:
+        pass
+    try:
+        os.link(path, old)
+    except OSError:  # a file system without hard links: a copy (where it cannot be made, nothing can)
+        shutil.copyfile(path, old)
+    return old
+
+
+def _put_back(staged: list, done: int, made: list[Path]) -> list[str]:
+    """Undo :meth:`Plan.apply` after a failure: the ``done`` first changes moved back, every
+    temp file and created folder removed; the files that could not be put back."""
+    left = []
+    for k, (c, new, old) in enumerate(staged):
+        try:
+            if k < done:
+                if old is not None:
+                    os.replace(old, c.path)
+                elif new is not None:
+                    os.unlink(c.path)
+        except OSError:
+            left.append(c.rel)
+        for leftover in (new, old):
+            if leftover is not None and os.path.lexists(leftover):
+                try:
+                    os.unlink(leftover)
+                except OSError:
+                    pass  # a temp file in a folder that cannot be written: nothing else was
+    for folder in reversed(made):  # the deepest first
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+    return left
 
 
 def plan_export(plan: Plan, target: str, notes: Notes | None = None) -> None:

@@ -31,13 +31,16 @@ environment on its PATH still finds it.
 
 Existing files are merged, never replaced: tether adds or updates only its own entries
 (recognised by the command they run, whatever path names tether) and keeps every other key,
-in its order, with the file's indentation. A file that is not valid JSON (or TOML) is refused
-(file, line, column) and nothing at all is written. Everything is planned before the first
-write, so a refusal anywhere leaves every file as it was.
+in its order, with the file's indentation; in the files their agents read with comments
+(:data:`JSONC`: VS Code's, Gemini CLI's) every comment too. A file that is not valid JSON
+(or TOML) is refused (file, line, column) and nothing at all is written. Everything is
+planned before the first write and written all or nothing (``Plan.apply``), so a refusal
+anywhere, or a folder that cannot be written, leaves every file as it was.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -51,6 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.workspace import Workspace, WorkspaceError
+from . import jsonc
 from .dialects import CURSOR, GEMINI, Dialect, tool_matcher
 from .export import TARGETS, Plan, collect, exported_targets, plan_export
 
@@ -157,14 +161,38 @@ def login_path() -> str | None:
 
 # -- one JSON file, merged ------------------------------------------------------------------
 
+JSONC = (".vscode/mcp.json", GEMINI_SETTINGS)  # read with comments by their agents (VS Code, Gemini CLI)
+
+
 def _merge_json(plan: Plan, rel: str, change) -> None:
     text = plan.read(rel)
+    if rel in JSONC and text is not None and text.strip():
+        return _merge_jsonc(plan, rel, text, change)
     data = _parse(text, rel) if text is not None and text.strip() else {}
     before = json.dumps(data, sort_keys=False)
     change(data)
     if text is not None and json.dumps(data, sort_keys=False) == before:
         return  # already as wanted: the file is not even reformatted
     plan.put(rel, _format(data, text))
+
+
+def _merge_jsonc(plan: Plan, rel: str, text: str, change) -> None:
+    """A JSON-with-comments file, changed where tether's entries are: every comment kept."""
+    try:
+        data, tree = jsonc.parse(text)
+    except jsonc.JsoncError as e:
+        raise WorkspaceError(f"{rel}:{e.line}:{e.col}: not valid JSON ({e.msg}); fix it or add tether's entry "
+                             f"by hand (nothing was changed)") from None
+    if not isinstance(data, dict):
+        raise WorkspaceError(f"{rel}:1: expected a JSON object {{…}} at the top (nothing was changed)")
+    new = copy.deepcopy(data)
+    change(new)
+    if new != data:
+        try:
+            plan.put(rel, jsonc.patch(text, tree, new))
+        except ValueError:  # the edit would not read back as meant: never written
+            raise WorkspaceError(f"{rel}: tether cannot merge its entries into this file; add them by hand "
+                                 f"(nothing was changed)") from None
 
 
 def _parse(text: str, rel: str) -> dict:

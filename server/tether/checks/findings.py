@@ -267,6 +267,11 @@ def _touches(loc: Located, rel: str, spans: list[tuple[int, int]] | None) -> boo
 def doctor(ws: Workspace) -> list[Finding]:
     """Everything that needs a person: broken note files, anchors that lost their code,
     references to missing notes, an index that disagrees with the files."""
+    with ws.snapshot():  # the notes folder scanned once, not once a note
+        return _doctor(ws)
+
+
+def _doctor(ws: Workspace) -> list[Finding]:
     out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()]
     notes = ws.notes()
     short = ws.short_ids() if notes else {}

@@ -12,7 +12,8 @@ NUL-separated fields, not JSON:
 A path or an argument cannot hold a NUL, so the split is exact; EXIT is the command's exit
 code, or ``stale`` (a server of another tether version, which then exits), ``elsewhere``
 (the folder is not this server's workspace) or ``alone`` (a request the server leaves to the
-command: one that distils a session, or one it failed to run): then the command works alone.
+command: one that distils a session with a long transcript, or one it failed to run): then the
+command works alone.
 
 Trust: a request carries what an agent is doing (prompts, files being written) and the answer
 is shown to the agent as tether's, so both ends make sure the other is the same user before

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from .. import __version__
 from ..checks.findings import Finding, check, doctor, touched
-from ..context.ranking import note_markdown
 from ..core.files import changed_lines, is_under
 from .common import EXIT_FINDINGS, EXIT_OK, UsageError, out_json, workspace
+from .pull_request import pull_request_markdown
 
 
 def cmd_check(args) -> int:
@@ -47,40 +47,6 @@ def cmd_check(args) -> int:
             print(f.to_text())
         print("no findings" if not findings else f"{len(findings)} finding(s)", file=sys.stderr)
     return EXIT_FINDINGS if findings else EXIT_OK
-
-
-COMMENT_CHARS = 60_000  # GitHub takes a comment of at most 65,536 characters; the rest of the notes, a line each
-
-
-def pull_request_markdown(findings, notes, ref: str | None) -> str:
-    """A comment for a pull request: the checks it breaks, then the notes on the code it
-    touches, each in full (as ``tether show`` writes it), so a reviewer reads the why there."""
-    since = f" since `{ref}`" if ref else ""
-    out = ["## tether", ""]
-    if not findings and not notes:
-        return "\n".join(out + [f"No finding{since}" + (", and no note on the code this change touches." if ref
-                                                         else ".")]) + "\n"
-    if findings:
-        out += [f"### {len(findings)} finding{'s' if len(findings) != 1 else ''}{since}", ""]
-        out += [f"- **{f.severity}** `{f.path}:{f.line}` {f.message}" + (f" (note `{f.note_id}`)" if f.note_id else "")
-                for f in findings]
-        out.append("")
-    if notes:
-        out += [f"### {len(notes)} note{'s' if len(notes) != 1 else ''} on the code this change touches", ""]
-        size, brief = sum(len(line) + 1 for line in out), []
-        for note, located in notes:
-            md = note_markdown(note, "", located)
-            text = ["##" + md[0], *md[1:]]  # under this comment's own headings
-            if brief or size + sum(len(line) + 1 for line in text) > COMMENT_CHARS:
-                brief.append(f"- {note.kind}: {note.title} (`tether show {note.id}`)")
-                continue
-            out += text
-            size += sum(len(line) + 1 for line in text)
-        if brief:
-            out += ["#### More notes, too many to show in full here", "", *brief]
-    elif ref:
-        out += ["No note on the code this change touches.", ""]
-    return "\n".join(out).rstrip() + "\n"
 
 
 def sarif(findings) -> dict:

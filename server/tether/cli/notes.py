@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 from ..checks.worker import compiles
 from ..context.ranking import note_markdown, where
 from ..core import anchors as A
+from ..core.files import TETHER_DIR
 from ..core.languages import by_name, for_path
 from ..core.resolution import note_json
 from ..core.workspace import Place, Workspace
@@ -31,12 +33,20 @@ from .common import (
 
 def cmd_init(args) -> int:
     agents = _agents(args.agents) if args.agents is not None else ()
-    ws, created = Workspace.init(Path(args.path) if args.path else Path.cwd(), exact=bool(args.path))
-    ws.refresh()
+    start, exact = Path(args.path) if args.path else Path.cwd(), bool(args.path)
+    made = not (Workspace.top(start, exact) / TETHER_DIR).exists()
+    ws, created = Workspace.init(start, exact)
     changed = []
-    if agents:
-        from ..agents.setup import set_up_agents
-        changed = set_up_agents(ws, agents)
+    try:
+        ws.refresh()
+        if agents:
+            from ..agents.setup import set_up_agents
+            changed = set_up_agents(ws, agents)
+    except BaseException:
+        if made:  # a refusal changes nothing: not even the .tether/ made for it
+            ws.close()
+            shutil.rmtree(ws.dir, ignore_errors=True)
+        raise
     if args.json:
         out_json({"root": str(ws.root), "created": created, "agent_files": changed})
     else:
@@ -148,11 +158,12 @@ def _lang_from_query_name(path: Path) -> str:
 
 def cmd_list(args) -> int:
     ws = workspace()
-    notes = ws.notes()
-    if args.paths:
-        scope = {n.id: n for p in args.paths for n in ws.notes_in(ws.rel(p, Path.cwd()))}
-        notes = sorted(scope.values(), key=lambda n: n.id)
-    located = {n.id: ws.locate_note(n) for n in notes}
+    with ws.snapshot():  # the notes folder scanned once, not once a note
+        notes = ws.notes()
+        if args.paths:
+            scope = {n.id: n for p in args.paths for n in ws.notes_in(ws.rel(p, Path.cwd()))}
+            notes = sorted(scope.values(), key=lambda n: n.id)
+        located = {n.id: ws.locate_note(n) for n in notes}
     if args.json:
         out_json({"notes": [note_json(n, located[n.id]) for n in notes],
                   "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]})

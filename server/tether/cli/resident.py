@@ -15,8 +15,8 @@ change before the write returns), and reads source files as they are, like a com
 No request holds up another: each connection is read by a thread of its own within one
 deadline for the whole request (``ANSWER_S``, not per ``recv``: a client that sends a byte
 now and then is dropped), the commands then run one at a time (they take milliseconds: they
-share the working folder and the standard streams), and an event that distils a session —
-reading a transcript that may be hundreds of megabytes — is left to the command itself
+share the working folder and the standard streams), and an event that distils a session
+with a long transcript — one may be hundreds of megabytes — is left to the command itself
 (``alone``), in its own process, never run here."""
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from .client import (ALONE, ANSWER_S, ELSEWHERE, STALE, answer, distrust, parse_
 
 SERVED = ("hook", "context")  # what the server runs: read-mostly, asked for on every tool call
 DISTILLING = frozenset(("Stop", "SessionEnd", "PreCompact"))  # the hook's moments that read a whole transcript
+SERVED_TRANSCRIPT = 1 << 20  # bytes: a transcript this long distils here in ~0.1 s; a longer one in the hook's process
 IDLE_S = 30 * 60  # a server nobody asked for this long exits
 MAX_CLIENTS = 32  # connections read at once; more are closed (their commands work alone)
 _CHECK_S = 5.0  # how often an idle server looks whether its workspace is still there
@@ -157,14 +158,14 @@ def _serve_one(conn: socket.socket, run, ws, state: _State) -> None:
 def _run(main, root, argv: list[str], cwd: str, stdin: bytes) -> bytes:
     """One command's answer, as ``tether ARGV`` would run in ``cwd`` (a hook event's own
     ``cwd``) with ``stdin``; ``elsewhere`` when that is not this server's workspace, ``alone``
-    for an event that distils a session or a command that failed here (the client then
-    works alone)."""
+    for an event that distils a session with a long transcript or a command that failed here
+    (the client then works alone)."""
     import contextlib
     import io
 
     if argv[:1] == ["hook"]:
         event = _event(stdin)
-        if _distils(argv, event):
+        if _distils(argv, event) and _long_transcript(event):
             return answer(ALONE)
         cwd = event.get("cwd") if isinstance(event.get("cwd"), str) and event["cwd"] else cwd
     if workspace_root(cwd) != str(root):
@@ -213,6 +214,16 @@ def _distils(argv: list[str], event: dict) -> bool:
         return False
     agent = argv[1] if len(argv) > 1 else ""
     return bool(DISTILLING.intersection(DIALECTS[agent].events.get(name, ()) if agent in DIALECTS else (name,)))
+
+
+def _long_transcript(event: dict) -> bool:
+    """The event names a transcript longer than ``SERVED_TRANSCRIPT`` (a stat: a file that
+    would block a read, a pipe or a device, says 0 and is then refused by the reader)."""
+    path = event.get("transcript_path") or event.get("transcriptPath")
+    try:
+        return isinstance(path, str) and bool(path) and os.stat(path).st_size > SERVED_TRANSCRIPT
+    except (OSError, ValueError):
+        return False
 
 
 def _claim(path: str) -> int | None:

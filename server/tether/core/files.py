@@ -30,6 +30,17 @@ class WorkspaceError(Exception):
     """A request that cannot be done, with the reason (exit code 2 in the CLI)."""
 
 
+class WriteError(WorkspaceError):
+    """A file that could not be written (a full disk, a folder that cannot be written) and is
+    as it was: its path (relative to the current folder when under it) and the reason."""
+
+    def __init__(self, target: Path | str, error: OSError):
+        self.target, self.strerror = Path(target), error.strerror or str(error)
+        shown = os.path.relpath(target) if Path(target).is_relative_to(Path.cwd()) else str(target)
+        super().__init__(f"{shown}: cannot write ({self.strerror}); "
+                         + ("it is as it was" if os.path.lexists(target) else "nothing was written"))
+
+
 class SourceTree:
     """The files under one workspace root."""
 
@@ -228,10 +239,25 @@ def decode_source(data: bytes, rel: str) -> str:
 
 def atomic_write(target: Path, text: str, newline: str = "\n") -> None:
     """Write ``text`` to ``target`` all or nothing (temp file, fsync, rename), keeping the
-    replaced file's permissions. ``newline=""`` writes line endings as they are in ``text``."""
-    import tempfile  # here: a hook call that writes nothing does not pay for it
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    replaced file's permissions. ``newline=""`` writes line endings as they are in ``text``.
+    A failure (a full disk) is a :class:`WriteError` naming ``target``, which is as it was."""
+    tmp = staged(target, text, newline)
     try:
+        os.replace(tmp, target)
+    except OSError as e:
+        _unlink(tmp)
+        raise WriteError(target, e) from None
+    sync_folder(target.parent)
+
+
+def staged(target: Path, text: str, newline: str = "\n") -> str:
+    """A temp file beside ``target`` holding ``text``, on disk (fsync), with the permissions
+    ``target`` has (or a new file would get): renamed over ``target``, it replaces it whole.
+    A failure is a :class:`WriteError` naming ``target``, and leaves no temp file."""
+    import tempfile  # here: a hook call that writes nothing does not pay for it
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         try:  # mkstemp makes the file 0600; a note file is shared like any file of the repository
             mode = os.stat(target).st_mode & 0o7777
         except OSError:
@@ -243,18 +269,29 @@ def atomic_write(target: Path, text: str, newline: str = "\n") -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        return tmp
+    except BaseException as e:
+        if tmp is not None:
+            _unlink(tmp)
+        if isinstance(e, OSError):
+            raise WriteError(target, e) from None
         raise
-    dfd = os.open(target.parent, os.O_RDONLY)
+
+
+def sync_folder(folder: Path) -> None:
+    """What was renamed in ``folder`` is on disk."""
+    dfd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(dfd)
     finally:
         os.close(dfd)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def is_under(path: str, rel: str) -> bool:

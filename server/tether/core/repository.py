@@ -25,7 +25,7 @@ import orjson
 from . import anchors as A
 from .files import TETHER_DIR, FolderChanges, WorkspaceError, atomic_write, glob_match
 from .notes import Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note, short_ids
-from .store import DAMAGE, Store
+from .store import DAMAGE, IndexWriteError, Store
 from .text import digest
 
 FORK_NOTES = 200  # note files to read before the reading is shared over processes
@@ -358,19 +358,44 @@ class NoteRepository:
             target = self.root / note.path
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(target, _readable(note))
-            self.refresh(force=True)
+            self._indexed([note.path])
         return self._notes.get(note.id, note)
 
     def update(self, ref: str, change: Callable[[Note], None]) -> Note:
         """Read-modify-write of one note under the lock: ``change(note)`` edits it."""
+        return self.update_many({ref: change})[0]
+
+    def update_many(self, changes: dict[str, Callable[[Note], None]]) -> list[Note]:
+        """Read-modify-write of many notes under one lock and one scan of the notes folder
+        before and after (a scan each would make ``sync`` quadratic in the notes)."""
         with self.lock():
-            self.refresh(force=True)  # read the note as it is on disk now
-            note = self.get(ref)
-            change(note)
-            note.updated = now()
-            atomic_write(self.root / note.path, _readable(note))
+            self.refresh(force=True)  # read the notes as they are on disk now
+            keep, self.auto_refresh = self.auto_refresh, False
+            try:
+                notes = [(self.get(ref), change) for ref, change in changes.items()]
+            finally:
+                self.auto_refresh = keep
+            written = []
+            try:
+                for note, change in notes:
+                    change(note)
+                    note.updated = now()
+                    atomic_write(self.root / note.path, _readable(note))
+                    written.append(note)
+            finally:  # what was written is indexed, also when the next write failed
+                if written:
+                    self._indexed([n.path for n in written])
+            return [self._notes[n.id] for n in written]
+
+    def _indexed(self, written: list[str]) -> None:
+        """Index the note files just written; where the index cannot be written (a full disk),
+        say that they were (the next command that can write indexes them)."""
+        try:
             self.refresh(force=True)
-            return self._notes[note.id]
+        except IndexWriteError as e:
+            raise WorkspaceError(f"{', '.join(written[:3])}{' …' if len(written) > 3 else ''}: written, but the "
+                                 f"index could not be updated ({e.reason}); once there is space, the next "
+                                 f"command brings it up to date") from None
 
     def reindex(self) -> tuple[int, int]:
         """Throw the index away and rebuild it from the note files."""

@@ -505,14 +505,10 @@ class Resolutions:
         """Keep the text an anchor was made in (recorded, re-anchored, synced), for the next
         resolution."""
         h = digest(text)
-
-        def put(txn):
-            self.store.put_text(txn, h, text)
-            self.store.put(txn, "anchors", f"{note.id}\0{i}", {
-                "text": h, "range": list(anchor.range) if anchor.range else None,
-                "name": anchor.name, "params": anchor.params, "hash": anchor.hash, "for": anchor_key(anchor),
-                "at": time.time_ns()})
-        self.store.write(put)
+        self.keep(text, h, {f"{note.id}\0{i}": {  # with the others of a batch (a sync), in one transaction
+            "text": h, "range": list(anchor.range) if anchor.range else None,
+            "name": anchor.name, "params": anchor.params, "hash": anchor.hash, "for": anchor_key(anchor),
+            "at": time.time_ns()}})
 
     def keep_located(self, text: str, located: list[Located]) -> None:
         """Store resolutions made elsewhere (the editor's edits path) as the last ones."""

@@ -23,6 +23,8 @@ from pathlib import Path
 import lmdb
 import orjson
 
+from .files import WorkspaceError
+
 SCHEMA = 6  # bump when a record's shape changes: the cache is then rebuilt from the files
 _DBS = (b"meta", b"files", b"notes", b"by_path", b"by_name", b"globs", b"anchors", b"texts", b"state", b"symbols", b"seen",
         b"observations", b"obs_by_session", b"sessions", b"candidates")
@@ -36,6 +38,15 @@ DAMAGE = (lmdb.CorruptedError, lmdb.PageNotFoundError, lmdb.InvalidError, lmdb.V
           lmdb.BadValsizeError, lmdb.BadTxnError, lmdb.PanicError, orjson.JSONDecodeError, zlib.error,
           UnicodeDecodeError)
 
+
+class IndexWriteError(WorkspaceError, lmdb.Error):
+    """The index could not be written (a full disk); the note files are the truth, and the
+    next command that can write brings it up to date."""
+
+    def __init__(self, cache_dir: Path, error: lmdb.Error):
+        self.reason = str(error).split(": ", 1)[-1]  # "mdb_txn_commit: No space left on device"
+        super().__init__(f"{cache_dir}: the index cannot be written ({self.reason}); free some space and run "
+                         f"the command again")
 
 
 class Store:
@@ -117,6 +128,8 @@ class Store:
                     return fn(txn, *args)
             except lmdb.MapFullError:
                 self.env.set_mapsize(self.env.info()["map_size"] * 2)
+            except lmdb.DiskError as e:  # a full disk: said in one line (who reads on regardless catches lmdb.Error)
+                raise IndexWriteError(self.cache_dir, e) from None
 
     def read(self):
         return self.env.begin(buffers=False)

@@ -66,15 +66,19 @@ class Workspace:
                 return cls.resident.get(d) or cls(d)
         raise WorkspaceError(f"no {TETHER_DIR}/ in {here} or above: run `tether init` in the repository")
 
+    @staticmethod
+    def top(start: Path | str = ".", exact: bool = False) -> Path:
+        """Where ``init`` puts ``.tether/``: the git work tree's top, or ``start``."""
+        start = Path(start).resolve()
+        if not start.is_dir():
+            raise WorkspaceError(f"{start}: not a folder")
+        return start if exact else (git_toplevel(start) or start)
+
     @classmethod
     def init(cls, start: Path | str = ".", exact: bool = False) -> tuple[Workspace, bool]:
         """Create ``.tether/`` at the git work tree's top (or in ``start``; always there
         when ``exact``). Idempotent."""
-        start = Path(start).resolve()
-        if not start.is_dir():
-            raise WorkspaceError(f"{start}: not a folder")
-        root = start if exact else (git_toplevel(start) or start)
-        ws = cls(root)
+        ws = cls(cls.top(start, exact))
         created = not ws.notes_dir.is_dir()
         ws.notes_dir.mkdir(parents=True, exist_ok=True)
         gi = ws.dir / ".gitignore"
@@ -341,6 +345,29 @@ class Workspace:
         back into their note files, so that a clone without this machine's cache resolves
         them too. Returns (note, anchor index, new anchor, old anchor) for each anchor that changed."""
         texts = texts or {}
+        with self.snapshot(), self.resolutions.batched():  # the notes folder scanned once; one store write
+            found, old = self._moved_anchors(rels, texts, renamed_only)
+            if not write:
+                return [(self.get(nid), i, new, old[nid, i]) for nid, news in found.items() for i, new in news]
+
+        def change(n: Note):
+            for i, new in found[n.id]:
+                if n.kind == "invariant" and not n.confirmed:  # keep the drift guard's baseline
+                    n.confirmed = {"by": n.author, "at": n.created, "hash": n.anchors[i].hash}
+                n.anchors[i] = new
+        out = []
+        with self.resolutions.batched():
+            for note in self.repo.update_many(dict.fromkeys(found, change)):
+                for i, new in found[note.id]:
+                    if new.is_code:
+                        self.resolutions.remember(note, i, new, texts.get(new.path) or self.read_source(new.path))
+                    out.append((note, i, new, old[note.id, i]))
+        return out
+
+    def _moved_anchors(self, rels: list[str] | None, texts: dict[str, str], renamed_only: bool
+                       ) -> tuple[dict[str, list[tuple[int, A.Anchor]]], dict[tuple[str, int], A.Anchor]]:
+        """Note id -> (anchor index, the anchor as its code is now) of each anchor ``sync``
+        writes, and (note id, index) -> the anchor as the note file has it."""
         paths = rels if rels is not None else sorted(
             {a.path for n in self.notes() if n.status != "retired" for a in n.anchors if a.type != A.GLOB})
         found: dict[str, list[tuple[int, A.Anchor]]] = {}
@@ -372,22 +399,7 @@ class Workspace:
                 if new.range != r or (a.type == A.SYMBOL and new.name != loc.resolution.name):
                     continue  # never write down anything but the code the anchor resolved to
                 found.setdefault(loc.note.id, []).append((loc.index, new))
-        out = []
-        for nid, news in found.items():
-            if write:
-                def change(n: Note, news=news):
-                    for i, new in news:
-                        if n.kind == "invariant" and not n.confirmed:  # keep the drift guard's baseline
-                            n.confirmed = {"by": n.author, "at": n.created, "hash": n.anchors[i].hash}
-                        n.anchors[i] = new
-                note = self.update(nid, change)
-                for i, new in news:
-                    if new.is_code:
-                        self.resolutions.remember(note, i, new, texts.get(new.path) or self.read_source(new.path))
-            else:
-                note = self.get(nid)
-            out += [(note, i, new, old[nid, i]) for i, new in news]
-        return out
+        return found, old
 
     def ignore_once(self, ref: str, check_id: str, path: str, line: int, col: int = 0, reason: str = "",
                     text: str | None = None) -> Note:

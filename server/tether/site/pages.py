@@ -43,9 +43,18 @@ def build(ws: Workspace, out: Path, findings: list[dict], candidates: list[dict]
         raise WorkspaceError(f"{out}: not a folder; give a new or empty folder (--out)")
     if out.exists() and not (out / MARKER).is_file() and any(out.iterdir()):
         raise WorkspaceError(f"{out}: not empty and not a site tether wrote; give a new or empty folder (--out)")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # a file where a folder of the path should be
+        above = next(p for p in out.parents if p.exists())
+        raise WorkspaceError(f"{out}: {above} is a file, not a folder; give a new or empty folder (--out)") from None
+    except OSError as e:
+        raise WorkspaceError(f"{out}: cannot create its folder ({e.strerror})") from None
     site = Site(ws, findings, candidates)
-    tmp = Path(tempfile.mkdtemp(prefix=".tether-site-", dir=out.parent))
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=".tether-site-", dir=out.parent))
+    except OSError as e:
+        raise WorkspaceError(f"{out.parent}: cannot write ({e.strerror})") from None
     try:
         pages = site.write(tmp)
         (tmp / MARKER).write_text("written by `tether site`; the whole folder is replaced when it runs again\n",
@@ -53,8 +62,11 @@ def build(ws: Workspace, out: Path, findings: list[dict], candidates: list[dict]
         if out.exists():
             shutil.rmtree(out)
         tmp.rename(out)
-    except BaseException:
+    except BaseException as e:
         shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(e, OSError):  # a full disk
+            raise WorkspaceError(f"{out}: cannot write the site ({e.strerror})"
+                                 + ("; the site there is as it was" if out.exists() else "")) from None
         raise
     return {"out": str(out), "pages": pages, "notes": len(site.notes), "files": len(site.files)}
 
@@ -95,15 +107,28 @@ class Site:
                 a["line"], a["end"] = r["start"]["line"] + 1, max(r["start"]["line"] + 1, r["end"]["line"] + (
                     r["end"]["character"] > 0))
         self.files = sorted({a["at"] for a in anchors if a["type"] != A.GLOB and self._exists(a["at"])})
+        pages = set(self.files)
         for a in anchors:
-            a["url"] = file_url(a["at"], a["line"]) if a["at"] in self.files else None
+            a["url"] = file_url(a["at"], a["line"]) if a["at"] in pages else None
         for n in self.notes:
             n["url"] = f"notes/{page_name(n['id'])}.html"
         self.live = [n for n in self.notes if n["status"] != "retired"]
+        # what each page shows, gathered once: a page that looked through every note would
+        # make the site quadratic in the notes
+        self.on_file: dict[str, list[tuple[dict, dict]]] = {}
+        for n in self.live:
+            for a in n["anchors"]:
+                self.on_file.setdefault(a["at"], []).append((n, a))
+        self.found_on: dict[str, list[dict]] = {}
+        for f in findings:
+            self.found_on.setdefault(f.get("note"), []).append(f)
+        self.superseding: dict[str, list[dict]] = {}
+        for m in self.notes:
+            self.superseding.setdefault(m["superseded_by"], []).append(m)
         self.globs = [(n, ps) for n in self.live if (ps := [a["pattern"] for a in n["anchors"] if a["type"] == A.GLOB])]
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True, trim_blocks=True,
                                lstrip_blocks=True, undefined=StrictUndefined)
-        self.env.globals.update(file_url=file_url, file_pages=set(self.files), notes=self.by_id, commit=self._head())
+        self.env.globals.update(file_url=file_url, file_pages=pages, notes=self.by_id, commit=self._head())
         self.env.filters["plural"] = plural
 
     def _exists(self, rel: str) -> bool:
@@ -155,7 +180,7 @@ class Site:
                 "candidates": self.candidates, "recent": sorted(self.live, key=lambda n: n["updated"])[::-1][:8]}
 
     def _finding(self, f: dict) -> dict:
-        return {**f, "url": file_url(f["file"], f["line"]) if f["file"] in self.files else None,
+        return {**f, "url": file_url(f["file"], f["line"]) if f["file"] in self.env.globals["file_pages"] else None,
                 "note_url": self.by_id[f["note"]]["url"] if f.get("note") in self.by_id else None}
 
     def file_rows(self) -> list[dict]:
@@ -176,8 +201,8 @@ class Site:
 
     def note_page(self, n: dict, history: list[dict]) -> dict:
         return {"note": n, "history": history,
-                "findings": [self._finding(f) for f in self.findings if f.get("note") == n["id"]],
-                "supersedes": [m for m in self.notes if m["superseded_by"] == n["id"]]}
+                "findings": [self._finding(f) for f in self.found_on.get(n["id"], ())],
+                "supersedes": self.superseding.get(n["id"], [])}
 
     def file_page(self, rel: str) -> dict:
         try:
@@ -186,16 +211,13 @@ class Site:
             src, unread = SourceFile("", None), str(e)
         count = len(src.pos.lines) - (len(src.pos.lines) > 1 and not src.pos.lines[-1])  # a last newline ends a line
         whole, lost, ties = [], [], {}
-        for n in self.live:
-            for a in n["anchors"]:
-                if a["at"] != rel:
-                    continue
-                if a["type"] == A.FILE:
-                    whole.append(n)
-                elif a["state"] in LOST or a["line"] is None:
-                    lost.append((n, a))
-                else:
-                    ties.setdefault((a["line"], a["end"]), []).append((n, a))
+        for n, a in self.on_file.get(rel, ()):
+            if a["type"] == A.FILE:
+                whole.append(n)
+            elif a["state"] in LOST or a["line"] is None:
+                lost.append((n, a))
+            else:
+                ties.setdefault((a["line"], a["end"]), []).append((n, a))
         blocks, seen = [], set()  # a line shown twice (excerpts overlap) is linked to (#L12) where first shown
         for (first, last), tied in sorted(ties.items()):
             shown = min(last, first + LONGEST - 1)
