@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -62,6 +63,21 @@ from check import compile_bytecode, tether_cmd  # noqa: E402
 from lsprotocol import types as T  # noqa: E402
 
 from tether.cli.client import listening, socket_path  # noqa: E402
+
+
+@contextmanager
+def serving(root: Path, env: dict):
+    """``tether serve`` on ``root`` while the block runs, once it listens (60 s at most)."""
+    server = subprocess.Popen(tether_cmd() + ["serve", str(root)], cwd=root, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        t = time.perf_counter()
+        while not listening(socket_path(root)) and time.perf_counter() - t < 60:
+            time.sleep(0.02)
+        yield
+    finally:
+        server.kill()
+        server.wait()
 
 TARGETS = {"hook_alone_p99_ms": 100, "hook_served_p99_ms": 30, "hook_alone_p99_ms@100000": 150,
            "ready_cold_ms": 1000, "index_build_s": 10, "lsp_rss_mb": 400}
@@ -174,20 +190,12 @@ def measure(root: Path, notes: int, files: int, args) -> dict:
     res["stat_notes_ms"] = min(stat_notes(root) for _ in range(5))
 
     alone = timed_calls(root, gen, args.calls, 1, env)
-    server = subprocess.Popen(tether_cmd() + ["serve", str(root)], cwd=root, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        t = time.perf_counter()
-        while not listening(socket_path(root)) and time.perf_counter() - t < 60:
-            time.sleep(0.02)
+    with serving(root, env):
         warm = gen["symbol_funcs"][0]["start"] + 2  # in a function: the call graph is read too
         run(tether_cmd() + ["context", f"{L.BIG}:{warm}"], root, env=env)  # the server's first answer warms it
         served = timed_calls(root, gen, args.calls, 2, env)
         served["edit"] = edit_calls(root, args.calls, 3, env)
         res.update(agent_path_served(root, gen, args.calls, env))
-    finally:
-        server.kill()
-        server.wait()
     for mode, times in (("alone", alone), ("served", served)):
         for kind, xs in times.items():
             res[f"{kind}_{mode}_p50_ms"], res[f"{kind}_{mode}_p99_ms"] = L.pct(xs, 50), L.pct(xs, 99)
@@ -360,16 +368,8 @@ def measure_agent_path(root: Path, notes: int, files: int, args) -> dict:
     res["floor_p50_ms"], res["floor_p99_ms"] = L.pct(floor, 50), L.pct(floor, 99)
     alone = timed_calls(root, gen, args.calls, 1, env)["hook"]
     res["hook_alone_p50_ms"], res["hook_alone_p99_ms"] = L.pct(alone, 50), L.pct(alone, 99)
-    server = subprocess.Popen(tether_cmd() + ["serve", str(root)], cwd=root, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        t = time.perf_counter()
-        while not listening(socket_path(root)) and time.perf_counter() - t < 60:
-            time.sleep(0.02)
+    with serving(root, env):
         res.update(agent_path_served(root, gen, args.calls, env))
-    finally:
-        server.kill()
-        server.wait()
     return res
 
 
