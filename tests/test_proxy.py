@@ -145,6 +145,16 @@ def test_replies_and_turn_ends_of_each_api():
     assert (g.text, g.ended) == ("ok", True)
 
 
+def test_sse_events_whatever_the_line_ends():
+    """Every line end SSE allows (LF, CR LF, CR), a data field over two lines, comments and
+    events without data, and a stream cut off mid-event at either end (what capture keeps)."""
+    want = [{"a": 1}, {"b": [1, 2]}, {"c": "x"}]
+    lf = b': keep-alive\n\nevent: ping\n\nevent: e\ndata: {"a": 1}\n\ndata: {"b":\ndata: [1, 2]}\n\ndata:{"c": "x"}\n\n'
+    for nl in (b"\n", b"\r\n", b"\r"):
+        assert events_of(lf.replace(b"\n", nl), "text/event-stream") == want
+    assert events_of(b'1}\n\n' + lf + b'data: {"d', "text/event-stream") == want
+
+
 # -- compaction: the section asked for, cut from what the client gets -----------------------------------
 
 SECTION = ("<tether-notes>\n- kind: decision\n  title: Money is integer cents\n  file: pay.py\n  symbol: pay\n"
