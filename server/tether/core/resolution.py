@@ -81,6 +81,7 @@ class Resolutions:
         self._known: dict[str, tuple[int, Known | None]] = {}  # ... and what was known of them before
         self._seen: dict[str, str] = {}  # rel -> digest of the text last kept by see()
         self._sightings: list[tuple[str, dict]] = []  # see() records not written yet
+        self._stamped: list[tuple[str, list]] = []  # file -> [its stamp (SourceTree.stamp), digest] not written yet
         self._head: tuple[int, set[str]] | None = None  # git's HEAD: its time, the files it holds
         self._missing: tuple[float, int, dict] | None = None  # (when, generation, where gone files' anchors went)
         self._arriving = False  # working that out (it locates the gone files, which asks again)
@@ -482,21 +483,43 @@ class Resolutions:
         Only each file's own anchors: code that arrived from another file is found from there."""
         out: dict[str, list[Located]] = {}
         work: list[FileWork] = []
-        with self.batched():
+        with self.batched(), self.tree.reading():
             gen = self.generation()
+            with self.store.read() as txn:
+                stamps = {rel: self.store.get(txn, "stamps", rel) for rel in todos}
+            settled = time.time_ns() - SLACK_NS  # a file written since may change again within its time's tick
             for rel, todo in todos.items():
-                try:
-                    text = self.tree.read(rel)
-                except WorkspaceError:  # gone or unreadable: as locate says (a rare file)
-                    out[rel] = self.locate(rel)
-                    continue
-                h = digest(text)
+                stamp, text = self.tree.stamp(rel), None
+                if stamp is not None and stamps[rel] is not None and stamps[rel][:4] == stamp:
+                    h = stamps[rel][4]  # unchanged since its text was digested: not read again
+                else:
+                    try:
+                        text = self.tree.read(rel)
+                    except WorkspaceError:  # gone or unreadable: as locate says (a rare file)
+                        out[rel] = self.locate(rel)
+                        continue
+                    h = digest(text)
+                    if stamp is not None and max(stamp[0], stamp[1]) < settled:
+                        self._stamped.append((rel, [*stamp, h]))
                 hit = self._located.get(rel)
                 if hit is not None and hit[0] == h and hit[1] == gen and not (
                         hit[3] is not None and self.tree.changes is not None and not self.tree.unchanged_since(hit[3])):
                     out[rel] = list(hit[2])
                     continue
                 last, olds = self.last_seen(todo, h)
+                if all(a.type == A.FILE or kept_for(last.get((n.id, i)), h) for n, i, a in todo):
+                    located, _, _ = resolve_anchors(rel, text or "", h, todo, last, olds)  # all kept: no text needed
+                    out[rel] = self._settle(rel, text or "", h, located, {})
+                    continue
+                if text is None:
+                    try:
+                        text = self.tree.read(rel)
+                    except WorkspaceError:
+                        out[rel] = self.locate(rel)
+                        continue
+                    if digest(text) != h:  # changed within its stamp (a clock set back): what it holds now
+                        h = digest(text)
+                        last, olds = self.last_seen(todo, h)
                 if not needs_parse(todo, rel, h, last):
                     located, updates, _ = resolve_anchors(rel, text, h, todo, last, olds)  # no parse
                     out[rel] = self._settle(rel, text, h, located, updates)
@@ -602,12 +625,15 @@ class Resolutions:
     def _write(self, batch: list[tuple[str, str, dict]]) -> None:
         s = self.store
         sightings, self._sightings = self._sightings, []
-        if not batch and not sightings:
+        stamped, self._stamped = self._stamped, []
+        if not batch and not sightings and not stamped:
             return
 
         def put(txn):
             for rel, rec in sightings:
                 s.put(txn, "seen", rel, rec)
+            for rel, rec in stamped:
+                s.put(txn, "stamps", rel, rec)
             if not batch:
                 return
             for text, h, updates in batch:
@@ -669,7 +695,7 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
     new_src = None
     resolvers: dict[str | None, A.Resolver] = {}
     updates = {}
-    lang = _lang_name(rel)
+    lang = None
     for n, i, a in todo:
         if a.type == A.FILE:
             out.append(Located(n, i, a, A.Resolution(A.OK)))
@@ -679,6 +705,8 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
             out.append(Located(n, i, a, _res_from(st["res"]), Range(*st["range"]) if st.get("range") else a.range,
                                st.get("params", "")))
             continue
+        if a.vouched and lang is None:
+            lang = _lang_name(rel)
         if a.vouched and a.vouched == A.vouch(a, h, lang):  # the very text it was written in: no parse
             res = A.as_written(a)
             out.append(Located(n, i, a, res, Range(*st["range"]) if st and st.get("range") else a.range, res.params))
