@@ -177,7 +177,7 @@ class SourceTree:
             real = self._dirs[head] = os.path.realpath(os.path.join(self.root, head))
         return os.path.join(real, name) if name not in ("", ".", "..") and inside(real, self.root) else None
 
-    def stamp(self, rel: str) -> list[int] | None:
+    def content_stamp(self, rel: str) -> list[int] | None:
         """[mtime, ctime, size, inode] of the regular file ``rel``, what changes whenever its
         bytes may have (None for anything else: a link, no file), within :meth:`reading`."""
         path = self._in_real_folder(rel)

@@ -81,7 +81,7 @@ class Resolutions:
         self._known: dict[str, tuple[int, Known | None]] = {}  # ... and what was known of them before
         self._seen: dict[str, str] = {}  # rel -> digest of the text last kept by see()
         self._sightings: list[tuple[str, dict]] = []  # see() records not written yet
-        self._stamped: list[tuple[str, list]] = []  # file -> [its stamp (SourceTree.stamp), digest] not written yet
+        self._stamped: list[tuple[str, list]] = []  # file -> [its stamp (SourceTree.content_stamp), digest] not written yet
         self._head: tuple[int, set[str]] | None = None  # git's HEAD: its time, the files it holds
         self._missing: tuple[float, int, dict] | None = None  # (when, generation, where gone files' anchors went)
         self._arriving = False  # working that out (it locates the gone files, which asks again)
@@ -489,7 +489,7 @@ class Resolutions:
                 stamps = {rel: self.store.get(txn, "stamps", rel) for rel in todos}
             settled = time.time_ns() - SLACK_NS  # a file written since may change again within its time's tick
             for rel, todo in todos.items():
-                stamp, text = self.tree.stamp(rel), None
+                stamp, text = self.tree.content_stamp(rel), None
                 if stamp is not None and stamps[rel] is not None and stamps[rel][:4] == stamp:
                     h = stamps[rel][4]  # unchanged since its text was digested: not read again
                 else:
