@@ -144,6 +144,11 @@ def test_record_takes_what_an_agent_points_at(tmp_path):
     spans = ok_json(root, "record", "boundary", "--span", "--title", "start sets the port", "src/app.py:13",
                     "--json")["anchors"]
     assert [x["type"] for x in spans] == ["span"]
+    moved = ok_json(root, "reanchor", note["id"], "src/app.py:14", "--anchor", "2", "--json")["anchors"][1]
+    assert (moved["type"], moved["name"]) == ("span", "Service.start")  # the kind it was
+    moved = ok_json(root, "reanchor", note["id"], "src/app.py:13", "--anchor", "2", "--definition", "--json")
+    assert [(x["type"], x.get("name")) for x in moved["anchors"]] == [("symbol", "load_config"),
+                                                                        ("symbol", "Service.start")]
     r = raw(root, "record", "decision", "src/app.py:4", "--title", "t", "--bogus")
     assert r.returncode == 2 and "unrecognized arguments: --bogus" in r.stderr
 

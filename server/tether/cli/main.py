@@ -141,7 +141,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("id")
     c.add_argument("position", help="PATH:LINE[:COL] (1-based)")
     c.add_argument("--anchor", type=int, default=1, metavar="N", help="which anchor of the note (default 1)")
-    c.add_argument("--span", action="store_true", help="the statement there, not the definition")
+    how = c.add_mutually_exclusive_group()  # neither: the kind of anchor it was
+    how.add_argument("--span", action="store_true", help="the statement there")
+    how.add_argument("--definition", action="store_true", help="the definition there")
     c.add_argument("--json", action="store_true")
 
     c = cmd("sync", "notes:cmd_sync", "write anchors that moved, changed or were renamed back into their note files")

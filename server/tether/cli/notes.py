@@ -247,7 +247,7 @@ def cmd_reanchor(args) -> int:
         raise UsageError(f"{args.position}: give PATH:LINE")
     rel = ws.rel(path, Path.cwd())
     note = ws.reanchor(note_ref(args.id), args.anchor - 1, rel, line - 1, lsp_col(ws, rel, line - 1, col),
-                       how=A.SPAN if args.span else None)
+                       how=A.SPAN if args.span else A.SYMBOL if args.definition else None)
     if args.json:
         out_json(note_json(note, ws.locate_note(note)))
     else:
