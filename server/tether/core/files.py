@@ -444,6 +444,20 @@ def glob_match(pattern: str, rel: str) -> bool:
     return any(rx.match("/".join(parts[:k])) for k in range(1, len(parts)))
 
 
+def glob_reaches(pattern: str, folder: str) -> bool:
+    """Some path inside the folder ``folder`` may match ``pattern`` (``billing/**`` and
+    ``**/*.py`` reach ``billing``; ``src/*.py`` does not reach ``src/sub``)."""
+    if folder in ("", "."):
+        return True
+    segments = pattern.rstrip("/").split("/")
+    for i, name in enumerate(folder.rstrip("/").split("/")):
+        if i >= len(segments) or "**" in segments[i]:
+            return True  # the pattern names a folder above, or spans folders from here
+        if not _glob_re(segments[i]).match(name):
+            return False
+    return True
+
+
 class FolderChanges:
     """Whether anything in a folder (``tree``: and below it, skipping what :meth:`SourceTree.walk`
     skips) changed since the last ask — exactly, not after a debounce: Linux queues an inotify

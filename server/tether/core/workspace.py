@@ -14,7 +14,7 @@ from typing import ClassVar, NamedTuple
 from pathlib import Path
 
 from . import anchors as A
-from .files import TETHER_DIR, SourceTree, WorkspaceError, git_toplevel, inside, is_under, normalize_glob
+from .files import TETHER_DIR, SourceTree, WorkspaceError, git_toplevel, glob_reaches, inside, is_under, normalize_glob
 from .languages import GrammarError, for_path
 from .notes import (KINDS, Alternative, CheckError, Note, NoteError, Waiver, author_name, check_from_dict, new_id,
                     now, validate)
@@ -147,6 +147,9 @@ class Workspace:
         scope.update((n.id, n) for n in self.notes_on(rel))
         if self.abs(rel).is_file():
             scope.update((loc.note.id, loc.note) for loc in self.locate(rel) if loc.path == rel)
+        else:  # a folder: the patterns that reach inside it too
+            scope.update((n.id, n) for n in self.notes()
+                         if any(a.type == A.GLOB and glob_reaches(a.pattern, rel) for a in n.anchors))
         return sorted(scope.values(), key=lambda n: n.id)
 
     def save(self, note: Note) -> Note:
