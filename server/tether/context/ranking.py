@@ -228,9 +228,11 @@ def _rank(locs: list[Located], line: int | None) -> tuple[int | None, str, str]:
     best = (None, "", "")
     for loc in locs:
         a, r = loc.anchor, loc.range
-        label = f"`{loc.resolution.name or a.name}`" if a.name else "lines"
+        name = loc.resolution.name or a.name
+        label = f"`{name}`" if a.name else "lines"
         if a.type in (A.SPAN, A.LINES) and r is not None:
             label = f"a statement in {label}" if a.name else f"lines {r.sl + 1}-{r.el + 1}"
+        short = label.replace(f"`{name}`", f"`{name.rsplit('.', 1)[-1]}`") if a.name else label  # the file is known
         came = f"moved here from {a.path}" if loc.resolution.path and loc.resolution.path != a.path else ""
         if a.type == A.FILE:
             cand = (ON_FILE, "on this file", came)
@@ -241,9 +243,9 @@ def _rank(locs: list[Located], line: int | None) -> tuple[int | None, str, str]:
         elif line is None or r.sl == line or (r.sl <= line <= r.el and a.type != A.SYMBOL):
             # at a line the heading says it is the code there; a statement or lines say which
             named = line is None or a.type != A.SYMBOL
-            cand = (ON_SYMBOL, f"on {label}", ", ".join(filter(None, (label if named else "", came))))
+            cand = (ON_SYMBOL, f"on {label}", ", ".join(filter(None, (short if named else "", came))))
         elif r.sl <= line <= r.el:
-            cand = (ENCLOSING, f"on enclosing {label}", ", ".join(filter(None, (label, came))))
+            cand = (ENCLOSING, f"on enclosing {label}", ", ".join(filter(None, (short, came))))
         else:
             continue
         if loc.state == A.CHANGED and cand[0] < LOST:
