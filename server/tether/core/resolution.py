@@ -493,23 +493,20 @@ class Resolutions:
                         out[rel] = list(self._located[rel][2])
                         continue
                     last, olds = self.last_seen(todo, h)
-                    if all(a.type == A.FILE or kept_for(last.get((n.id, i)), h) for n, i, a in todo):
-                        located, _, _ = resolve_anchors(rel, "", h, todo, last, olds)  # all kept: no text needed
-                        out[rel] = self._settle(rel, "", h, located, {})
-                        continue
-                    if text is None:
+                    got = resolve_anchors(rel, text or "", h, todo, last, olds, parse=False)
+                    if text is None and (got is None or got[1]):  # its text is needed: to parse, or to keep
                         text = self.tree.read(rel)
                         if digest(text) != h:  # changed within its stamp (a clock set back): as it is now
                             text, h = self._digested(rel, None, settled)
                             last, olds = self.last_seen(todo, h)
+                        got = resolve_anchors(rel, text, h, todo, last, olds, parse=False)
                 except WorkspaceError:  # gone or unreadable: as locate says (a rare file)
                     out[rel] = self.locate(rel)
                     continue
-                if not needs_parse(todo, rel, h, last):
-                    located, updates, _ = resolve_anchors(rel, text, h, todo, last, olds)  # no parse
-                    out[rel] = self._settle(rel, text, h, located, updates)
-                else:
+                if got is None:
                     work.append(FileWork(rel, text, h, todo, last, olds))
+                else:
+                    out[rel] = self._settle(rel, text or "", h, got[0], got[1])
             if work:
                 from .fork import fork_map  # here: a command whose resolutions are all kept forks nothing
                 parse = sum(len(w.text) for w in work)
@@ -692,11 +689,13 @@ def anchored_in(rel: str, holders: list) -> list[tuple]:
 
 
 def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.Anchor]], last: dict,
-                    olds: dict, src: SourceFile | None = None) -> tuple[list[Located], dict, SourceFile | None]:
+                    olds: dict, src: SourceFile | None = None,
+                    parse: bool = True) -> tuple[list[Located], dict, SourceFile | None] | None:
     """The anchors ``todo`` of ``rel`` resolved in ``text`` (digest ``h``), from their last
     resolutions ``last`` and the texts those were made in (``olds``), touching no store:
     the resolutions, the records to keep of them, and ``text`` parsed (None when every
-    resolution was kept from before). ``src``: ``text`` already parsed."""
+    resolution was kept from before or vouched for). ``src``: ``text`` already parsed.
+    ``parse=False``: None where ``text`` would have to be parsed."""
     out: list[Located] = []
     new_src = None
     resolvers: dict[str | None, A.Resolver] = {}
@@ -720,6 +719,8 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
                                        "text": h, "range": list(a.range) if a.range else None, "name": a.name,
                                        "params": a.params, "hash": a.hash, "at": time.time_ns()}
             continue
+        if not parse:
+            return None
         if new_src is None:
             new_src = src if src is not None and src.text == text else parsed(rel, text, for_path(rel))
         old_hash = st.get("text") if st else None
