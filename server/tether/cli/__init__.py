@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import sys
 
+HOOK_AGENTS = ("claude-code", "copilot", "cursor", "gemini")  # tether hook AGENT
+
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
@@ -18,5 +20,10 @@ def main(argv: list[str] | None = None) -> int:
             return code
         if argv[0] == "hook":
             sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="surrogateescape")
+            if argv[1:2] and argv[1] in HOOK_AGENTS and argv[2:] in ([], ["--serve"]):  # all the parser would say
+                from types import SimpleNamespace  # (argparse, and its regular expressions: ~3 ms of a hook alone)
+
+                from .faces import cmd_hook
+                return cmd_hook(SimpleNamespace(agent=argv[1]))
     from .main import main as run
     return run(argv)

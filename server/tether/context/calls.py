@@ -31,7 +31,7 @@ import tree_sitter as ts
 from ..core import anchors as A
 from ..core.languages import family_of, for_path
 from ..core.notes import Note
-from ..core.syntax import Definition, SourceFile
+from ..core.syntax import Definition, SourceFile, parsed
 from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
 
@@ -368,7 +368,7 @@ class SymbolIndex:
         h = digest(text)
         hit = self._touched.pop(rel, None)  # and put back last: the least recently touched goes first
         if hit is None or hit[0] != h:
-            src = SourceFile(text, for_path(rel))
+            src = parsed(rel, text, for_path(rel))  # kept: an edit of it next is parsed from this one
             if len(self._touched) >= 32:
                 self._touched.pop(next(iter(self._touched)))
             hit = (h, src, file_symbols(rel, src))
