@@ -220,26 +220,30 @@ class Resolutions:
     def _gone(self) -> list[str]:
         """The files anchors name that are not there. A file leaves (deleted, renamed, moved)
         only by changing its folder's mtime, so what an earlier process found is kept for the
-        folders whose mtime it recorded: a new process stats each folder, not each file. A
-        folder changed within the last two seconds is looked into again (a change in the
-        same tick of the file system's clock leaves its mtime as it was)."""
+        folders whose mtime it recorded: a new process stats each folder, not each file; when
+        the notes changed, it looks again only into the folders whose mtime or anchored files
+        changed. A folder changed within the last two seconds is looked into again (a change
+        in the same tick of the file system's clock leaves its mtime as it was)."""
         seal, root = self.notes_seal(), self.tree.root
         with self.store.read() as txn:
             known = self.store.get(txn, "meta", "gone") or {}
-        dirs = known.get("dirs", {}) if known.get("seal") == seal else {}
-        if dirs and all(_mtime(os.path.join(root, d)) == t for d, t in dirs.items()):
+        kept = {d: v for d, v in known.get("dirs", {}).items() if isinstance(v, list)}  # (an older record: none)
+        if kept and known.get("seal") == seal and all(_mtime(os.path.join(root, d)) == v[0] for d, v in kept.items()):
             return known["gone"]
         by_dir: dict[str, list[str]] = {}
-        for p in self.anchored_paths():
+        for p in sorted(self.anchored_paths()):
             by_dir.setdefault(os.path.dirname(p), []).append(p)
         recent = time.time_ns() - 2_000_000_000
         gone, dirs = [], {}
         for d, paths in sorted(by_dir.items()):
             t = _mtime(os.path.join(root, d))
+            names = digest("\0".join(paths))
+            was = kept.get(d)
+            lost = was[2] if was is not None and t is not None and was[:2] == [t, names] else _missing(root, d, paths)
             if t is not None and t < recent:
-                dirs[d] = t  # looked into before its files: a change after this moves the mtime
-            gone += [p for p in paths if not os.path.exists(os.path.join(root, p))]  # a stat, no realpath
-        if len(dirs) == len(by_dir) and (dirs != known.get("dirs") or seal != known.get("seal")):
+                dirs[d] = [t, names, lost]  # looked into before its files: a change after this moves the mtime
+            gone += lost
+        if len(dirs) == len(by_dir) and (dirs != kept or seal != known.get("seal")):
             with contextlib.suppress(lmdb.Error):  # a read-only or full store: looked into again next time
                 self.store.write(lambda txn: self.store.put(txn, "meta", "gone", {"seal": seal, "dirs": dirs, "gone": gone}))
         return gone
@@ -799,6 +803,18 @@ def note_json(note: Note, located: list[Located] = ()) -> dict:
         **{field: getattr(note, field) or None for field in FIELDS},
         "body": note.body, "file": note.path, "anchors": anchors,
     }
+
+
+def _missing(root: str, folder: str, paths: list[str]) -> list[str]:
+    """Which of ``paths`` (all in ``folder``) are not there: one listing of the folder, not a
+    stat of each (a link is followed, as ``os.path.exists`` does)."""
+    try:
+        with os.scandir(os.path.join(root, folder)) as it:
+            there = {e.name: e.is_symlink() for e in it}
+    except OSError:  # no such folder (or not one): every file in it is gone
+        return list(paths)
+    return [p for p in paths if (link := there.get(os.path.basename(p))) is None
+            or link and not os.path.exists(os.path.join(root, p))]
 
 
 def _mtime(path: str) -> int | None:

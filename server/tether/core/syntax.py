@@ -420,6 +420,11 @@ def parsed(rel: str, text: str, lang: Language | None) -> SourceFile:
     return src
 
 
+def kept(rel: str) -> bool:
+    """This process keeps a parse of a version of ``rel`` (a file it was asked about lately)."""
+    return any(r == rel for r, _ in _PARSED)
+
+
 def edited(base: SourceFile, text: str) -> SourceFile:
     """``text`` parsed reusing ``base``'s tree: the one span where the two differ (the common
     start and end cut off) is told to tree-sitter as an edit, which then re-parses only around it.
