@@ -219,7 +219,8 @@ def at_stop(suite: Suite) -> dict | None:
 
 def at_stop_line(label: str, t: dict) -> str:
     judged = (f"recall {ratio(t['stated'], t['judged']):.2f} ({t['stated']}/{t['judged']}), precision "
-              f"{ratio(t['right'], t['notes']):.2f} ({t['right']}/{t['notes']}), on the labelled code "
+              f"{ratio(t['right'], t['notes']):.2f} ({t['right']}/{t['notes']}; {ratio(t['right'] + t['left_out'], t['notes']):.2f} "
+              f"counting the notes the judge found settled but the key left out), on the labelled code "
               f"{ratio(t['on_code'], t['stated']):.2f} ({t['on_code']}/{t['stated']}), of the labelled kind "
               f"{ratio(t['of_kind'], t['stated']):.2f} ({t['of_kind']}/{t['stated']}), notes the key left out "
               f"{t['left_out']}" + (f" ({t['labels'] - t['judged']} labels not judged yet)" if t["judged"] < t["labels"]

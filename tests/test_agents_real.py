@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from samples import git_init, stop_server
+from tether.capture.gate import REQUEST_OPENS
 from tether.cli.client import listening, socket_path
 from tether.core.workspace import Workspace
 from upstreams import Again, Call, Text, anthropic, gemini, openai
@@ -124,13 +125,14 @@ class Repo:
     ids: dict[str, str]
 
 
-def make_repo(base: Path, agent: str) -> Repo:
-    """billing.py with an invariant on total() (checked: no float), a decision on tax() and a
-    boundary on the whole repository, committed, then ``tether init --agents AGENT``."""
+def make_repo(base: Path, agent: str, files: dict[str, str] | None = None) -> Repo:
+    """billing.py (and ``files``) with an invariant on total() (checked: no float), a decision on
+    tax() and a boundary on the whole repository, committed, then ``tether init --agents AGENT``."""
     root, home = base / "repo", base / "home"
     git_init(root)
     home.mkdir()
-    (root / "billing.py").write_text(BILLING, encoding="utf-8")
+    for rel, text in {"billing.py": BILLING, **(files or {})}.items():
+        (root / rel).write_text(text, encoding="utf-8")
     ws, _ = Workspace.init(root)
     ids = {"invariant": ws.record("invariant", "billing.py", 1, title=INVARIANT,
                                   checks=[{"id": "no-float", "kind": "forbid-call", "pattern": "float"}]).id,
@@ -239,6 +241,50 @@ def claude_stop(base: Path) -> Run:
              Text("Recorded.")]
     with anthropic.Upstream(steps) as up:
         r = Run(repo, up, [claude(repo, up, DECISION)])
+    return r
+
+
+REFUNDS = """\
+def refund(amount):
+    return -amount
+"""
+EVERYWHERE = ("Make refund() in refunds.py round like tax(). Amounts are integer cents everywhere, in total(), tax() and "
+              "refund(): floats drift. We rejected Decimal because it is slow in the hot loop.")
+CENTS = "Amounts are integer cents in total(), tax() and refund()"
+FLOOR = "Tax and refunds round down to the cent"
+# what the model records at Stop: one note on three places through the CLI (its rejected option's reason holds
+# ": " and quotes), one on two places through the MCP tool
+RECORD_CLI = (f"tether record invariant billing.py:1 billing.py:8 refunds.py:1 --title '{CENTS}' "
+              "--rationale 'Floats drift.' --rejected Decimal --because 'slow in the hot loop: 3x, \"measured\"'")
+RECORD_MCP = {"kind": "decision", "path": "refunds.py", "line": 1, "also": [{"path": "billing.py", "line": 8}],
+              "title": FLOOR, "rationale": "The tax office floors it; refunds follow tax.",
+              "alternatives": [{"option": "round half even", "rejected_because": "not what the tax office does"}]}
+
+
+def answering_stop(step):
+    """A step that answers tether's request at the end of a turn with ``step``; any other request
+    is answered with a text that leaves the script unfinished (the request never came)."""
+    def answer(req):
+        return step if REQUEST_OPENS in req.newest else Text("tether did not ask at Stop.")
+    return answer
+
+
+def claude_record(base: Path) -> Run:
+    """A rule over three functions in two files settled and the code edited; at Stop the model
+    records it as one note on every place with Bash `tether record`, and a second rule on two
+    places with the MCP tool record_note."""
+    repo = make_repo(base, "claude", {"refunds.py": REFUNDS})
+    billing, refunds = str(repo.root / "billing.py"), str(repo.root / "refunds.py")
+    steps = [Call("Read", {"file_path": billing}),
+             Call("Read", {"file_path": refunds}),
+             Call("Edit", {"file_path": refunds, "old_string": "    return -amount\n",
+                           "new_string": "    return -(amount // 1)\n"}),
+             Text("refund() now rounds down like tax()."),
+             answering_stop(Call("Bash", {"command": RECORD_CLI, "description": "record the rule on every place"})),
+             once_offered("mcp__tether__record_note", Call("mcp__tether__record_note", RECORD_MCP), SLEEP),
+             Text("Recorded.")]
+    with anthropic.Upstream(steps) as up:
+        r = Run(repo, up, [claude(repo, up, EVERYWHERE)])
     return r
 
 
@@ -351,6 +397,7 @@ def gemini_cli(base: Path) -> Run:
              Call("replace", {"file_path": str(repo.root / "billing.py"), "old_string": "        s += p\n",
                               "new_string": "        s += float(p)\n", "instruction": "add the prices as floats"}),
              Text("total() now adds the prices as they come."),
+             answering_stop(Text("The candidate holds; nothing else to record.")),  # AfterAgent's request
              Text("Compressed.")]  # the resumed session: /compress, then the command itself as a prompt
     with gemini.Upstream(steps) as up:
         env = {"HOME": str(repo.home), "GOOGLE_GEMINI_BASE_URL": up.url, "GEMINI_API_KEY": "any",
@@ -364,7 +411,8 @@ def gemini_cli(base: Path) -> Run:
 
 # -- all at once ------------------------------------------------------------------------------
 
-SESSIONS = {"claude_stop": claude_stop, "claude_compact": claude_compact, "codex": codex, "gemini": gemini_cli}
+SESSIONS = {"claude_stop": claude_stop, "claude_record": claude_record, "claude_compact": claude_compact,
+            "codex": codex, "gemini": gemini_cli}
 
 
 @pytest.fixture(scope="module")
@@ -421,6 +469,32 @@ def test_claude_code_stop_asks_once_and_the_accepted_candidate_is_a_note(session
     log = json.loads(tether(r.repo.root, "log", "--json"))["entries"]
     kinds = [e["kind"] for e in log]
     assert {"prompt", "read", "edit", "failure"} <= set(kinds), kinds
+
+
+def test_claude_code_records_one_note_on_several_places_when_asked_at_stop(sessions):
+    r: Run = sessions["claude_record"].result()
+    r.check()
+    asked = [q for q in r.up.main if "Stop hook feedback" in q.newest]
+    assert len(asked) == 1, [q.newest[:200] for q in r.up.main]
+    request = asked[0].newest  # as the model read it: the exact CLI form and the MCP form side by side
+    assert "CLI: tether record KIND PATH:LINE [PATH:LINE …] --title" in request
+    assert "MCP: record_note(kind, path, line, title" in request and "also=[{path, line}]" in request
+    notes = {n["title"]: n for n in json.loads(tether(r.repo.root, "list", "--json"))["notes"]
+             if n["id"] not in r.repo.ids.values()}
+    assert set(notes) == {CENTS, FLOOR}, (notes, tool_results(r.up.main[-1], "Bash"))
+    # one note, every place, each place's code recorded as it is now
+    assert [(a["path"], a["name"], a["state"]) for a in notes[CENTS]["anchors"]] == [
+        ("billing.py", "total", "ok"), ("billing.py", "tax", "ok"), ("refunds.py", "refund", "ok")]
+    assert notes[CENTS]["alternatives"] == [{"option": "Decimal",
+                                             "rejected_because": 'slow in the hot loop: 3x, "measured"'}]
+    assert [(a["path"], a["name"], a["state"]) for a in notes[FLOOR]["anchors"]] == [
+        ("refunds.py", "refund", "ok"), ("billing.py", "tax", "ok")]
+    assert json.loads(tool_results(r.up.main[-1], "mcp__tether__record_note")[0])["title"] == FLOOR
+    # clean at once: no place "changed since it was last confirmed"
+    assert json.loads(tether(r.repo.root, "check", "--format", "json"))["findings"] == []
+    for path in ("billing.py", "refunds.py"):  # each note listed on each of its files
+        listed = tether(r.repo.root, "list", path)
+        assert CENTS in listed and FLOOR in listed, (path, listed)
 
 
 def test_claude_code_compaction_hands_the_notes_over_again(sessions):
@@ -483,5 +557,14 @@ def test_gemini_cli_session_start_after_tool_and_after_agent(sessions):
     # is left to tests/test_hooks_dialects.py.)
     assert {e.get("trigger") for e in events if e["hook_event_name"] == "PreCompress"} == {"auto", "manual"}
     assert any("Generate a new <state_snapshot>" in q.newest for q in r.up.requests if q.side)
-    # AfterAgent distilled the session: the person's decision waits for review
-    assert any("integer cents" in " ".join(e["quote"] for e in c["evidence"]) for c in pending(r.repo.root))
+    # AfterAgent asked once: its request became the next prompt, the CLI and MCP forms side by side
+    asked = [q for q in main if REQUEST_OPENS in q.newest]
+    assert len(asked) == 1 and asked[0].newest.startswith("This session changed billing.py."), [
+        q.newest[:300] for q in main]
+    assert "CLI: tether record KIND PATH:LINE" in asked[0].newest and "MCP: record_note(" in asked[0].newest
+    # AfterAgent distilled the session: the person's decision waits for review; tether's own request,
+    # a prompt in Gemini's log, is no words of the person's
+    candidates = pending(r.repo.root)
+    assert any("integer cents" in " ".join(e["quote"] for e in c["evidence"]) for c in candidates)
+    request = ("tether record", "the person may have settled", REQUEST_OPENS)
+    assert not [c for c in candidates if any(x in e["quote"] for x in request for e in c["evidence"])], candidates

@@ -614,7 +614,7 @@ def test_options_laid_out_as_a_table_and_a_label_said_after_turning_the_recommen
                       "| **C. Truncate** | as today | loses money quietly |\n\n**Recommendation:** A."),
         ("user", "nope. no silent fixes. B")], TO_CENTS)
     (c,) = out["new"]
-    assert (c["kind"], c["title"]) == ("decision", "Refuse")
+    assert (c["kind"], c["title"]) == ("decision", "`to_cents`: refuse")
     assert c["alternatives"] == [{"option": "Round half up", "rejected_because": "How: `Decimal` quantize; Bad: hides "
                                                                                   "sloppy feeds"},
                                  {"option": "Truncate", "rejected_because": "How: as today; Bad: loses money quietly"}]
@@ -1113,7 +1113,7 @@ def agent_hook(root: Path, agent: str, event: dict) -> dict:
     r = subprocess.run([sys.executable, "-m", "tether", "hook", agent], input=json.dumps(event), cwd=root,
                        capture_output=True, text=True, timeout=60, env=env_for())
     assert r.returncode == 0 and r.stderr == "", r.stderr
-    return json.loads(r.stdout)
+    return {} if agent == "copilot" and not r.stdout else json.loads(r.stdout)  # copilot says nothing with nothing to say
 
 
 QUIET = ("src/shop/money.py", "    return round(amount * 100)\n", "    return int(round(amount * 100))\n")
@@ -1162,37 +1162,64 @@ def test_stop_does_not_ask_about_bare_commands_or_a_session_that_edited_nothing(
     assert hook(root, {**stop, "session_id": "talk", "transcript_path": str(talk)}) == ""
 
 
-def test_cursor_and_gemini_take_the_request_at_the_end_of_a_turn(tmp_path):
+def test_cursor_gemini_and_vscode_take_the_request_at_the_end_of_a_turn_and_it_is_no_prompt(tmp_path):
     root = tmp_path / "agents"
     make_repo(root)
-    ok(root, "init", "--agents", "cursor,gemini")
+    ok(root, "init", "--agents", "cursor,gemini,vscode")
     money = root / "src/shop/money.py"
     prompt = "to_cents: amounts from the clinic feed use a decimal comma, never a dot. parse that."
 
-    def work(agent: str, sid: str, start: dict, after: dict) -> None:
+    def work(agent: str, start: dict, after: dict) -> None:
         agent_hook(root, agent, start)
         money.write_text(money.read_text().replace("round(amount * 100)", "round(amount * 100)  # ok"))
         agent_hook(root, agent, after)
 
+    asked = {}
     base = {"generation_id": "g", "workspace_roots": [str(root)], "cursor_version": "2.7.0"}
-    work("cursor", "cur", {**base, "conversation_id": "cur", "hook_event_name": "beforeSubmitPrompt", "prompt": prompt},
-         {**base, "conversation_id": "cur", "hook_event_name": "postToolUse", "tool_name": "Write",
-          "tool_input": {"file_path": str(money), "content": money.read_text()}, "tool_use_id": "t1", "cwd": str(root)})
-    stop = {**base, "conversation_id": "cur", "hook_event_name": "stop", "status": "completed"}
+    cur = {**base, "conversation_id": "cur"}
+    work("cursor", {**cur, "hook_event_name": "beforeSubmitPrompt", "prompt": prompt},
+         {**cur, "hook_event_name": "postToolUse", "tool_name": "Write", "tool_use_id": "t1", "cwd": str(root),
+          "tool_input": {"file_path": str(money), "content": money.read_text()}})
+    stop = {**cur, "hook_event_name": "stop", "status": "completed"}
     assert agent_hook(root, "cursor", {**stop, "loop_count": 1}) == {}  # its own follow-up's stop: no loop
     out = agent_hook(root, "cursor", {**stop, "loop_count": 0})
-    assert set(out) == {"followup_message"} and "record as tether notes what it settled" in out["followup_message"]
+    assert set(out) == {"followup_message"}
+    asked["cursor"] = out["followup_message"]
     assert agent_hook(root, "cursor", {**stop, "loop_count": 0}) == {}  # asked once
 
     g = {"transcript_path": "/tmp/none.json", "cwd": str(root), "timestamp": "2026-12-06T10:00:00.000Z"}
-    work("gemini", "gem", {**g, "session_id": "gem", "hook_event_name": "BeforeAgent", "prompt": prompt},
+    work("gemini", {**g, "session_id": "gem", "hook_event_name": "BeforeAgent", "prompt": prompt},
          {**g, "session_id": "gem", "hook_event_name": "AfterTool", "tool_name": "write_file",
           "tool_input": {"file_path": str(money), "content": money.read_text()}, "tool_response": {"llmContent": "ok"}})
     after = {**g, "session_id": "gem", "hook_event_name": "AfterAgent", "prompt": prompt, "prompt_response": "Done."}
     assert agent_hook(root, "gemini", {**after, "stop_hook_active": True}) == {}
     out = agent_hook(root, "gemini", {**after, "stop_hook_active": False})
-    assert out["decision"] == "deny" and "tether record KIND PATH:LINE" in out["reason"] and \
-        "record_note(" in out["reason"]
+    assert out["decision"] == "deny"
+    asked["gemini"] = out["reason"]
+
+    vs = {"timestamp": "2026-12-06T10:00:00.000Z", "cwd": str(root), "sessionId": "vsc",
+          "transcript_path": "/tmp/none.json"}
+    old = money.read_text()
+    work("copilot", {**vs, "hookEventName": "UserPromptSubmit", "prompt": prompt},
+         {**vs, "hookEventName": "PostToolUse", "tool_name": "replace_string_in_file", "tool_use_id": "v1",
+          "tool_input": {"filePath": str(money), "oldString": old, "newString": money.read_text()}})
+    out = agent_hook(root, "copilot", {**vs, "hookEventName": "Stop", "stop_hook_active": False})
+    assert out["decision"] == "block"
+    asked["vscode"] = out["reason"]
+
+    for agent, request in asked.items():  # the exact CLI form and the MCP form side by side, in each
+        assert "record as tether notes what it settled" in request, agent
+        assert "\nCLI: tether record KIND PATH:LINE [PATH:LINE …] --title" in request, agent
+        assert "\nMCP: record_note(kind, path, line, title" in request and "also=[{path, line}]" in request, agent
+
+    # the follow-up comes back as Cursor's next prompt (and Gemini's reason as its next): tether's own words,
+    # never read as the person's
+    agent_hook(root, "cursor", {**cur, "hook_event_name": "beforeSubmitPrompt", "prompt": asked["cursor"]})
+    agent_hook(root, "cursor", {**stop, "loop_count": 1})
+    agent_hook(root, "gemini", {**g, "session_id": "gem", "hook_event_name": "BeforeAgent", "prompt": asked["gemini"]})
+    agent_hook(root, "gemini", {**after, "stop_hook_active": True})
+    quotes = [e["quote"] for c in ok_json(root, "review", "--json")["candidates"] for e in c["evidence"]]
+    assert quotes and not [q for q in quotes if "tether" in q or "the person may have settled" in q], quotes
 
 
 def test_accepting_a_candidate_on_several_places_confirms_every_one(tmp_path):
@@ -1224,12 +1251,44 @@ def test_accepting_a_candidate_on_several_places_confirms_every_one(tmp_path):
 
 # -- candidates are hints that do not mislead ----------------------------------------------------------
 
+def test_a_title_whose_it_refers_to_nothing_in_it_is_said_of_the_code_it_governs(tmp_path):
+    # "It must …": the code is the subject
+    (c,) = exchange(tmp_path, "it-must", [
+        ("user", "to_cents gets amounts with three decimals from the feed. It must refuse them, never round: a "
+                 "cent lost per invoice adds up.")], TO_CENTS)["new"]
+    assert c["title"].startswith("`to_cents` must refuse them, never round"), c["title"]
+    # "keep it simple", answering the agent's plan: which code "it" is, in the title
+    (c,) = exchange(tmp_path, "keep-it", [
+        ("user", "to_cents(0.125) gives 12. make it refuse fractions of a cent"),
+        ("assistant", "I'll use `pydantic` for this; it validates the amount and gives a clear error."),
+        ("user", "nah, keep it simple. no new dependency for three lines of code"), ("edit", "")], TO_CENTS)["new"]
+    assert (c["kind"], c["title"]) == ("decision", "`to_cents`: keep it simple"), c
+    assert c["alternatives"][0]["option"].startswith("use `pydantic`")
+    # a finding's opener says nothing of it
+    (c,) = exchange(tmp_path, "found-it", [
+        ("user", "to_cents(0.29) gives the wrong value: 28, not 29"),
+        ("assistant", "Found it: `amount * 100` is 28.999999999999996 for 0.29 and the conversion truncates it."),
+        ("edit", ""), ("assistant", "Fixed.")], TO_CENTS)["new"]
+    assert c["kind"] == "gotcha" and c["title"].startswith("`amount * 100` is 28.99"), c["title"]
+
+
+def test_a_title_that_is_only_the_option_picked_is_said_of_its_code(tmp_path):
+    """"Exit 2", "Raise": the option the person picked, on its own, says nothing of what it
+    was picked for; its code says where."""
+    (c,) = exchange(tmp_path, "fragment", [
+        ("user", "to_cents(0.125) gives 12 silently"),
+        ("assistant", "For a fraction of a cent, should to_cents round half up, or raise?"),
+        ("user", "raise. silently changing money is worse than an error"), ("edit", "")], TO_CENTS)["new"]
+    assert (c["kind"], c["title"]) == ("decision", "`to_cents`: raise"), c
+    assert [a["option"] for a in c["alternatives"]] == ["round half up"]
+
+
 def test_a_removal_condition_the_person_states_is_kept_with_what_the_workaround_works_around(tmp_path):
     (c,) = exchange(tmp_path, "remove-when", [
         ("user", "to_cents: textwire 3.3 sends amounts as strings with a trailing space. strip it before converting. "
                  "it's a workaround, remove when textwire 3.4 ships the fix."), ("edit", ""), ("assistant", "Done.")],
         QUIET)["new"]
-    assert (c["kind"], c["title"]) == ("workaround", "Strip it before converting")  # not "It's a workaround, …"
+    assert (c["kind"], c["title"]) == ("workaround", "`to_cents`: strip it before converting")  # not "It's a workaround, …"
     assert c["works_around"] == "to_cents: textwire 3.3 sends amounts as strings with a trailing space"
     assert c["remove_when"] == "textwire 3.4 ships the fix"
     (c,) = exchange(tmp_path, "remove-when-next", [
@@ -1261,7 +1320,7 @@ def test_what_the_agent_says_of_an_option_is_its_rejection_reason_only_when_it_h
         ("assistant", "Options:\n- **Banker's rounding** — round half to even\n- **Round half up** — rounds 0.125 to 13, "
                       "but hides bad input\n- **Raise** — refuse anything finer than a cent\n\nI'd go with raising."),
         ("user", "raise"), ("edit", "")], QUIET)["new"]
-    assert c["title"] == "Raise" and c["alternatives"] == [
+    assert c["title"] == "`to_cents`: raise" and c["alternatives"] == [
         {"option": "Banker's rounding — round half to even", "rejected_because": ""},  # a description, no reason
         {"option": "Round half up", "rejected_because": "rounds 0.125 to 13, but hides bad input"}]
 
@@ -1274,7 +1333,7 @@ def test_a_choice_reverted_later_is_offered_the_way_it_ended(tmp_path):
         ("user", "1"), ("edit", ""), ("assistant", "Done, rounding half up."),
         ("user", "actually no, revert to truncating"), ("edit", ""), ("assistant", "Reverted to truncating.")], QUIET)
     (c,) = out["new"]
-    assert (c["title"], [a["option"] for a in c["alternatives"]]) == ("Truncate", ["Round half up"])
+    assert (c["title"], [a["option"] for a in c["alternatives"]]) == ("`to_cents`: truncate", ["Round half up"])
     assert out["leads"] == []  # not the pick of "1" again, as if it still held
 
 

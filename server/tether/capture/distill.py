@@ -28,6 +28,7 @@ from ..core.syntax import SourceFile
 from ..core.workspace import Workspace, WorkspaceError
 from . import candidates as K
 from . import observations as O
+from .gate import tethers_request
 from .rules import RuleExtractor, leads
 from .session import GLOB_ALL, MAX_SYMBOLS, Call, Extractor, Lead, Session, Utterance
 from .transcript import ASSISTANT, USER, Said, Skipped, Transcript, read_transcript
@@ -45,6 +46,8 @@ def session_from(ws: Workspace, transcript: Transcript | None, log: list[dict]) 
     turn = 0
     if transcript is None:
         for e in log:
+            if e["kind"] == "prompt" and tethers_request(e.get("text", "")):
+                continue  # tether's own request at Stop, as the agent's next prompt: not the person's words
             if e["kind"] == "prompt":
                 turn += 1
                 events.append(Utterance(len(events), turn, USER, e.get("text", ""), e["at"], 0))
@@ -60,6 +63,8 @@ def session_from(ws: Workspace, transcript: Transcript | None, log: list[dict]) 
     rels: dict[str, str] = {}
     for ev in transcript.events:
         if isinstance(ev, Said):
+            if ev.who == USER and tethers_request(ev.text):
+                continue
             if ev.who == USER:
                 turn += 1
             events.append(Utterance(len(events), turn, ev.who, ev.text, ev.at, ev.line))

@@ -20,7 +20,7 @@ from .session import Session
 from .transcript import USER
 
 # the words tether's own request opens with: handed to the agent as a prompt by some agents (Cursor's follow-up
-# message), they are no words of the person's
+# message, Gemini CLI's AfterAgent reason), they are no words of the person's
 REQUEST_OPENS = "Before you finish, record as tether notes what it settled"
 _BARE_MAX = 12  # words of a chore said in one sentence ("rename LoanBook.by_borrower -> lent_to everywhere")
 _SAYS_MORE = re.compile(r"\b(?:because|since|so that|otherwise|must|never|always|only|instead|rather|prefer|don'?t|"
@@ -33,9 +33,14 @@ _CHORE = re.compile(r"^\W*(?:please\s+|pls\s+|now\s+|then\s+|and\s+)*(?:rename|r
                     r"remove (?:the )?unused)\b", re.I)
 
 
+def tethers_request(text: str) -> bool:
+    """``text`` is tether's own request at Stop, come back as a prompt."""
+    return REQUEST_OPENS in text
+
+
 def bare(text: str) -> bool:
     """The message only gives commands (see the module's documentation)."""
-    return REQUEST_OPENS in text or all(_bare_sentence(s) for s in re.split(r"(?<=[.!?])\s+|\n+", text.strip()))
+    return all(_bare_sentence(s) for s in re.split(r"(?<=[.!?])\s+|\n+", text.strip()))
 
 
 def _bare_sentence(s: str) -> bool:

@@ -4,6 +4,7 @@ anything else is imported: the imports alone cost more than the server's answer.
 
 from __future__ import annotations
 
+import gc
 import io
 import sys
 
@@ -12,6 +13,9 @@ HOOK_AGENTS = ("claude-code", "copilot", "cursor", "gemini")  # tether hook AGEN
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    # a command's many objects (100,000 notes and their anchors) live to its end: collecting
+    # garbage 140 times less often halves what a whole-workspace command costs
+    gc.set_threshold(100_000, 50, 100)
     if argv[:1] in (["hook"], ["context"]) and "--help" not in argv and "-h" not in argv:
         from .client import through_server  # built-in modules only
         stdin = sys.stdin.buffer.read() if argv[0] == "hook" else b""

@@ -20,7 +20,11 @@ from .common import EXIT_OK, EXIT_USAGE, UsageError
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser(argv[0] if argv else None)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # positions after an option (record KIND --span A:1 B:2): argparse leaves them over
+        if not isinstance(getattr(args, "position", None), list) or any(e.startswith("-") for e in extra):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.position += extra
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
@@ -78,8 +82,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     c = cmd("record", "notes:cmd_record", "record a note anchored to code (several places: give each)")
     c.add_argument("kind", choices=KINDS)
-    c.add_argument("position", nargs="*", help="PATH:LINE[:COL] (1-based), PATH:LINE-LINE with --span, or PATH with "
-                                               "--file; several when the note governs several places")
+    c.add_argument("position", nargs="*", help="PATH:LINE[:COL] (1-based): the definition there (the statement where none "
+                                               "encloses the line); PATH:LINE-LINE: those lines; PATH with --file; "
+                                               "several when the note governs several places")
     c.add_argument("--title", help="the decision or rule itself, as a sentence")
     c.add_argument("--body", default="", help="Markdown body ('-' reads standard input)")
     c.add_argument("--rationale", default="", help="why (decisions)")
@@ -140,7 +145,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("id")
     c.add_argument("position", help="PATH:LINE[:COL] (1-based)")
     c.add_argument("--anchor", type=int, default=1, metavar="N", help="which anchor of the note (default 1)")
-    c.add_argument("--span", action="store_true", help="the statement there, not the definition")
+    how = c.add_mutually_exclusive_group()  # neither: the kind of anchor it was
+    how.add_argument("--span", action="store_true", help="the statement there")
+    how.add_argument("--definition", action="store_true", help="the definition there")
     c.add_argument("--json", action="store_true")
 
     c = cmd("sync", "notes:cmd_sync", "write anchors that moved, changed or were renamed back into their note files")

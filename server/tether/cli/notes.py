@@ -80,7 +80,7 @@ def cmd_record(args) -> int:
     if args.joins:
         if checks_from_args(args) or args.tag:
             raise UsageError("--joins adds to a note what a restatement says; its checks and tags stay as they are")
-        note = ws.join(note_ref(args.joins), places, title=args.title or "", **fields)
+        note = ws.join(note_ref(args.joins), places, title=args.title or "", or_statement=True, **fields)
     else:
         if not places:
             raise UsageError("give PATH:LINE (or PATH with --file, or --glob PATTERN); several for several places")
@@ -88,7 +88,8 @@ def cmd_record(args) -> int:
             raise UsageError("a note needs a title (--title): the decision or rule itself")
         first, *more = places
         note = ws.record(args.kind, first.path, first.line, first.col, how=first.how, end=first.end, more=more,
-                         title=args.title, tags=args.tag, checks=checks_from_args(args), compile=compiles, **fields)
+                         title=args.title, tags=args.tag, checks=checks_from_args(args), compile=compiles,
+                         or_statement=True, **fields)
     if args.json:
         out_json(note_json(note, ws.locate_note(note)))
     else:
@@ -121,9 +122,7 @@ def place(ws: Workspace, position: str, args) -> Place:
         return Place(rel, how=A.FILE)
     if line is None:
         raise UsageError(f"{path}: give a line (PATH:LINE), or --file for the whole file")
-    if end is not None and not args.span:
-        raise UsageError("a line range (PATH:LINE-LINE) anchors lines: add --span")
-    return Place(rel, line - 1, lsp_col(ws, rel, line - 1, col), A.SPAN if args.span else A.SYMBOL,
+    return Place(rel, line - 1, lsp_col(ws, rel, line - 1, col), A.SPAN if args.span or end is not None else A.SYMBOL,
                  (end - 1, 1 << 30) if end is not None else None)
 
 
@@ -163,7 +162,7 @@ def cmd_list(args) -> int:
         if args.paths:
             scope = {n.id: n for p in args.paths for n in ws.notes_in(ws.rel(p, Path.cwd()))}
             notes = sorted(scope.values(), key=lambda n: n.id)
-        located = {n.id: ws.locate_note(n) for n in notes}
+        located = ws.locate_notes(notes)
     if args.json:
         out_json({"notes": [note_json(n, located[n.id]) for n in notes],
                   "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]})
@@ -248,7 +247,7 @@ def cmd_reanchor(args) -> int:
         raise UsageError(f"{args.position}: give PATH:LINE")
     rel = ws.rel(path, Path.cwd())
     note = ws.reanchor(note_ref(args.id), args.anchor - 1, rel, line - 1, lsp_col(ws, rel, line - 1, col),
-                       how=A.SPAN if args.span else None)
+                       how=A.SPAN if args.span else A.SYMBOL if args.definition else None)
     if args.json:
         out_json(note_json(note, ws.locate_note(note)))
     else:
