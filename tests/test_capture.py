@@ -1264,6 +1264,12 @@ def test_a_title_whose_it_refers_to_nothing_in_it_is_said_of_the_code_it_governs
         ("user", "nah, keep it simple. no new dependency for three lines of code"), ("edit", "")], TO_CENTS)["new"]
     assert (c["kind"], c["title"]) == ("decision", "`to_cents`: keep it simple"), c
     assert c["alternatives"][0]["option"].startswith("use `pydantic`")
+    (c,) = exchange(tmp_path, "for-this", [
+        ("user", "to_cents(0.125) gives 12. make it refuse fractions of a cent"),
+        ("assistant", "**Proposal.** I'd replace the check with `pydantic` (a validated `Amount` type), so the "
+                      "error names the field. Go ahead?"),
+        ("user", "no. no deps for this, just make it refuse fractions"), ("edit", "")], TO_CENTS)["new"]
+    assert c["title"] == "`to_cents`: no deps for this", c
     # a finding's opener says nothing of it
     (c,) = exchange(tmp_path, "found-it", [
         ("user", "to_cents(0.29) gives the wrong value: 28, not 29"),
