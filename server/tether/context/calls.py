@@ -360,6 +360,7 @@ class SymbolIndex:
         self.files: dict[str, tuple[list, FileSymbols]] = {}  # rel -> (stamp, symbols), known so far
         self._names: dict[str, list[Target]] = {}  # simple name -> the definitions in self.files
         self.py_modules: dict[str, str] = {}  # dotted name -> rel
+        self._tails: dict[str, str | None] = {}  # a module named by the end of its dotted name (src/ layouts) -> rel
         self.checked = 0.0
         self.warming = False  # a long-lived process parses what is unknown between requests (warm())
         self._unknown: list[str] | None = None  # the files left to parse, last first (_parse_unknown)
@@ -420,7 +421,7 @@ class SymbolIndex:
         stale = [rel for rel in looked if rel in stamps and (rel not in self.files or self.files[rel][0] != stamps[rel])]
         gone = [rel for rel in looked if rel in self.files and rel not in stamps]
         if stamps.keys() != self.stamps.keys():
-            self.py_modules = {}
+            self.py_modules, self._tails = {}, {}
             for rel in stamps:
                 if rel.endswith(".py"):
                     mod = rel[:-3].replace("/", ".")
@@ -530,8 +531,10 @@ class SymbolIndex:
         hit = self.py_modules.get(spec)
         if hit is not None:
             return hit
-        tails = [m for m in self.py_modules if m.endswith("." + spec)]  # src/ layouts
-        return self.py_modules[tails[0]] if len(tails) == 1 else None
+        if spec not in self._tails:  # (a look through every module, once a name: `import os` is none of them)
+            tails = [m for m in self.py_modules if m.endswith("." + spec)]  # src/ layouts
+            self._tails[spec] = self.py_modules[tails[0]] if len(tails) == 1 else None
+        return self._tails[spec]
 
 
 _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
