@@ -31,7 +31,7 @@ from ..context.calls import warm
 from ..context.ranking import DEFAULT_BUDGET, Context, context_for, note_markdown
 from ..context.search import search, since_iso
 from ..core import anchors as A
-from ..core.files import is_under
+from ..core.files import FolderChanges, is_under
 from ..core.languages import GrammarError
 from ..core.notes import CHECK_KINDS, KINDS, SEVERITIES, CheckError, NoteError
 from ..core.resolution import note_json
@@ -63,8 +63,12 @@ class Served:
         except WorkspaceError:
             self.ws = Workspace(Path(root))
         self.ws.repo.watch()  # else every call scans the notes folder
+        # and the sources: else the call graph walks the tree again each second (a p99 of 190 ms at 20,000 files)
+        self.ws.tree.changes = FolderChanges.open(self.ws.root, tree=True)
 
     def close(self) -> None:
+        if self.ws.tree.changes is not None:
+            self.ws.tree.changes.close()
         self.ws.close()
 
     @property

@@ -220,11 +220,13 @@ class RuleExtractor:
 _FOUND = re.compile(r"^(?:there it is|here it is|found it|got it|reproduced(?:,?\s+and)?)\s*[:;,.—–-]*\s*", re.I)
 # a title whose "it" (or opening "this"/"that") refers to nothing in it: "It must fail closed", "Keep it simple",
 # "That's the sweep timer"; and one that is only the option picked: "Exit 2", "Throw", "Token bucket"
-_IT_SUBJECT = re.compile(r"^it\s+(?=(?:must|should|has to|needs? to|never|always|can(?:not|'t)?|will|won't|is|was|"
-                         r"does|doesn't|(?!is\b|was\b)[a-z]+s)\b)", re.I)
+_IT_SUBJECT = re.compile(r"^it\s+(?=(?:must|should|has to|needs? to|never|always|can(?:not|'t)?|will|won't|was|"
+                         r"doesn't|[a-z]+s)\b)", re.I)  # "it is", "it does", "it adds": a verb of the code
 _BARE_IT = re.compile(r"^(?:\w+\s+)?it\b(?!')|^(?:this|that|it)(?:'s|\s+(?:one|is|was|does|doesn't|looks|seems)\b)",
                       re.I)
 _FRAGMENT_WORDS = 2
+_ENDS_BARE = re.compile(r"\b(?:for|like|with|about|of|to|on)\s+(?:this|that|it)$", re.I)  # "No deps for this"
+_SHORT = 6  # words of a title whose last "this" can only point outside it
 
 
 def _said_of(title: str, refs: list[tuple[str, str]], kind: str) -> str:
@@ -247,7 +249,8 @@ def _said_of(title: str, refs: list[tuple[str, str]], kind: str) -> str:
     bare = _BARE_IT.match(title)
     if bare and ": " in title[bare.end():] and not title.lower().startswith(("it ", "it's")):
         return title  # "That's the sweep timer: an active `setInterval` keeps …"
-    if bare or len(title.split()) <= _FRAGMENT_WORDS:
+    if bare or len(title.split()) <= _FRAGMENT_WORDS or \
+            len(title.split()) <= _SHORT and _ENDS_BARE.search(title.rstrip(".!")):
         return f"`{code}`: {title[:1].lower() + title[1:] if not title[1:2].isupper() else title}"
     return title
 
