@@ -1209,6 +1209,9 @@ def test_cursor_gemini_and_vscode_take_the_request_at_the_end_of_a_turn_and_it_i
 
     for agent, request in asked.items():  # the exact CLI form and the MCP form side by side, in each
         assert "record as tether notes what it settled" in request, agent
+        # the person's rule is a candidate: not asked about again as a lead (these agents' sessions are read
+        # from the observation log, which has no transcript lines)
+        assert "- candidate " in request and "the person may have settled" not in request, (agent, request)
         assert "\nCLI: tether record KIND PATH:LINE [PATH:LINE …] --title" in request, agent
         assert "\nMCP: record_note(kind, path, line, title" in request and "also=[{path, line}]" in request, agent
 

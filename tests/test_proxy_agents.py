@@ -131,16 +131,15 @@ PATCH = """apply_patch <<'EOF'
 EOF"""
 
 
-def test_codex_through_the_proxy(tmp_path):
-    root, home = make_repo(tmp_path)
+def codex(root: Path, home: Path, base: str, prompt: str, config: str = "") -> None:
+    """``codex exec PROMPT`` in ``root``, its model provider the proxy at ``base`` (``config``:
+    more lines for its config.toml)."""
     codex_home = home / ".codex"
-    codex_home.mkdir()
-    steps = [Call("exec_command", {"cmd": PATCH}), Text("total() now adds integer cents.")]
-    with openai.Upstream(steps) as up, running_proxy(root, "--openai-upstream", up.url) as (base, _):
-        (codex_home / "config.toml").write_text(f"""\
+    codex_home.mkdir(exist_ok=True)
+    (codex_home / "config.toml").write_text(f"""\
 model = "gpt-test"
 model_provider = "tether"
-
+{config}
 [model_providers.tether]
 name = "through tether proxy"
 base_url = "{base}/v1"
@@ -148,11 +147,17 @@ wire_api = "responses"
 env_key = "LOCAL_KEY"
 supports_websockets = false
 """, encoding="utf-8")
-        env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "LOCAL_KEY": KEY}
-        r = subprocess.run([cli("codex"), "exec", "--skip-git-repo-check", "-s", "workspace-write", DECISION],
-                           cwd=root, env=env, capture_output=True, text=True, timeout=TIMEOUT,
-                           stdin=subprocess.DEVNULL)
-        assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+    env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "LOCAL_KEY": KEY}
+    r = subprocess.run([cli("codex"), "exec", "--skip-git-repo-check", "-s", "workspace-write", prompt], cwd=root,
+                       env=env, capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+
+
+def test_codex_through_the_proxy(tmp_path):
+    root, home = make_repo(tmp_path)
+    steps = [Call("exec_command", {"cmd": PATCH}), Text("total() now adds integer cents.")]
+    with openai.Upstream(steps) as up, running_proxy(root, "--openai-upstream", up.url) as (base, _):
+        codex(root, home, base, DECISION)
         candidates = review(root)
     assert up.errors == [] and len(up.main) == 2
     assert "s += round(p * 100)" in (root / "billing.py").read_text(encoding="utf-8")
@@ -246,8 +251,6 @@ def test_codex_compaction_through_the_proxy(tmp_path):
     proxy with --distil-on-compaction: the section is asked for, becomes a candidate, and leaves
     the summary Codex goes on from."""
     root, home = make_repo(tmp_path)
-    codex_home = home / ".codex"
-    codex_home.mkdir()
     summary = "Progress: read billing.py; totals must be exact."
     wording = "CONTEXT CHECKPOINT COMPACTION"
     answer = summarise(summary, wording)
@@ -255,24 +258,8 @@ def test_codex_compaction_through_the_proxy(tmp_path):
     # every answer says the context is nearly full: Codex compacts after the first
     with openai.Upstream(steps, is_side=lambda req: False, input_tokens=lambda req: 200_000) as up, \
             running_proxy(root, "--openai-upstream", up.url, "--distil-on-compaction") as (base, _):
-        (codex_home / "config.toml").write_text(f"""\
-model = "gpt-test"
-model_provider = "tether"
-model_context_window = 400000
-model_auto_compact_token_limit = 50000
-
-[model_providers.tether]
-name = "through tether proxy"
-base_url = "{base}/v1"
-wire_api = "responses"
-env_key = "LOCAL_KEY"
-supports_websockets = false
-""", encoding="utf-8")
-        env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "LOCAL_KEY": KEY}
-        r = subprocess.run([cli("codex"), "exec", "--skip-git-repo-check", "-s", "workspace-write",
-                            "Look at billing.py"], cwd=root, env=env, capture_output=True, text=True,
-                           timeout=TIMEOUT, stdin=subprocess.DEVNULL)
-        assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+        codex(root, home, base, "Look at billing.py",
+              "model_context_window = 400000\nmodel_auto_compact_token_limit = 50000\n")
         candidates = settled(root)
     assert up.errors == []
     at = next(i for i, q in enumerate(up.requests) if wording in q.newest)
