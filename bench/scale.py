@@ -96,9 +96,9 @@ def run(cmd: list[str], cwd: Path, stdin: bytes = b"", env: dict | None = None) 
         p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.DEVNULL, env=env)
         p.stdin.write(stdin)
         p.stdin.close()
-        _, _, ru = os.wait4(p.pid, 0)
+        _, status, ru = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0
-        CPU["s"] = ru.ru_utime + ru.ru_stime
+        CPU["s"], CPU["exit"] = ru.ru_utime + ru.ru_stime, os.waitstatus_to_exitcode(status)
         out.seek(0)
         return wall, ru.ru_maxrss / 1024, out.read()
 
@@ -331,9 +331,13 @@ def measure_commands(root: Path, notes: int, files: int, gen: dict | None = None
     for key, label, argv, _ in COMMANDS:
         if key == "sync_s":
             res["sync_files"] = move_code(root)
-        argv = [str(root.parent / f"site-{notes}") if a == "OUT" else a for a in argv]
+        site = root.parent / f"site-{notes}"
+        shutil.rmtree(site, ignore_errors=True)  # (one an interrupted run left half replaced is refused)
+        argv = [str(site) if a == "OUT" else a for a in argv]
         res[key], res[key[:-2] + "_rss_mb"], out = run(tether_cmd() + argv, root, env=env)
         res[key[:-2] + "_cpu_s"] = CPU["s"]
+        if CPU["exit"] not in (0, 1):  # 1: findings; anything else is no figure
+            raise RuntimeError(f"tether {' '.join(argv)} exited with {CPU['exit']} in {root}")
         if key == "sync_s":
             res["sync_anchors"] = len(json.loads(out)["changed"])
         print(f"   {label:<40} {res[key]:>8.2f} s  (CPU {CPU['s']:.2f} s, load {os.getloadavg()[0]:.1f})", flush=True)
