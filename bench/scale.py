@@ -262,19 +262,19 @@ def growth(results: list[dict], rows: list[tuple] = ROWS) -> None:
         return
     print("\ngrowth between sizes (a figure should grow no faster than the notes)")
     heads = [f"{a['notes']:,}->{b['notes']:,}" for a, b in zip(results, results[1:])]
-    print(f"{'figure':<42} " + " ".join(f"{h:>16}" for h in heads))
-    print(f"{'notes':<42} " + " ".join(f"{b['notes'] / a['notes']:>15.1f}x" for a, b in zip(results, results[1:])))
+    print(f"{'figure':<54} " + " ".join(f"{h:>16}" for h in heads))
+    print(f"{'notes':<54} " + " ".join(f"{b['notes'] / a['notes']:>15.1f}x" for a, b in zip(results, results[1:])))
     for key, label, *_ in rows:
         if key.startswith("floor"):
             continue
-        print(f"{label:<42} " + " ".join(f"{b[key] / a[key]:>15.1f}x" if a[key] else f"{'-':>16}"
+        print(f"{label:<54} " + " ".join(f"{b[key] / a[key]:>15.1f}x" if a[key] else f"{'-':>16}"
                                          for a, b in zip(results, results[1:])))
 
 
 # -- the whole-workspace commands: linear in the notes ----------------------------------------
 
 COMMANDS = [  # key, label, argv (OUT: a folder of this size's), target at 10k / 100k notes
-    ("first_list_s", "list --json, first (no resolution kept yet)", ["list", "--json"], {}),
+    ("first_list_s", "list --json, first (no resolution kept yet)", ["list", "--json"], {10_000: 2, 100_000: 15}),
     ("list_s", "list --json", ["list", "--json"], {10_000: 2, 100_000: 15}),
     ("doctor_s", "doctor --json", ["doctor", "--json"], {}),
     ("check_s", "check", ["check"], {}),
@@ -346,17 +346,18 @@ def measure_commands(root: Path, notes: int, files: int, gen: dict | None = None
 
 def commands_table(results: list[dict]) -> None:
     print("\nwhole-workspace commands (wall seconds, a new process each, index warm)")
-    print(f"{'command':<42} " + " ".join(f"{r['notes']:>10,}" for r in results) + "   target")
+    print(f"{'command':<54} " + " ".join(f"{r['notes']:>10,}" for r in results) + "   target")
     for key, label, _, targets in COMMANDS:
         cells = " ".join(f"{r[key]:>10.2f}" for r in results)
         goals = ", ".join(f"<= {t} s at {n // 1000}k" + (" " + ("yes" if r[key] <= t else "NO"))
                           for n, t in targets.items() for r in results if r["notes"] >= n > r["notes"] // 2)
-        print(f"{label:<42} {cells}   {goals}")
+        print(f"{label:<54} {cells}   {goals}")
     for key, label, _, _ in COMMANDS:  # what a loaded machine does not change much
-        print(f"{'  CPU s: ' + label:<42} " + " ".join(f"{r[key[:-2] + '_cpu_s']:>10.2f}" for r in results))
-    print(f"{'  peak RSS of list --json, MB':<42} " + " ".join(f"{r['list_rss_mb']:>10.0f}" for r in results))
-    print(f"{'  anchors sync wrote':<42} " + " ".join(f"{r['sync_anchors']:>10,}" for r in results))
+        print(f"{'  CPU s: ' + label:<54} " + " ".join(f"{r[key[:-2] + '_cpu_s']:>10.2f}" for r in results))
+    print(f"{'  peak RSS of list --json, MB':<54} " + " ".join(f"{r['list_rss_mb']:>10.0f}" for r in results))
+    print(f"{'  anchors sync wrote':<54} " + " ".join(f"{r['sync_anchors']:>10,}" for r in results))
     growth(results, COMMANDS)
+    growth(results, [(key[:-2] + "_cpu_s", "CPU s: " + label) for key, label, _, _ in COMMANDS])
 
 
 # -- the agent's path (issue 33): what each tool call of an agent session costs, beside the floor --
