@@ -358,3 +358,21 @@ def test_a_call_to_a_function_nested_in_the_one_around_it_hands_over_its_notes(t
         assert [(i.note.id, i.tier) for i in got.items] == [(clean.id, CALLEE)]
     finally:
         ws.close()
+
+
+def test_a_wrapper_calling_the_same_name_in_another_module_hands_over_that_ones_notes(tmp_path):
+    """``def asdict(...): return _asdict(...)`` with ``from ._funcs import asdict as _asdict``:
+    the call is to the other module's ``asdict``, not the wrapper calling itself."""
+    files = {"pkg/__init__.py": "", "pkg/_funcs.py": "def asdict(inst):\n    return dict(inst)\n",
+             "pkg/next_gen.py": "from ._funcs import asdict as _asdict\n\n\ndef asdict(inst):\n    return _asdict(inst)\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    ws, _ = Workspace.init(tmp_path, exact=True)
+    try:
+        note = ws.record("decision", "pkg/_funcs.py", 0, title="asdict copies, never aliases")
+        got = context_for(ws, "pkg/next_gen.py", 4)
+        assert [(i.note.id, i.tier) for i in got.items] == [(note.id, CALLEE)]
+        assert "(`asdict` in pkg/_funcs.py): asdict copies, never aliases" in got.to_markdown()
+    finally:
+        ws.close()

@@ -109,7 +109,8 @@ class Resolver:
         return self.syms if rel == self.rel else self.index.symbols(rel)
 
     def callees(self, d: Definition) -> list[tuple[Target, str]]:
-        """Definitions ``d`` calls directly (not from definitions nested in it), in call order."""
+        """Definitions ``d`` calls directly (not from definitions nested in it), in call order; not
+        itself (a wrapper calling the same name in another module calls that one)."""
         nested = [(x.node.start_byte, x.node.end_byte) for x in self.src.defs
                   if x is not d and d.node.start_byte <= x.node.start_byte and x.node.end_byte <= d.node.end_byte]
         shadowed = self._locals(d)
@@ -126,7 +127,7 @@ class Resolver:
             if recv == "this" and self._this_rebound(fn, d):
                 recv = None
             target = self.resolve(name, recv, d, shadowed)
-            if target is not None and target.qualname != d.qualname and target not in seen:
+            if target is not None and (target.path, target.qualname) != (self.rel, d.qualname) and target not in seen:
                 seen.add(target)
                 out.append((target, f"{recv}.{name}" if isinstance(recv, str) and recv not in _SELF else name))
         return out
