@@ -319,11 +319,13 @@ class Resolver:
                 related = d_parent == parent or d.name.rsplit(".", 1)[-1] == short
                 scored.append((sim, related, d))
         scored.sort(key=lambda t: -t[0])
+        rivals = [t[0] for t in scored]  # every candidate competes for the margin, even one not taken
         if old_def is not None:  # one old definition a new one: not one another gone definition is likelier
             scored = [t for t in scored if not self._likelier_elsewhere(old_def, t[2], t[0])]
         if scored:
             sim, related, d = scored[0]
-            runner = scored[1][0] if len(scored) > 1 else 0.0
+            rivals.remove(sim)
+            runner = rivals[0] if rivals else 0.0
             if old_def is not None and sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN:
                 return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
             # its class (or function) renamed: the one new definition keeping the anchor's own
