@@ -319,19 +319,19 @@ class Resolver:
                 related = d_parent == parent or d.name.rsplit(".", 1)[-1] == short
                 scored.append((sim, related, d))
         scored.sort(key=lambda t: -t[0])
-        rivals = [t[0] for t in scored]  # every candidate competes for the margin, even one not taken
+        best = scored[0][0] if scored else 0.0
         if old_def is not None:  # one old definition a new one: not one another gone definition is likelier
             scored = [t for t in scored if not self._likelier_elsewhere(old_def, t[2], t[0])]
         if scored:
             sim, related, d = scored[0]
-            rivals.remove(sim)
-            runner = rivals[0] if rivals else 0.0
-            if old_def is not None and sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN:
+            runner = scored[1][0] if len(scored) > 1 else 0.0
+            # (a look-alike set aside that was likelier than d: d is a second choice, never taken)
+            if old_def is not None and sim >= max(RENAME_MIN, best) and related and sim - runner >= RENAME_MARGIN:
                 return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
             # its class (or function) renamed: the one new definition keeping the anchor's own
             # name, as like it as the likest (the class's other methods may be as like it)
             same = [x for s, _, x in scored if s >= sim and x.qualname.rsplit(".", 1)[-1] == short]
-            if old_def is not None and sim >= RENAME_MIN and len(same) == 1 and \
+            if old_def is not None and sim >= max(RENAME_MIN, best) and len(same) == 1 and \
                     sum(1 for _, _, x in scored if x.qualname.rsplit(".", 1)[-1] == short) == 1:
                 d = same[0]
                 return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
