@@ -319,13 +319,14 @@ class Resolver:
                 related = d_parent == parent or d.name.rsplit(".", 1)[-1] == short
                 scored.append((sim, related, d))
         scored.sort(key=lambda t: -t[0])
+        rivals = [(t[0], id(t[2])) for t in scored]  # every look-alike counts against the margin
         best = scored[0][0] if scored else 0.0
         if old_def is not None:  # one old definition a new one: not one another gone definition is likelier
             scored = [t for t in scored if not self._likelier_elsewhere(old_def, t[2], t[0])]
         if scored:
             sim, related, d = scored[0]
-            runner = scored[1][0] if len(scored) > 1 else 0.0
-            # (a look-alike set aside that was likelier than d: d is a second choice, never taken)
+            runner = max((s for s, i in rivals if i != id(d)), default=0.0)
+            # (one set aside as another's and likelier than d: d is a second choice, never taken)
             if old_def is not None and sim >= max(RENAME_MIN, best) and related and sim - runner >= RENAME_MARGIN:
                 return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
             # its class (or function) renamed: the one new definition keeping the anchor's own
