@@ -1354,3 +1354,33 @@ def test_failing_output_nobody_explained_and_lint_fixes_are_no_gotchas(tmp_path)
         ("user", "fix what ruff reports"), ("bash", lint, "src/shop/money.py:6:12: E711 comparison to None", True),
         fix, ("bash", lint, "All checks passed!", False), ("assistant", "Fixed the lint error in `to_cents`.")])
     assert ok_json(root, "distill", "--transcript", str(t))["new"] == []
+
+
+# -- candidates as hints that do not mislead ------------------------------------------------------------------
+
+ROUNDING = ("user", "to_cents: how should it treat half a cent?"), \
+    ("assistant", "Options:\n1. **Round half up** — what invoices expect.\n2. **Banker's rounding** — round half to "
+                  "even, no drift over many lines.\n3. **Raise** — refuse it.\n\nI'd go with 1.")
+
+
+def test_an_option_weighed_and_turned_down_in_the_reply_is_not_offered_as_the_choice(tmp_path):
+    for n, reply in enumerate(["Round half up is what I'd have said yesterday, but the totals drift over a long "
+                               "invoice. Banker's rounding.",
+                               "ok, but I'd rather go with banker's rounding, totals drift otherwise.",
+                               "makes sense for invoices, but our totals drift. banker's rounding then."]):
+        (c,) = exchange(tmp_path, f"weighed-{n}", [*ROUNDING, ("user", reply), ("edit", "")], QUIET)["new"]
+        assert (c["kind"], c["title"]) == ("decision", "Banker's rounding"), reply
+        assert any(a["option"].startswith("Round half up") for a in c["alternatives"]), reply
+
+
+def test_a_choice_taken_back_in_other_words_is_offered_the_way_it_ended(tmp_path):
+    out = exchange(tmp_path, "taken-back", [
+        ("user", "to_cents: should we round half up or truncate?"),
+        ("assistant", "Options:\n1. **Round half up** — what invoices expect.\n2. **Truncate** — never overcharges.\n\n"
+                      "I'd go with 1."),
+        ("user", "Let's try round half up."), ("edit", ""), ("assistant", "Done, rounding half up."),
+        ("user", "I'm sorry to go back on this — I'd rather we didn't keep rounding half up after all. A customer was "
+                 "overcharged by a cent. Could we truncate instead?"), ("edit", ""), ("assistant", "Truncating now.")],
+        QUIET)
+    (c,) = out["new"]
+    assert c["title"] == "Truncate" and c["alternatives"][0]["option"] == "rounding half up"

@@ -93,7 +93,8 @@ _NEITHER_LATER = re.compile(r"(?:^|[:.!]\s+)(?:neither(?: of (?:these|them|those
 _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo(?= (?:that|this|it|the|my|your)\b)|"
                      r"put it back|scrap|ditch|"
                      r"throw out|scratch (?:that|this|it)|forget (?:about )?(?=the\b|that\b|this\b)|"
-                     r"(?:go |switch |revert |change it )?back to|revert to)\b"
+                     r"(?:go |switch |revert |change it )?back to|revert to|"
+                     r"rather (?:we |you )?(?:didn'?t|did not|don'?t|not) (?:keep|use|go with|do))\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 # a sentence that starts by saying what to do: "Show the key itself, like `minLength`.", "Fail open: call next()"
 _DO = re.compile(r"^\W*(?:please\s+)?(?:show|return|raise|throw|fail|log|skip|reject|accept|drop|add|remove|store|"
@@ -155,12 +156,13 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
         if hit is not None:
             return hit
     m = _PICK_ORDINAL.search(head)
-    if m:
+    if m and not re.search(r"\b(?:not|rather than|instead of)\s*$", head[:m.start()], re.I):  # "not the first one"
+        # turns that one down
         n = _ORDINAL[m.group("n").lower()]
         if -len(options) <= n < len(options):
             return options[n]
-    if tersely and (_ASSENT.match(head) or _PICK_THAT.search(head)):
-        rec = _recommended(agent_text, options)
+    if tersely and (_ASSENT.match(head) or _PICK_THAT.search(head)) and not _ASSENT_NOT.search(head[:60]):
+        rec = _recommended(agent_text, options)  # (not "ok, but not the first one: …": that says which after the but)
         if rec is not None:
             return rec
     first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
@@ -172,6 +174,9 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
             # but not in this pr": the choice, then a limit
             continue  # "fraction is overkill": the option turned down, not the one picked; "no, not now. only
             # comma csv …": words of an option said after turning them all down
+        conceded = _CONCEDED.search(sent) if sent not in short else None
+        if conceded:  # "Round half up is what I'd have said, but the totals drift": the option before the "but" is
+            sent = sent[conceded.end():]  # weighed and turned down; what follows may name the pick
         hit = _resolve(sent, options)
         if hit is not None and (sent in short or _CHOOSE_VERB.search(sent) or _ASSENT.match(head) or
                                 len(_stems(sent) & _stems(hit.head)) >= 2):
@@ -192,6 +197,10 @@ _CHOSEN = re.compile(r"\b(?:let'?s (?:go with|use|do|take|pick|try)|(?:we'll|i'l
                      r"i pick|pick|i choose|i prefer|could we(?: maybe| perhaps| just)?|can we(?: maybe| just)?)\s+|"
                      r"^(?:for|on|as for|regarding)\s+(?:the\s+)?[\w .-]{2,30}?[,:]\s+", re.I)  # "For the format, plain
 # JSON with a version field, …": the topic, then the option chosen for it
+
+
+# where a reply turns from an option weighed to what counts against it ("X is tempting, but …")
+_CONCEDED = re.compile(r"(?:,|\s[—–-])?\s+(?:but|though|although|however|except that)\b\s*", re.I)
 
 
 # a sentence of a reply that turns an option down rather than picking it
@@ -284,12 +293,17 @@ def _revert_head(reply: str, rev: re.Match, psents: list[str]) -> str:
     tail = reply[rev.end():].split("\n")[0].strip(" .,:;—–-")
     dashed = re.match(r"^\s*[—–:]\s*(?P<y>[^.!?\n]{4,})", reply[rev.end():])  # "revert the wait forever part — reject
     # after 5s w/ a clear error msg"
-    instead = after and re.search(r"\b(?:instead|rather)\b", after[0], re.I)  # "scratch that — rounding hides the
-    # bug. refuse sub-cent amounts instead": the next sentence is the choice, the dash the reason
+    instead = next((x for x in after if re.search(r"\b(?:instead|rather)\b", x, re.I)), "")  # "scratch that —
+    # rounding hides the bug. refuse sub-cent amounts instead": the sentence that says "instead" is the choice
     head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
         dashed.group("y").strip() if dashed and not instead else \
-        (after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
-    return head if len(head.split()) >= 2 else ""
+        (_ASKED_INSTEAD.sub("", instead) or after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
+    return head if len(head.split()) >= 2 or head and instead else ""  # ("truncate instead": one word says it)
+
+
+# a choice asked for in place of the one taken back: "Could we truncate instead?" → "truncate"
+_ASKED_INSTEAD = re.compile(r"^\W*(?:could|can|shall) (?:we|you) (?:(?:please|just) )?(?:do |go with |use )?|"
+                            r",?\s+instead\b.*$|\?$", re.I)
 
 
 # the person questions what the agent chose, naming what they would have expected instead …
@@ -556,7 +570,8 @@ def exchanges(session: Session) -> list[Proposal]:
             why = said_why or why
             earlier = [a for a in old.alternatives if not _names_same(a.option, head)]  # the options it had, but
             # the one now chosen
-            named = re.sub(r"^(?:the|that|this)\s+|\s+(?:thing|part|stuff|bit|idea|approach)$", "", rest, flags=re.I)
+            named = re.sub(r"^(?:the|that|this)\s+|\s+(?:thing|part|stuff|bit|idea|approach)$", "",
+                           re.sub(r"\s+(?:after all|any ?more)$", "", rest, flags=re.I), flags=re.I)
             named = named if len(named.split()) >= 2 and named != said_head else last.head  # "the wait forever part"
             out.append(Proposal("decision", _choice_title(head), 0.75, refs,
                                 [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
