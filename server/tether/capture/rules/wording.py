@@ -44,7 +44,7 @@ _PROCESS = re.compile(r"\b(?:package(?:-lock)?\.json|changelog|lock ?file|bump\w
 _NO_CAUSE = re.compile(r"^\W*(?:\S+(?:\s+\S+)?\W*$|(?:why|how|what|it|this|that|the same|no|leave|keep)\b)", re.I)
 
 # a rejected option that is no option: what it points at is elsewhere, or it is a word that names nothing
-_POINTS = re.compile(r"\b(?:that|this|it|one of (?:these|those|them))\s*$|"
+_POINTS = re.compile(r"^\W*(?:\S+\s+){0,2}(?:that|this|it|one of (?:these|those|them))\W*$|"  # "do that", "charge that"
                      r"^(?:go ahead|do it|ok(?:ay)?|yes|sure|fine|sounds good|as is|same)\W*$", re.I)
 _FUNCTION_WORDS = frozenset("""before after then now later first last next again also instead otherwise either both
 neither none this that it here there yes no ok more less""".split())
