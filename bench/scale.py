@@ -83,8 +83,11 @@ TARGETS = {"hook_alone_p99_ms": 100, "hook_served_p99_ms": 30, "hook_alone_p99_m
            "ready_cold_ms": 1000, "index_build_s": 10, "lsp_rss_mb": 400}
 
 
+CPU: dict = {}  # the last run()'s CPU seconds (user + system, with its forked children)
+
+
 def run(cmd: list[str], cwd: Path, stdin: bytes = b"", env: dict | None = None) -> tuple[float, float, bytes]:
-    """(wall seconds, peak RSS MB, stdout) of one process."""
+    """(wall seconds, peak RSS MB, stdout) of one process (its CPU seconds: ``CPU["s"]``)."""
     with tempfile.TemporaryFile() as out:
         t0 = time.perf_counter()
         p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.DEVNULL, env=env)
@@ -92,6 +95,7 @@ def run(cmd: list[str], cwd: Path, stdin: bytes = b"", env: dict | None = None) 
         p.stdin.close()
         _, _, ru = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0
+        CPU["s"] = ru.ru_utime + ru.ru_stime
         out.seek(0)
         return wall, ru.ru_maxrss / 1024, out.read()
 
@@ -286,10 +290,38 @@ def move_code(root: Path, every: int = 10) -> int:
     return moved
 
 
+READY = ".bench-commands.json"  # a generated workspace, committed: ``--keep`` restores it instead of generating
+
+
+def fresh_clone(root: Path, notes: int, files: int) -> dict:
+    """The workspace as a fresh clone has it: committed to git (a CI's checkout), its index
+    built, no resolution kept. Generated once; under ``--keep``, a later run restores it
+    from its commit (generating 100,000 notes takes minutes)."""
+    git = ["git", "-c", "user.name=Bench", "-c", "user.email=bench@example.com", "-C", str(root)]
+    ready = root / READY
+    if ready.is_file() and json.loads(ready.read_text()).get("size") == [notes, files]:
+        print(f"\n== {notes:,} notes over {files:,} files: restored in {root}", flush=True)
+        subprocess.run(git + ["reset", "-q", "--hard"], check=True)
+        subprocess.run(git + ["clean", "-q", "-fd"], check=True)  # (not the ignored cache: removed below)
+        gen = json.loads(ready.read_text())
+    else:
+        print(f"\n== {notes:,} notes over {files:,} files: generating in {root}", flush=True)
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir(parents=True)
+        gen = {"size": [notes, files], "notes_written": L.generate(root, notes, files)["notes_written"]}
+        subprocess.run(git + ["init", "-q"], check=True)
+        (root / ".gitignore").write_text(READY + "\n")
+        subprocess.run(git + ["add", "-A"], check=True)
+        subprocess.run(git + ["commit", "-q", "-m", "generated"], check=True)
+        ready.write_text(json.dumps(gen))
+    shutil.rmtree(root / ".tether" / "cache", ignore_errors=True)
+    subprocess.run(tether_cmd() + ["reindex"], cwd=root, check=True, stdout=subprocess.DEVNULL)
+    return gen
+
+
 def measure_commands(root: Path, notes: int, files: int, gen: dict | None = None) -> dict:
     if gen is None:
-        print(f"\n== {notes:,} notes over {files:,} files: generating in {root}", flush=True)
-        gen = L.generate(root, notes, files)
+        gen = fresh_clone(root, notes, files)
     res: dict = {"notes": gen["notes_written"], "files": files}
     env = {**os.environ, "XDG_RUNTIME_DIR": str(root.parent / f"run-{notes}")}  # no server of another size answers
     os.makedirs(env["XDG_RUNTIME_DIR"], exist_ok=True)
@@ -298,9 +330,10 @@ def measure_commands(root: Path, notes: int, files: int, gen: dict | None = None
             res["sync_files"] = move_code(root)
         argv = [str(root.parent / f"site-{notes}") if a == "OUT" else a for a in argv]
         res[key], res[key[:-2] + "_rss_mb"], out = run(tether_cmd() + argv, root, env=env)
+        res[key[:-2] + "_cpu_s"] = CPU["s"]
         if key == "sync_s":
             res["sync_anchors"] = len(json.loads(out)["changed"])
-        print(f"   {label:<40} {res[key]:>8.2f} s", flush=True)
+        print(f"   {label:<40} {res[key]:>8.2f} s  (CPU {CPU['s']:.2f} s, load {os.getloadavg()[0]:.1f})", flush=True)
     return res
 
 
@@ -312,6 +345,8 @@ def commands_table(results: list[dict]) -> None:
         goals = ", ".join(f"<= {t} s at {n // 1000}k" + (" " + ("yes" if r[key] <= t else "NO"))
                           for n, t in targets.items() for r in results if r["notes"] >= n > r["notes"] // 2)
         print(f"{label:<42} {cells}   {goals}")
+    for key, label, _, _ in COMMANDS:  # what a loaded machine does not change much
+        print(f"{'  CPU s: ' + label:<42} " + " ".join(f"{r[key[:-2] + '_cpu_s']:>10.2f}" for r in results))
     print(f"{'  peak RSS of list --json, MB':<42} " + " ".join(f"{r['list_rss_mb']:>10.0f}" for r in results))
     print(f"{'  anchors sync wrote':<42} " + " ".join(f"{r['sync_anchors']:>10,}" for r in results))
     growth(results, COMMANDS)
@@ -410,11 +445,11 @@ def main(argv=None) -> int:
         for size in args.sizes.split(","):
             notes, files = (int(x) for x in size.split(":"))
             root = base / f"ws-{notes}"
-            shutil.rmtree(root, ignore_errors=True)
-            root.mkdir(parents=True)
             if args.commands:
                 commands.append(measure_commands(root, notes, files))
                 continue
+            shutil.rmtree(root, ignore_errors=True)
+            root.mkdir(parents=True)
             if args.agent_path:
                 results.append(measure_agent_path(root, notes, files, args))
             else:

@@ -614,7 +614,7 @@ def test_options_laid_out_as_a_table_and_a_label_said_after_turning_the_recommen
                       "| **C. Truncate** | as today | loses money quietly |\n\n**Recommendation:** A."),
         ("user", "nope. no silent fixes. B")], TO_CENTS)
     (c,) = out["new"]
-    assert (c["kind"], c["title"]) == ("decision", "Refuse")
+    assert (c["kind"], c["title"]) == ("decision", "`to_cents`: refuse")
     assert c["alternatives"] == [{"option": "Round half up", "rejected_because": "How: `Decimal` quantize; Bad: hides "
                                                                                   "sloppy feeds"},
                                  {"option": "Truncate", "rejected_because": "How: as today; Bad: loses money quietly"}]
@@ -1251,12 +1251,44 @@ def test_accepting_a_candidate_on_several_places_confirms_every_one(tmp_path):
 
 # -- candidates are hints that do not mislead ----------------------------------------------------------
 
+def test_a_title_whose_it_refers_to_nothing_in_it_is_said_of_the_code_it_governs(tmp_path):
+    # "It must …": the code is the subject
+    (c,) = exchange(tmp_path, "it-must", [
+        ("user", "to_cents gets amounts with three decimals from the feed. It must refuse them, never round: a "
+                 "cent lost per invoice adds up.")], TO_CENTS)["new"]
+    assert c["title"].startswith("`to_cents` must refuse them, never round"), c["title"]
+    # "keep it simple", answering the agent's plan: which code "it" is, in the title
+    (c,) = exchange(tmp_path, "keep-it", [
+        ("user", "to_cents(0.125) gives 12. make it refuse fractions of a cent"),
+        ("assistant", "I'll use `pydantic` for this; it validates the amount and gives a clear error."),
+        ("user", "nah, keep it simple. no new dependency for three lines of code"), ("edit", "")], TO_CENTS)["new"]
+    assert (c["kind"], c["title"]) == ("decision", "`to_cents`: keep it simple"), c
+    assert c["alternatives"][0]["option"].startswith("use `pydantic`")
+    # a finding's opener says nothing of it
+    (c,) = exchange(tmp_path, "found-it", [
+        ("user", "to_cents(0.29) gives the wrong value: 28, not 29"),
+        ("assistant", "Found it: `amount * 100` is 28.999999999999996 for 0.29 and the conversion truncates it."),
+        ("edit", ""), ("assistant", "Fixed.")], TO_CENTS)["new"]
+    assert c["kind"] == "gotcha" and c["title"].startswith("`amount * 100` is 28.99"), c["title"]
+
+
+def test_a_title_that_is_only_the_option_picked_is_said_of_its_code(tmp_path):
+    """"Exit 2", "Raise": the option the person picked, on its own, says nothing of what it
+    was picked for; its code says where."""
+    (c,) = exchange(tmp_path, "fragment", [
+        ("user", "to_cents(0.125) gives 12 silently"),
+        ("assistant", "For a fraction of a cent, should to_cents round half up, or raise?"),
+        ("user", "raise. silently changing money is worse than an error"), ("edit", "")], TO_CENTS)["new"]
+    assert (c["kind"], c["title"]) == ("decision", "`to_cents`: raise"), c
+    assert [a["option"] for a in c["alternatives"]] == ["round half up"]
+
+
 def test_a_removal_condition_the_person_states_is_kept_with_what_the_workaround_works_around(tmp_path):
     (c,) = exchange(tmp_path, "remove-when", [
         ("user", "to_cents: textwire 3.3 sends amounts as strings with a trailing space. strip it before converting. "
                  "it's a workaround, remove when textwire 3.4 ships the fix."), ("edit", ""), ("assistant", "Done.")],
         QUIET)["new"]
-    assert (c["kind"], c["title"]) == ("workaround", "Strip it before converting")  # not "It's a workaround, …"
+    assert (c["kind"], c["title"]) == ("workaround", "`to_cents`: strip it before converting")  # not "It's a workaround, …"
     assert c["works_around"] == "to_cents: textwire 3.3 sends amounts as strings with a trailing space"
     assert c["remove_when"] == "textwire 3.4 ships the fix"
     (c,) = exchange(tmp_path, "remove-when-next", [
@@ -1288,7 +1320,7 @@ def test_what_the_agent_says_of_an_option_is_its_rejection_reason_only_when_it_h
         ("assistant", "Options:\n- **Banker's rounding** — round half to even\n- **Round half up** — rounds 0.125 to 13, "
                       "but hides bad input\n- **Raise** — refuse anything finer than a cent\n\nI'd go with raising."),
         ("user", "raise"), ("edit", "")], QUIET)["new"]
-    assert c["title"] == "Raise" and c["alternatives"] == [
+    assert c["title"] == "`to_cents`: raise" and c["alternatives"] == [
         {"option": "Banker's rounding — round half to even", "rejected_because": ""},  # a description, no reason
         {"option": "Round half up", "rejected_because": "rounds 0.125 to 13, but hides bad input"}]
 
@@ -1301,7 +1333,7 @@ def test_a_choice_reverted_later_is_offered_the_way_it_ended(tmp_path):
         ("user", "1"), ("edit", ""), ("assistant", "Done, rounding half up."),
         ("user", "actually no, revert to truncating"), ("edit", ""), ("assistant", "Reverted to truncating.")], QUIET)
     (c,) = out["new"]
-    assert (c["title"], [a["option"] for a in c["alternatives"]]) == ("Truncate", ["Round half up"])
+    assert (c["title"], [a["option"] for a in c["alternatives"]]) == ("`to_cents`: truncate", ["Round half up"])
     assert out["leads"] == []  # not the pick of "1" again, as if it still held
 
 

@@ -248,10 +248,12 @@ def test_list_json_matches_what_record_printed(shared):
 
 
 def test_list_with_a_path(shared):
-    runs = run_all(shared.root, [["list", "src/web.ts", "--json"], ["list", "tools", "--json"], ["list", "tools"]])
+    runs = run_all(shared.root, [["list", "src/web.ts", "--json"], ["list", "tools", "--json"], ["list", "tools"],
+                                 ["list", "src", "--json"]])
     assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
     kinds = sorted(n["kind"] for n in json.loads(runs[0].stdout)["notes"])
     assert kinds == ["boundary", "intent", "workaround"]  # symbol, file, and the glob covering it
+    assert "workaround" in [n["kind"] for n in json.loads(runs[3].stdout)["notes"]]  # src/** reaches the folder
     assert json.loads(runs[1].stdout)["notes"] == []
     assert "no notes for tools" in runs[2].stdout
 

@@ -145,6 +145,16 @@ def test_replies_and_turn_ends_of_each_api():
     assert (g.text, g.ended) == ("ok", True)
 
 
+def test_sse_events_whatever_the_line_ends():
+    """Every line end SSE allows (LF, CR LF, CR), a data field over two lines, comments and
+    events without data, and a stream cut off mid-event at either end (what capture keeps)."""
+    want = [{"a": 1}, {"b": [1, 2]}, {"c": "x"}]
+    lf = b': keep-alive\n\nevent: ping\n\nevent: e\ndata: {"a": 1}\n\ndata: {"b":\ndata: [1, 2]}\n\ndata:{"c": "x"}\n\n'
+    for nl in (b"\n", b"\r\n", b"\r"):
+        assert events_of(lf.replace(b"\n", nl), "text/event-stream") == want
+    assert events_of(b'1}\n\n' + lf + b'data: {"d', "text/event-stream") == want
+
+
 # -- compaction: the section asked for, cut from what the client gets -----------------------------------
 
 SECTION = ("<tether-notes>\n- kind: decision\n  title: Money is integer cents\n  file: pay.py\n  symbol: pay\n"
@@ -240,3 +250,73 @@ def test_gemini_and_whole_bodies_lose_the_section_too():
     s = C.Stripper("anthropic", streamed=False)
     assert s.feed(whole) == b""
     assert ANTHROPIC.reply(events_of(s.close(), "application/json")).text == "<state_snapshot>S</state_snapshot>"
+
+
+def test_codex_compaction_loses_the_section_from_every_event_that_carries_its_text():
+    """The Responses API says the text four times: the deltas, the part's text, the finished item
+    (what Codex CLI keeps as the summary) and the completed response; the section leaves each."""
+    from upstreams.openai import response_events
+    summary = "Progress: pay() now takes cents.\nNext: refunds."
+
+    def response(text: str) -> dict:
+        return {"id": "resp_1", "object": "response", "status": "completed", "output": [
+            {"id": "msg_1", "type": "message", "status": "completed", "role": "assistant",
+             "content": [{"type": "output_text", "text": text, "annotations": []}]}]}
+
+    def texts(out: bytes) -> list[str]:
+        evs = events_of(out, "text/event-stream")
+        by = {e["type"]: e for e in evs}
+        return ["".join(e["delta"] for e in evs if e["type"] == "response.output_text.delta"),
+                by["response.output_text.done"]["text"], by["response.content_part.done"]["part"]["text"],
+                by["response.output_item.done"]["item"]["content"][0]["text"],
+                RESPONSES.reply(evs).text]
+
+    for tail in ("\n\n" + SECTION, "\n\n" + SECTION + "\n", "", "\n"):
+        raw = b"".join(response_events(response(summary + tail)))
+        s = C.Stripper("openai-responses", streamed=True)
+        out = b"".join(s.feed(raw[i:i + 7]) for i in range(0, len(raw), 7)) + s.close()
+        assert texts(out) == [summary + ("" if SECTION in tail else tail)] * 5, repr(tail)
+        if not tail:
+            assert out == raw  # nothing to cut: the stream's own bytes
+    s = C.Stripper("openai-responses", streamed=False)
+    assert s.feed(orjson.dumps(response(summary + "\n\n" + SECTION))) == b""
+    assert RESPONSES.reply(events_of(s.close(), "application/json")).text == summary
+
+
+def test_a_compaction_without_tools_is_the_sessions_turn(ws):
+    """Codex CLI 0.169 compacts with ``tools: []`` and its checkpoint prompt as the newest user
+    message: the section is asked for and the summary kept, in Codex's session."""
+    prompt = ("You are performing a CONTEXT CHECKPOINT COMPACTION. Create a handoff summary for another LLM that "
+              "will resume the task.")
+    body = {"model": "m", "tools": [], "input": [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "make pay exact"}]},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": prompt}]}]}
+    headers = {"x-codex-turn-metadata": json.dumps({"session_id": "codex-1"})}
+    req = read_request(RESPONSES, orjson.dumps(body), headers)
+    assert req.main and req.compaction and req.session == "codex-1"
+    cap = Capture(ws, Options(distil=False, distil_on_compaction=True))
+    sent = json.loads(cap.request_body(req))["input"][-1]["content"]
+    assert sent[0]["text"] == prompt and sent[-1] == {"type": "input_text", "text": C.REQUEST}
+    cap.exchanged(req, 200, RESPONSES.reply([{"object": "response", "status": "completed", "output": [
+        {"type": "message", "content": [{"type": "output_text", "text": "Progress: pay.\n\n" + SECTION}]}]}]))
+    assert [(e["kind"], e["text"]) for e in K.observations(ws, "codex-1") if e["kind"] == "summary"] == [
+        ("summary", "Progress: pay.")]
+    from tether.capture.candidates import candidates
+    assert [(c.title, c.extractor) for c in candidates(ws)] == [("Money is integer cents", "compaction")]
+
+
+def test_a_system_message_after_the_newest_hides_nothing(ws):
+    """Claude Code 2.1 may end a request with a ``system`` message ("The following deferred tools
+    are now available …"): the notes still go to the user's message before it, and a compaction
+    is still known by its wording."""
+    cap = Capture(ws, Options(distil=False, distil_on_compaction=True))
+    system = {"role": "system", "content": "The following deferred tools are now available via ToolSearch."}
+    body = {"model": "m", "tools": [{"name": "Read"}], "messages": [*_turn(ws.root), system]}
+    msgs = json.loads(cap.request_body(read_request(ANTHROPIC, orjson.dumps(body), {})))["messages"]
+    assert msgs[2]["content"][-1]["text"].startswith("# tether notes for pay.py") and msgs[3] == system
+    compact = {**body, "messages": [*_turn(ws.root)[:2], {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "t0", "content": "..."},
+        {"type": "text", "text": "Your task is to create a detailed summary of the conversation so far"}]}, system]}
+    req = read_request(ANTHROPIC, orjson.dumps(compact), {})
+    assert req.compaction and req.newest == 2
+    assert json.loads(cap.request_body(req))["messages"][2]["content"][-1]["text"] == C.REQUEST

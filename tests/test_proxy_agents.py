@@ -2,7 +2,8 @@
 2.1.328 (Messages API) and Codex CLI 0.169.0 (Responses API), as installed by
 tests/agents/install.sh, in a repository with tether's notes and no hooks — the proxy is all
 tether has of these sessions. What each test asserts is what the model was sent, what the agent
-did, and what tether kept."""
+did, and what tether kept: a turn's notes and candidates, and a compaction's summary and
+(with --distil-on-compaction) what it settled."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ pytest.importorskip("upstreams", reason="tests/upstreams (the scripted model API
 from upstreams import Call, Text, anthropic, openai  # noqa: E402
 
 from tether.capture import observations as K  # noqa: E402
+from tether.proxy import compaction as C  # noqa: E402
 from tether.core.workspace import Workspace  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,4 +166,122 @@ supports_websockets = false
     assert kinds[0] == ("prompt", DECISION[:40])  # Codex's own environment message is no prompt
     assert ("edit", "billing.py") in kinds and ("reply", "total() now adds integer cents.") in kinds
     assert any(c["kind"] == "decision" and "integer cents" in c["title"].lower() for c in candidates), candidates
+    assert on_disk(KEY, root, home) == []
+
+
+# -- compaction: the summary kept; with --distil-on-compaction, what was settled becomes candidates ---------
+
+SECTION = ("<tether-notes>\n- kind: decision\n  title: Totals are integer cents\n  file: billing.py\n  symbol: total\n"
+           "  why: floats drift\n  rejected: Decimal -- slow in the hot loop\n</tether-notes>")
+
+
+def summarise(summary: str, wording: str):
+    """A scripted model's answer to a compaction request (known by ``wording``): ``summary``, and
+    the section when the request asks for it, as a model that follows instructions would."""
+    def answer(req):
+        if wording not in req.newest:
+            return Text("Read it.")
+        return Text(summary + ("\n\n" + SECTION if C.OPEN in req.newest else ""))
+    return answer
+
+
+def settled(root: Path) -> list[tuple]:
+    return [(c["kind"], c["title"], c["extractor"], [a.get("name") for a in c["anchors"]],
+             [a["option"] for a in c["alternatives"]]) for c in review(root)]
+
+
+def test_claude_code_compaction_through_the_proxy(tmp_path):
+    """Claude Code 2.1.328's `/compact` (the same request as when its context fills), in two
+    sessions: through the proxy as it starts, the summary is kept and the request passes as it
+    came; with --distil-on-compaction the request gets the section asked for at its end, the
+    section becomes a candidate, and Claude Code gets — and goes on from — the summary alone."""
+    root, home = make_repo(tmp_path)
+    summary = "<analysis>The person wants exact totals.</analysis>\n<summary>1. Primary Request and Intent: exact " \
+              "totals in billing.py.</summary>"
+    wording = "create a detailed summary of the conversation"
+    answer = summarise(summary, wording)
+    read = Call("Read", {"file_path": str(root / "billing.py")})
+    steps = [read, answer, answer, read, answer, answer, Text("Going on.")]
+    env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "HOME": str(home), "DISABLE_TELEMETRY": "1",
+           "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"}
+
+    def claude(base: str, *args: str) -> str:
+        r = subprocess.run([cli("claude"), *args, "--allowedTools", "Read Edit", "--output-format", "json"],
+                           cwd=root, env={**env, "ANTHROPIC_BASE_URL": base}, capture_output=True, text=True,
+                           timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+        return json.loads(r.stdout)["session_id"]
+
+    with anthropic.Upstream(steps) as up:
+        with running_proxy(root, "--anthropic-upstream", up.url) as (base, _):  # off by default
+            plain = claude(base, "-p", "Look at billing.py")
+            claude(base, "-p", "/compact", "--resume", plain)
+        with running_proxy(root, "--anthropic-upstream", up.url, "--distil-on-compaction") as (base, _):
+            sid = claude(base, "-p", "Look at billing.py")
+            claude(base, "-p", "/compact", "--resume", sid)
+            claude(base, "-p", "Go on", "--resume", sid)
+            candidates = settled(root)
+    assert up.errors == [] and len(up.main) == 7
+    assert wording in up.main[2].newest and C.OPEN not in up.main[2].text  # off: asked nothing more
+    asked = up.main[5].json["messages"][-1]["content"]
+    assert wording in asked[-2]["text"] and asked[-1] == {"type": "text", "text": C.REQUEST}  # one trailing block
+    # the summary kept in each session's log, the section not in it; no words of Claude Code's taken for a prompt
+    for session in (plain, sid):
+        log = logged(root, session)
+        assert [e["text"] for e in log if e["kind"] == "summary"] == [summary]
+        assert [e["text"] for e in log if e["kind"] == "prompt"] == ["Look at billing.py"] + ["Go on"] * (session == sid)
+    assert candidates == [("decision", "Totals are integer cents", "compaction", ["total"], ["Decimal"])]
+    # Claude Code got the summary alone: in its transcript, and in what it sent next
+    transcript = (home / ".claude" / "projects").rglob(f"{sid}.jsonl")
+    transcript = "\n".join(p.read_text(encoding="utf-8") for p in transcript)
+    assert "exact totals in billing.py" in transcript and C.OPEN not in transcript
+    after = up.main[6]
+    assert "exact totals in billing.py" in after.text and C.OPEN not in after.text
+    assert on_disk(KEY, root, home) == []
+
+
+def test_codex_compaction_through_the_proxy(tmp_path):
+    """Codex CLI 0.169.0 compacts when its context passes `model_auto_compact_token_limit`: a
+    Responses request offering no tools whose newest message is its checkpoint prompt. Through the
+    proxy with --distil-on-compaction: the section is asked for, becomes a candidate, and leaves
+    the summary Codex goes on from."""
+    root, home = make_repo(tmp_path)
+    codex_home = home / ".codex"
+    codex_home.mkdir()
+    summary = "Progress: read billing.py; totals must be exact."
+    wording = "CONTEXT CHECKPOINT COMPACTION"
+    answer = summarise(summary, wording)
+    steps = [Call("exec_command", {"cmd": "cat billing.py"}), answer, answer]
+    # every answer says the context is nearly full: Codex compacts after the first
+    with openai.Upstream(steps, is_side=lambda req: False, input_tokens=lambda req: 200_000) as up, \
+            running_proxy(root, "--openai-upstream", up.url, "--distil-on-compaction") as (base, _):
+        (codex_home / "config.toml").write_text(f"""\
+model = "gpt-test"
+model_provider = "tether"
+model_context_window = 400000
+model_auto_compact_token_limit = 50000
+
+[model_providers.tether]
+name = "through tether proxy"
+base_url = "{base}/v1"
+wire_api = "responses"
+env_key = "LOCAL_KEY"
+supports_websockets = false
+""", encoding="utf-8")
+        env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "LOCAL_KEY": KEY}
+        r = subprocess.run([cli("codex"), "exec", "--skip-git-repo-check", "-s", "workspace-write",
+                            "Look at billing.py"], cwd=root, env=env, capture_output=True, text=True,
+                           timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+        candidates = settled(root)
+    assert up.errors == []
+    at = next(i for i, q in enumerate(up.requests) if wording in q.newest)
+    asked = up.requests[at].json
+    assert asked["tools"] == [] and asked["input"][-1]["content"][-1] == {"type": "input_text", "text": C.REQUEST}
+    sid = json.loads(up.requests[at].headers["x-codex-turn-metadata"])["session_id"]
+    assert [e["text"] for e in logged(root, sid) if e["kind"] == "summary"] == [summary]
+    assert candidates == [("decision", "Totals are integer cents", "compaction", ["total"], ["Decimal"])]
+    after = up.requests[at + 1]  # Codex goes on from the summary it was given: without the section
+    assert "Another language model started to solve this problem" in after.text
+    assert summary in after.text and C.OPEN not in after.text
     assert on_disk(KEY, root, home) == []

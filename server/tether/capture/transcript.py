@@ -65,7 +65,9 @@ from ..core.files import WorkspaceError
 
 USER, ASSISTANT, TOOL = "user", "assistant", "tool"
 
-_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.S)
+# text Claude Code wraps around a prompt (a transcript marks its own records isMeta; a request to the
+# model, which the proxy reads, holds them as blocks of the prompt's message)
+_REMINDER = re.compile(r"<(system-reminder|local-command-caveat)>.*?</\1>", re.S)
 _GENERATED = re.compile(r"<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|"
                         r"bash-input|bash-stdout|bash-stderr|user-memory-input)>")
 _INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]\s*$")

@@ -14,7 +14,7 @@ from ..core.files import WorkspaceError, glob_match
 from ..core.fork import fork_map
 from ..core.languages import GrammarError, for_path
 from ..core.notes import CheckError, Note, NoteError, check_from_dict, validate
-from ..core.resolution import Located, anchored_in, kept_for, resolve_anchors
+from ..core.resolution import Located, anchored_in, needs_parse, resolve_anchors
 from ..core.syntax import SourceFile, parsed
 from ..core.text import Range, digest
 from ..core.workspace import Workspace
@@ -75,8 +75,8 @@ class FileWork:
 
     def cost(self) -> int:
         """About how much work: a file is parsed when checked or when its text is new to an anchor."""
-        parse = any(n.kind == "invariant" and n.checks for n in self.notes) or any(
-            a.type != A.FILE and not kept_for(self.last.get((n.id, i)), self.h) for n, i, a in self.todo)
+        parse = any(n.kind == "invariant" and n.checks for n in self.notes) or needs_parse(
+            self.todo, self.rel, self.h, self.last)
         return len(self.text) if parse else 64
 
 
@@ -275,13 +275,14 @@ def _doctor(ws: Workspace) -> list[Finding]:
     out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()]
     notes = ws.notes()
     short = ws.short_ids() if notes else {}
+    located = ws.locate_notes([n for n in notes if n.status != "retired"])
     for note in notes:
         if note.status == "superseded" and ws.note(note.superseded_by) is None:
             out.append(Finding(note.path, 1, "warning", "unknown-successor",
                                f"superseded by '{note.superseded_by}', which is no note here", note.id))
         if note.status == "retired":
             continue
-        for loc in ws.locate_note(note):
+        for loc in located[note.id]:
             a = loc.anchor
             line = loc.place.sl + 1 if loc.place else 1  # where it was last seen, as check and the editor say
             nid = short.get(note.id, note.id)
@@ -298,7 +299,7 @@ def _doctor(ws: Workspace) -> list[Finding]:
     for note in notes:
         if note.kind == "invariant" and note.status == "active":
             out += _checks_that_cannot_run(note)
-            for loc in ws.locate_note(note):
+            for loc in located[note.id]:
                 if drift(loc):
                     out.append(Finding(loc.anchor.path, loc.range.sl + 1, "warning", DRIFT,
                                        f"invariant \"{note.title}\": its code changed since it was last "

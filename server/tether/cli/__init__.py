@@ -4,6 +4,7 @@ anything else is imported: the imports alone cost more than the server's answer.
 
 from __future__ import annotations
 
+import gc
 import io
 import sys
 
@@ -18,5 +19,8 @@ def main(argv: list[str] | None = None) -> int:
             return code
         if argv[0] == "hook":
             sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="surrogateescape")
+    # a command's many objects (100,000 notes and their anchors) live to its end: collecting
+    # garbage 140 times less often halves what a whole-workspace command costs
+    gc.set_threshold(100_000, 50, 100)
     from .main import main as run
     return run(argv)

@@ -162,7 +162,7 @@ def cmd_list(args) -> int:
         if args.paths:
             scope = {n.id: n for p in args.paths for n in ws.notes_in(ws.rel(p, Path.cwd()))}
             notes = sorted(scope.values(), key=lambda n: n.id)
-        located = {n.id: ws.locate_note(n) for n in notes}
+        located = ws.locate_notes(notes)
     if args.json:
         out_json({"notes": [note_json(n, located[n.id]) for n in notes],
                   "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]})

@@ -59,6 +59,9 @@ class Anchor:
     hash: str = ""  # digest of the whitespace-normalized text
     sketch: list[int] = field(default_factory=list)  # similarity sketch of its tokens
     range: Range | None = None  # last known range
+    # a digest of the file's text this anchor was written in and of the anchor itself, set
+    # when it resolves there exactly as written: a file with that text needs no parse (vouch())
+    vouched: str = ""
 
     @property
     def is_code(self) -> bool:
@@ -105,16 +108,36 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
         if d is None:
             where = "no grammar for this file type" if src.tree is None else "no definition here"
             raise AnchorError(f"{path}:{line + 1}: {where}; anchor a span (--span) or the file (--file)")
-        return symbol_anchor(src, path, d)
+        return vouched(symbol_anchor(src, path, d), src)
     if how == SPAN:
         s = stmt_at(src, byte, src.pos.byte(*end) if end else None)
         if s is None and end is None:
             s = _commented_stmt(src, byte)
         if s is not None:
-            return span_anchor(src, path, s)
+            return vouched(span_anchor(src, path, s), src)
         el = end[0] if end else line
-        return lines_anchor(src, path, line, max(line, el))
+        return vouched(lines_anchor(src, path, line, max(line, el)), src)
     raise AnchorError(f"unknown anchor type {how!r}")
+
+
+def vouch(a: Anchor, h: str, lang: str) -> str:
+    """What ``a.vouched`` holds when ``a`` resolves as written (:func:`as_written`) in the
+    text of digest ``h`` parsed as ``lang``: an anchor edited since, or another text or
+    grammar, does not match it."""
+    return digest(f"{h}|{lang}|{a.type}|{a.path}|{a.node}|{a.name}|{a.params}|{a.hash}|{tuple(a.range or ())}")
+
+
+def as_written(a: Anchor) -> Resolution:
+    """The resolution of an anchor in the very text it was written in."""
+    return Resolution(OK, a.range, a.name, [], a.hash, a.params)
+
+
+def vouched(a: Anchor, src: SourceFile) -> Anchor:
+    """``a``, just written in ``src``, with ``vouched`` set if it resolves there as written
+    (it does not where another definition looks just like it)."""
+    if a.is_code and resolve(a, src) == as_written(a):
+        a.vouched = vouch(a, digest(src.text), src.lang.name if src.lang else "")
+    return a
 
 
 def _documented_def(src: SourceFile, byte: int) -> Definition | None:

@@ -33,7 +33,7 @@ STATUSES = ("active", "superseded", "retired")
 # when set (a decision has no ``remove_when``).
 KEY_ORDER = ("id", "kind", "title", "status", "superseded_by", "author", "created", "updated",
              "tags", "rationale", "works_around", "remove_when", "failure", "cause", "task")
-ANCHOR_KEYS = ("type", "path", "pattern", "lang", "node", "name", "params", "hash", "sketch", "range")
+ANCHOR_KEYS = ("type", "path", "pattern", "lang", "node", "name", "params", "hash", "sketch", "range", "vouched")
 
 FENCE = "+++"
 _CONFLICT = re.compile(r"^<{7}( |$)", re.M)  # a conflict starts with <<<<<<< (a lone ======= is a heading)
@@ -307,7 +307,8 @@ def _anchor_from(a: dict, path: str, front: str, i: int, table: str = "anchors")
         raise NoteError(path, where(), "an anchor 'sketch' is a hex string (tether writes it)") from None
     return Anchor(type=t, path=str(a.get("path", "")), pattern=str(a.get("pattern", "")),
                   lang=str(a.get("lang", "")), node=str(a.get("node", "")), name=str(a.get("name", "")),
-                  params=str(a.get("params", "")), hash=str(a.get("hash", "")), sketch=sketch, range=rng)
+                  params=str(a.get("params", "")), hash=str(a.get("hash", "")), sketch=sketch, range=rng,
+                  vouched=str(a.get("vouched", "")))
 
 
 def _nth_table_line(front: str, key: str, i: int) -> int:
@@ -327,11 +328,11 @@ def note_to_dict(note: Note) -> dict:
 
 def _anchor_list(a: Anchor) -> list:
     return [a.type, a.path, a.pattern, a.lang, a.node, a.name, a.params, a.hash, a.sketch,
-            list(a.range) if a.range else None]
+            list(a.range) if a.range else None, a.vouched]
 
 
 def _anchor_of(x: list) -> Anchor:
-    return Anchor(*x[:9], Range(*x[9]) if x[9] else None)
+    return Anchor(*x[:9], Range(*x[9]) if x[9] else None, x[10])
 
 
 def note_from_dict(d: dict) -> Note:

@@ -81,6 +81,7 @@ class Resolutions:
         self._known: dict[str, tuple[int, Known | None]] = {}  # ... and what was known of them before
         self._seen: dict[str, str] = {}  # rel -> digest of the text last kept by see()
         self._sightings: list[tuple[str, dict]] = []  # see() records not written yet
+        self._stamped: list[tuple[str, list]] = []  # file -> [its stamp (SourceTree.content_stamp), digest] not written yet
         self._head: tuple[int, set[str]] | None = None  # git's HEAD: its time, the files it holds
         self._missing: tuple[float, int, dict] | None = None  # (when, generation, where gone files' anchors went)
         self._arriving = False  # working that out (it locates the gone files, which asks again)
@@ -117,13 +118,7 @@ class Resolutions:
         out, updates, parsed = resolve_anchors(rel, text, h, todo, *self.last_seen(todo, h), src)
         if parsed is not None:
             self.see((rel, parsed), write=False)  # written with the resolutions, in one transaction
-        self.keep(text, h, updates)
-        began = time.monotonic()
-        out = self._follow(rel, out)
-        # code lost here may turn up elsewhere later (cut in one save, pasted in another): under a
-        # watch of the tree, where a change is known at once, the search is made again after one
-        lost = any(not loc.resolution.attached and not loc.resolution.path for loc in out)
-        self._located[rel] = (h, self.generation(), list(out), began if lost else None)
+        out = self._settle(rel, text, h, out, updates)
         return out + self._arrivals(rel, text, parsed or src)
 
     def _arrivals(self, rel: str, text: str | None = None, src: SourceFile | None = None) -> list[Located]:
@@ -253,25 +248,28 @@ class Resolutions:
         """Keep which definitions each ``(rel, parsed text)`` holds, each with when it was first
         seen there: the evidence that a definition found elsewhere later is new there (moved
         in), or was there all along (a look-alike with a history of its own)."""
+        self._sight([(rel, digest(src.text), def_keys(src)) for rel, src in files], write)
+
+    def _sight(self, files: list[tuple[str, str, list[str] | None]], write: bool) -> None:
+        """:meth:`see` of ``(rel, digest of its text, its definitions' keys)`` (None: not parsed)."""
         # (a file of no language is kept too, with no definitions: a file note's file, to find it if renamed)
-        todo = [(rel, src, digest(src.text)) for rel, src in files if src.tree is not None or src.lang is None]
-        todo = [(rel, src, h) for rel, src, h in todo if self._seen.get(rel) != h]
+        todo = [(rel, h, defs) for rel, h, defs in files if defs is not None and self._seen.get(rel) != h]
         if not todo:
             return
         s = self.store
         puts = []
         with s.read() as txn:
-            for rel, src, h in todo:
+            for rel, h, defs in todo:
                 rec = s.get(txn, "seen", rel)
                 self._seen[rel] = h
                 if rec is not None and rec["h"] == h:
                     continue
                 if rec is None:  # first sight: each definition was there when the file last changed, or before
                     mark = [self.tree.changed_at(rel)]
-                    keys = {d.key: mark for d in src.defs}
+                    keys = {k: mark for k in defs}
                 else:  # a definition new since the last sight appeared now
                     stamp, known = time.time_ns(), rec["keys"]
-                    keys = {d.key: known.get(d.key, stamp) for d in src.defs}
+                    keys = {k: known.get(k, stamp) for k in defs}
                 puts.append((rel, {"h": h, "keys": keys, "at": time.time_ns()}))
         self._sightings += puts
         if write:
@@ -477,6 +475,78 @@ class Resolutions:
                 out[p] = Known({d.key: when for d in src.defs}, complete=False)
         return out
 
+    def locate_files(self, todos: dict[str, list[tuple[Note, int, A.Anchor]]], jobs: int) -> dict[str, list[Located]]:
+        """The anchors ``todos[rel]`` (all there are in ``rel``) resolved in each file as it is
+        on disk, for a command over the whole workspace: each file read once, parsed only when
+        an anchor's resolution in its text is not kept (a fresh clone's first command parses
+        them all, shared over ``jobs`` processes), what is kept stored in one transaction.
+        Only each file's own anchors: code that arrived from another file is found from there."""
+        out: dict[str, list[Located]] = {}
+        work: list[FileWork] = []
+        with self.batched(), self.tree.reading():
+            gen = self.generation()
+            with self.store.read() as txn:
+                stamps = {rel: self.store.get(txn, "stamps", rel) for rel in todos}
+            settled = time.time_ns() - SLACK_NS  # a file written since may change again within its time's tick
+            for rel, todo in todos.items():
+                stamp, text = self.tree.content_stamp(rel), None
+                if stamp is not None and stamps[rel] is not None and stamps[rel][:4] == stamp:
+                    h = stamps[rel][4]  # unchanged since its text was digested: not read again
+                else:
+                    try:
+                        text = self.tree.read(rel)
+                    except WorkspaceError:  # gone or unreadable: as locate says (a rare file)
+                        out[rel] = self.locate(rel)
+                        continue
+                    h = digest(text)
+                    if stamp is not None and max(stamp[0], stamp[1]) < settled:
+                        self._stamped.append((rel, [*stamp, h]))
+                hit = self._located.get(rel)
+                if hit is not None and hit[0] == h and hit[1] == gen and not (
+                        hit[3] is not None and self.tree.changes is not None and not self.tree.unchanged_since(hit[3])):
+                    out[rel] = list(hit[2])
+                    continue
+                last, olds = self.last_seen(todo, h)
+                if all(a.type == A.FILE or kept_for(last.get((n.id, i)), h) for n, i, a in todo):
+                    located, _, _ = resolve_anchors(rel, text or "", h, todo, last, olds)  # all kept: no text needed
+                    out[rel] = self._settle(rel, text or "", h, located, {})
+                    continue
+                if text is None:
+                    try:
+                        text = self.tree.read(rel)
+                    except WorkspaceError:
+                        out[rel] = self.locate(rel)
+                        continue
+                    if digest(text) != h:  # changed within its stamp (a clock set back): what it holds now
+                        h = digest(text)
+                        last, olds = self.last_seen(todo, h)
+                if not needs_parse(todo, rel, h, last):
+                    located, updates, _ = resolve_anchors(rel, text, h, todo, last, olds)  # no parse
+                    out[rel] = self._settle(rel, text, h, located, updates)
+                else:
+                    work.append(FileWork(rel, text, h, todo, last, olds))
+            if work:
+                from .fork import fork_map  # here: a command whose resolutions are all kept forks nothing
+                parse = sum(len(w.text) for w in work)
+                for w, (found, updates, keys) in zip(work, fork_map(_resolve_file, work,
+                                                                    max(1, min(jobs, parse // FORK_BYTES)))):
+                    self._sight([(w.rel, w.h, keys)], write=False)
+                    located = [Located(n, i, a, *got) for (n, i, a), got in zip(w.todo, found)]
+                    out[w.rel] = self._settle(w.rel, w.text, w.h, located, updates)
+        return out
+
+    def _settle(self, rel: str, text: str, h: str, located: list[Located], updates: dict) -> list[Located]:
+        """Keep the resolutions just made in ``text`` (digest ``h``) of ``rel``, and follow
+        the code lost from it to the files it went to."""
+        self.keep(text, h, updates)
+        began = time.monotonic()
+        located = self._follow(rel, located)
+        # code lost here may turn up elsewhere later (cut in one save, pasted in another): under a
+        # watch of the tree, where a change is known at once, the search is made again after one
+        lost = any(not loc.resolution.attached and not loc.resolution.path for loc in located)
+        self._located[rel] = (h, self.generation(), list(located), began if lost else None)
+        return located
+
     def locate_note(self, note: Note, texts: dict[str, str] | None = None) -> list[Located]:
         out = []
         for rel in sorted({a.path for a in note.anchors if a.type != A.GLOB}):
@@ -555,12 +625,15 @@ class Resolutions:
     def _write(self, batch: list[tuple[str, str, dict]]) -> None:
         s = self.store
         sightings, self._sightings = self._sightings, []
-        if not batch and not sightings:
+        stamped, self._stamped = self._stamped, []
+        if not batch and not sightings and not stamped:
             return
 
         def put(txn):
             for rel, rec in sightings:
                 s.put(txn, "seen", rel, rec)
+            for rel, rec in stamped:
+                s.put(txn, "stamps", rel, rec)
             if not batch:
                 return
             for text, h, updates in batch:
@@ -576,6 +649,34 @@ class Resolutions:
             s.write(put)
         except lmdb.Error:  # a read-only or full disk must not stop anyone reading notes
             pass
+
+
+def def_keys(src: SourceFile) -> list[str] | None:
+    """The keys of a parsed file's definitions, as :meth:`Resolutions.see` keeps them (none
+    for a file of no language; None when its language's parse failed: nothing is known)."""
+    if src.tree is not None:
+        return [d.key for d in src.defs]
+    return [] if src.lang is None else None
+
+
+@dataclass
+class FileWork:
+    """One file of :meth:`Resolutions.locate_files` whose anchors need its text parsed."""
+
+    rel: str
+    text: str
+    h: str
+    todo: list[tuple[Note, int, A.Anchor]]
+    last: dict
+    olds: dict
+
+
+def _resolve_file(w: FileWork) -> tuple[list[tuple], dict, list[str] | None]:
+    """``resolve_anchors`` of one file, as a forked process hands it back: no notes (the
+    parent has them), only each anchor's (resolution, last place, parameters), the records
+    to keep and the definitions' keys for :meth:`Resolutions.see`."""
+    out, updates, src = resolve_anchors(w.rel, w.text, w.h, w.todo, w.last, w.olds)
+    return [(loc.resolution, loc.last, loc.params) for loc in out], updates, def_keys(src) if src else None
 
 
 def anchored_in(rel: str, holders: list) -> list[tuple]:
@@ -594,6 +695,7 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
     new_src = None
     resolvers: dict[str | None, A.Resolver] = {}
     updates = {}
+    lang = None
     for n, i, a in todo:
         if a.type == A.FILE:
             out.append(Located(n, i, a, A.Resolution(A.OK)))
@@ -602,6 +704,15 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
         if kept_for(st, h):
             out.append(Located(n, i, a, _res_from(st["res"]), Range(*st["range"]) if st.get("range") else a.range,
                                st.get("params", "")))
+            continue
+        if a.vouched and lang is None:
+            lang = _lang_name(rel)
+        if a.vouched and a.vouched == A.vouch(a, h, lang):  # the very text it was written in: no parse
+            res = A.as_written(a)
+            out.append(Located(n, i, a, res, Range(*st["range"]) if st and st.get("range") else a.range, res.params))
+            updates[f"{n.id}\0{i}"] = {**(st or {}), "for": anchor_key(a), "resolved_in": h, "res": _res_to(res),
+                                       "text": h, "range": list(a.range) if a.range else None, "name": a.name,
+                                       "params": a.params, "hash": a.hash, "at": time.time_ns()}
             continue
         if new_src is None:
             new_src = src if src is not None and src.text == text else parsed(rel, text, for_path(rel))
@@ -623,6 +734,19 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
                        hash=res.hash or a.hash, at=time.time_ns())
         updates[f"{n.id}\0{i}"] = rec
     return out, updates, new_src
+
+
+def needs_parse(todo: list[tuple[Note, int, A.Anchor]], rel: str, h: str, last: dict) -> bool:
+    """Resolving ``todo`` in the text of digest ``h`` of ``rel`` parses it: an anchor's
+    resolution there is neither kept (``last``) nor vouched for by the note file."""
+    lang = _lang_name(rel)
+    return any(a.type != A.FILE and not kept_for(last.get((n.id, i)), h) and not (a.vouched and a.vouched == A.vouch(a, h, lang))
+               for n, i, a in todo)
+
+
+def _lang_name(rel: str) -> str:
+    lang = for_path(rel)
+    return lang.name if lang else ""
 
 
 def against_note(a: A.Anchor, res: A.Resolution) -> A.Resolution:
@@ -662,6 +786,7 @@ def _res_from(d: dict) -> A.Resolution:
                         offered=d.get("offered", False))
 
 
+FORK_BYTES = 256 * 1024  # source to parse per process before resolving is shared over processes
 FOLLOW_FILES = 64  # changed files searched by content; beyond, only those that name the lost code
 SLACK_NS = 2_000_000_000  # file times are coarse on some file systems
 def _short(name: str) -> str:

@@ -14,7 +14,7 @@ from typing import ClassVar, NamedTuple
 from pathlib import Path
 
 from . import anchors as A
-from .files import TETHER_DIR, SourceTree, WorkspaceError, git_toplevel, inside, is_under, normalize_glob
+from .files import TETHER_DIR, SourceTree, WorkspaceError, git_toplevel, glob_reaches, inside, is_under, normalize_glob
 from .languages import GrammarError, for_path
 from .notes import (KINDS, Alternative, CheckError, Note, NoteError, Waiver, author_name, check_from_dict, new_id,
                     now, validate)
@@ -147,6 +147,9 @@ class Workspace:
         scope.update((n.id, n) for n in self.notes_on(rel))
         if self.abs(rel).is_file():
             scope.update((loc.note.id, loc.note) for loc in self.locate(rel) if loc.path == rel)
+        else:  # a folder: the patterns that reach inside it too
+            scope.update((n.id, n) for n in self.notes()
+                         if any(a.type == A.GLOB and glob_reaches(a.pattern, rel) for a in n.anchors))
         return sorted(scope.values(), key=lambda n: n.id)
 
     def save(self, note: Note) -> Note:
@@ -163,6 +166,27 @@ class Workspace:
 
     def locate_note(self, note: Note, texts: dict[str, str] | None = None) -> list[Located]:
         return self.resolutions.locate_note(note, texts)
+
+    def locate_notes(self, notes: list[Note]) -> dict[str, list[Located]]:
+        """Note id -> :meth:`locate_note` of it, for many notes at once (``list``, ``doctor``,
+        ``site``): each file they name read once and parsed at most once for all its anchors."""
+        out: dict[str, list[Located]] = {n.id: [Located(n, i, a, A.Resolution(A.OK))
+                                                for i, a in enumerate(n.anchors) if a.type == A.GLOB] for n in notes}
+        for located in self.locate_files({a.path for n in notes for a in n.anchors if a.type != A.GLOB}).values():
+            for loc in located:
+                if loc.note.id in out:
+                    out[loc.note.id].append(loc)
+        return {nid: sorted(locs, key=lambda loc: loc.index) for nid, locs in out.items()}
+
+    def locate_files(self, rels: set[str]) -> dict[str, list[Located]]:
+        """:meth:`locate` of many files at once, each file's own anchors only (no code that
+        arrived from elsewhere): read once, parsed at most once, shared over the cores."""
+        todos: dict[str, list[tuple[Note, int, A.Anchor]]] = {rel: [] for rel in sorted(rels)}
+        for n in self.notes():  # every note's anchors there: a file's resolutions are kept whole
+            for i, a in enumerate(n.anchors):
+                if a.type != A.GLOB and a.path in todos:
+                    todos[a.path].append((n, i, a))
+        return self.resolutions.locate_files(todos, self.cores())
 
     def keep_located(self, text: str, located: list[Located]) -> None:
         self.resolutions.keep_located(text, located)
@@ -368,16 +392,21 @@ class Workspace:
                        ) -> tuple[dict[str, list[tuple[int, A.Anchor]]], dict[tuple[str, int], A.Anchor]]:
         """Note id -> (anchor index, the anchor as its code is now) of each anchor ``sync``
         writes, and (note id, index) -> the anchor as the note file has it."""
-        paths = rels if rels is not None else sorted(
-            {a.path for n in self.notes() if n.status != "retired" for a in n.anchors if a.type != A.GLOB})
+        if rels is None and not texts:  # the whole workspace: each file's own anchors, all at once
+            by_file = self.locate_files({a.path for n in self.notes() if n.status != "retired"
+                                         for a in n.anchors if a.type != A.GLOB})
+        else:
+            by_file = {}
+            for rel in rels if rels is not None else sorted(
+                    {a.path for n in self.notes() if n.status != "retired" for a in n.anchors if a.type != A.GLOB}):
+                try:
+                    by_file[rel] = self.locate(rel, texts.get(rel))
+                except WorkspaceError:
+                    continue
         found: dict[str, list[tuple[int, A.Anchor]]] = {}
         old: dict[tuple[str, int], A.Anchor] = {}
         parsed: dict[str, SourceFile] = {}
-        for rel in paths:
-            try:
-                located = self.locate(rel, texts.get(rel))
-            except WorkspaceError:
-                continue
+        for located in by_file.values():
             for loc in located:
                 r, a = loc.range, loc.anchor
                 old[loc.note.id, loc.index] = a

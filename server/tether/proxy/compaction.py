@@ -159,7 +159,40 @@ def _gemini_event(ev: dict, cut: Cut) -> list[dict]:
     return [{**ev, "candidates": [{**c0, "content": {**c0["content"], "parts": new_parts}}, *cands[1:]]}]
 
 
-STRIPS = {"anthropic": _anthropic_event, "gemini": _gemini_event}
+def _responses_item(item) -> dict:
+    """An output item with the section cut from its text parts (a whole text: no holding back)."""
+    if not isinstance(item, dict) or not isinstance(item.get("content"), list):
+        return item
+    return {**item, "content": [{**p, "text": split(p["text"])[0]} if isinstance(p, dict) and
+                                p.get("type") == "output_text" and isinstance(p.get("text"), str) else p
+                                for p in item["content"]]}
+
+
+def _responses_event(ev: dict, cut: Cut) -> list[dict]:
+    """Codex CLI builds its summary from the finished item; the deltas are what it shows meanwhile:
+    the section goes from both."""
+    t = ev.get("type")
+    if t == "response.output_text.delta" and isinstance(ev.get("delta"), str):
+        return [{**ev, "delta": cut.feed(ev["delta"])}]
+    if t == "response.output_text.done" and isinstance(ev.get("text"), str):
+        done = {**ev, "text": split(ev["text"])[0]}
+        rest = cut.flush()
+        if rest:  # what was held back, as the part's last delta (the same place in the stream, so its number)
+            delta = {k: v for k, v in ev.items() if k != "text"}
+            return [{**delta, "type": "response.output_text.delta", "delta": rest}, done]
+        return [done]
+    if t == "response.content_part.done":
+        return [{**ev, "part": _responses_item({"content": [ev.get("part")]})["content"][0]}]
+    if t == "response.output_item.done":
+        return [{**ev, "item": _responses_item(ev.get("item"))}]
+    if t in ("response.completed", "response.incomplete") and isinstance(ev.get("response"), dict):
+        return [{**ev, "response": _responses_event(ev["response"], cut)[0]}]
+    if ev.get("object") == "response" and isinstance(ev.get("output"), list):  # not streamed
+        return [{**ev, "output": [_responses_item(it) for it in ev["output"]]}]
+    return [ev]
+
+
+STRIPS = {"anthropic": _anthropic_event, "gemini": _gemini_event, "openai-responses": _responses_event}
 
 
 class Stripper:
@@ -194,7 +227,7 @@ class Stripper:
         if not isinstance(ev, dict):
             return block
         evs = self.fn(ev, self.cut)
-        if len(evs) == 1 and evs[0] is ev:
+        if len(evs) == 1 and evs[0] == ev:  # nothing cut from it: its own bytes
             return block
         head = b"\n".join(ln for ln in lines if not ln.startswith(b"data:") and ln.strip())
         out = []

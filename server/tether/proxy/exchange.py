@@ -15,7 +15,7 @@ from functools import cached_property
 import orjson
 
 from ..agents.hooks import Touch, _vscode_patch, _window, touches
-from .apis import ASSISTANT, USER, Api, Call, Msg, Result, first_user_digest
+from .apis import ASSISTANT, OTHER, USER, Api, Call, Msg, Result, first_user_digest
 
 HOOK_MARK = b"# tether notes for "  # the heading of every answer tether's hooks give (context.ranking)
 
@@ -67,7 +67,7 @@ class Request:
     tail: list[Msg]  # the last TAIL of them: all a request waits for
     session: str  # the observation log's session: the agent's id, else the conversation's first message
     thread: str  # this conversation inside the session (a sub-agent's is another)
-    main: bool  # a main turn (tools offered); side requests are no session's
+    main: bool  # a main turn (tools offered, or a compaction); side requests are no session's
     compaction: bool
     hooked: bool  # tether's hook output is in it already
     results: list[tuple[Call, Result]] = field(default_factory=list)  # the newest message's tool results
@@ -79,8 +79,10 @@ class Request:
 
     @property
     def newest(self) -> int:
-        """The index of the newest message when it is the user's side, else -1."""
-        return self.count - 1 if self.tail and self.tail[-1].side == USER else -1
+        """The index of the newest message when it is the user's side, else -1 (system messages
+        after it do not count: Claude Code 2.1 may end a request with one)."""
+        i = _last_spoken(self.tail)
+        return self.count - len(self.tail) + i if i >= 0 and self.tail[i].side == USER else -1
 
     def touched(self) -> list[Touch]:
         out: list[Touch] = []
@@ -108,26 +110,33 @@ def read_request(api: Api, raw: bytes, headers) -> Request | None:
         count = len(tail)
     thread = first_user_digest(first if any(m.side == USER for m in first) else api.read(body))
     session = api.session(body, headers) or f"proxy-{api.family}-{thread}"
-    newest = tail[-1] if tail else None
-    text = "\n".join(newest.texts) if newest is not None and newest.side == USER else ""
-    req = Request(api, raw, body, count, tail, session.replace("\0", ""), thread, api.offers_tools(body),
-                  any(w in text for w in api.compaction), HOOK_MARK in raw)
+    i = _last_spoken(tail)
+    text = "\n".join(tail[i].texts) if i >= 0 and tail[i].side == USER else ""
+    compaction = any(w in text for w in api.compaction)
+    # a compaction is the session's even without tools (Codex offers none): known by its wording
+    req = Request(api, raw, body, count, tail, session.replace("\0", ""), thread,
+                  api.offers_tools(body) or compaction, compaction, HOOK_MARK in raw)
     req.results = _results(tail)
     return req
 
 
+def _last_spoken(msgs: list[Msg]) -> int:
+    """The index of the last message the user's side or the model's said (not a system one), or -1."""
+    return next((i for i in range(len(msgs) - 1, -1, -1) if msgs[i].side != OTHER), -1)
+
+
 def _results(msgs: list[Msg]) -> list[tuple[Call, Result]]:
-    """The tool results of the newest user-side messages, each with the call it answers."""
-    tail: list[Msg] = []
-    for m in reversed(msgs):
-        if m.side != USER:
-            break
-        tail.insert(0, m)
+    """The tool results of the newest user-side messages (those after the model's last one),
+    each with the call it answers."""
+    k = len(msgs)
+    while k and msgs[k - 1].side != ASSISTANT:
+        k -= 1
+    tail = [m for m in msgs[k:] if m.side == USER]
     if not tail:
         return []
     calls: dict[str, Call] = {}
     by_name: dict[str, list[Call]] = {}
-    for m in msgs[:len(msgs) - len(tail)][-8:]:  # the calls just before (Responses: one item each)
+    for m in msgs[:k][-8:]:  # the calls just before (Responses: one item each)
         for c in m.calls:
             calls[c.id] = c
             by_name.setdefault(c.name, []).append(c)
@@ -175,8 +184,12 @@ def events_of(data: bytes, content_type: str, encoding: str = "") -> list[dict]:
         return []
     if "text/event-stream" in content_type:
         out = []
-        for block in re.split(rb"\r?\n\r?\n", data):
-            payload = b"\n".join(line[5:].lstrip(b" ") for line in block.splitlines() if line.startswith(b"data:"))
+        if b"\r" in data:  # SSE lines may end in CR LF or CR: LF alone from here on
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        for block in data.split(b"\n\n"):  # bytes.split, not a regular expression: 300 KB in 3 ms, not 30
+            if b"data:" not in block:
+                continue
+            payload = b"\n".join(line[5:].lstrip(b" ") for line in block.split(b"\n") if line.startswith(b"data:"))
             if not payload or payload == b"[DONE]":
                 continue
             try:

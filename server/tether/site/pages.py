@@ -91,7 +91,9 @@ class Site:
     def __init__(self, ws: Workspace, findings: list[dict], candidates: list[dict]):
         self.ws = ws
         with ws.snapshot():
-            notes = [note_json(n, ws.locate_note(n)) for n in ws.notes()]
+            every = ws.notes()
+            located = ws.locate_notes(every)
+            notes = [note_json(n, located[n.id]) for n in every]
         self.notes = sorted(notes, key=lambda n: (n["created"], n["id"]), reverse=True)
         self.by_id = {n["id"]: n for n in self.notes}
         self.findings, self.candidates = findings, candidates

@@ -214,7 +214,50 @@ class RuleExtractor:
             p.refs = _with_class(p.refs)
             if p.kind == "invariant" and _EACH.search(p.title):
                 p.refs = _with_file(p.refs)
+            p.title = _said_of(p.title, p.refs, p.kind)
         return out
+
+
+# what opens a finding and says nothing of it: "There it is: the variant names came back as `False`"
+_FOUND = re.compile(r"^(?:there it is|here it is|found it|got it|reproduced(?:,?\s+and)?)\s*[:;,.—–-]*\s*", re.I)
+# a title whose "it" (or opening "this"/"that") refers to nothing in it: "It must fail closed", "Keep it simple",
+# "That's the sweep timer"; and one that is only the option picked: "Exit 2", "Throw", "Token bucket"
+_IT_SUBJECT = re.compile(r"^it\s+(?=(?:must|should|has to|needs? to|never|always|can(?:not|'t)?|will|won't|is|was|"
+                         r"does|doesn't|(?!is\b|was\b)[a-z]+s)\b)", re.I)
+_BARE_IT = re.compile(r"^(?:\w+\s+)?it\b(?!')|^(?:this|that|it)(?:'s|\s+(?:one|is|was|does|doesn't|looks|seems)\b)",
+                      re.I)
+_FRAGMENT_WORDS = 2
+
+
+def _said_of(title: str, refs: list[tuple[str, str]], kind: str) -> str:
+    """The title, said of the code it governs when what it says leans on words around it
+    that the title lacks: "It must fail closed" → "`_load` must fail closed", "Keep it simple"
+    → "`with_retries`: keep it simple", "Exit 2" (the option the person picked) → "`main`:
+    exit 2". A title that names its code already (also in prose: "token bucket" for
+    `TokenBucket`) is kept, and so is one that says after a colon what "that" is. A gotcha's
+    "it" is the failure as often as the code: said of the code, not by it."""
+    found = _FOUND.sub("", title)
+    if found != title and found:
+        title = found[:1].upper() + found[1:]
+    code = next((name for path, name in refs if name), "") or \
+        next((path.rsplit("/", 1)[-1] for path, _ in refs if path != GLOB_ALL and "*" not in path), "")
+    named, words = _words(code.rsplit(".", 1)[-1]), _words(title)
+    if not code or any(words[i:i + len(named)] == named for i in range(len(words))):
+        return title
+    if _IT_SUBJECT.match(title) and kind != "gotcha":
+        return f"`{code}`{title[2:]}"
+    bare = _BARE_IT.match(title)
+    if bare and ": " in title[bare.end():] and not title.lower().startswith(("it ", "it's")):
+        return title  # "That's the sweep timer: an active `setInterval` keeps …"
+    if bare or len(title.split()) <= _FRAGMENT_WORDS:
+        return f"`{code}`: {title[:1].lower() + title[1:] if not title[1:2].isupper() else title}"
+    return title
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text with the names in it split ("parseRetryAfter", "parse_retry_after":
+    parse, retry, after)."""
+    return re.findall(r"[a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text).lower())
 
 
 def _guarded(session: Session, said: list[Utterance], k: int) -> str:
