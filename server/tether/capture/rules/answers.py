@@ -39,7 +39,7 @@ from .sentences import (
 )
 from .edits import anchor_refs, _scope_of
 from .options import (
-    _listed_after, numbered_questions, Option, options_in, _ORDINAL, _PICK_ORDINAL, _PLAN_CUE, _PROPOSES,
+    _AGAINST, _listed_after, numbered_questions, Option, options_in, _ORDINAL, _PICK_ORDINAL, _PLAN_CUE, _PROPOSES,
     _question_options, _recommended, _resolve, _STATUS_QUO,
 )
 
@@ -94,7 +94,7 @@ _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that 
                      r"put it back|scrap|ditch|"
                      r"throw out|scratch (?:that|this|it)|forget (?:about )?(?=the\b|that\b|this\b)|"
                      r"(?:go |switch |revert |change it )?back to|revert to|"
-                     r"rather (?:we |you )?(?:didn'?t|did not|don'?t|not) (?:keep|use|go with|do))\b"
+                     r"rather (?:we |you )?(?:didn'?t|did not|don'?t|not) keep)\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 # a sentence that starts by saying what to do: "Show the key itself, like `minLength`.", "Fail open: call next()"
 _DO = re.compile(r"^\W*(?:please\s+)?(?:show|return|raise|throw|fail|log|skip|reject|accept|drop|add|remove|store|"
@@ -161,9 +161,11 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
         n = _ORDINAL[m.group("n").lower()]
         if -len(options) <= n < len(options):
             return options[n]
-    if tersely and (_ASSENT.match(head) or _PICK_THAT.search(head)) and not _ASSENT_NOT.search(head[:60]):
-        rec = _recommended(agent_text, options)  # (not "ok, but not the first one: …": that says which after the but)
-        if rec is not None:
+    if tersely and (_ASSENT.match(head) or _PICK_THAT.search(head)):
+        rec = _recommended(agent_text, options)
+        but = _ASSENT_NOT.search(head[:60])
+        other = _resolve(head[but.end():], options) if but else None  # "ok, but I'd rather go with banker's
+        if rec is not None and (other is None or other is rec):  # rounding": another option named after the "but"
             return rec
     first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
     short = [first] if len(first.split()) <= 2 else [head] if len(head.split()) <= 6 else []  # "Reject." / "the
@@ -175,8 +177,9 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
             continue  # "fraction is overkill": the option turned down, not the one picked; "no, not now. only
             # comma csv …": words of an option said after turning them all down
         conceded = _CONCEDED.search(sent) if sent not in short else None
-        if conceded:  # "Round half up is what I'd have said, but the totals drift": the option before the "but" is
-            sent = sent[conceded.end():]  # weighed and turned down; what follows may name the pick
+        if conceded and _AGAINST.search(sent[conceded.end():]):  # "Round half up is what I'd have said, but the
+            sent = sent[conceded.end():]  # totals drift": the option before the "but" is weighed and turned down
+            # (not "B is more work, but worth it"); what follows may name the pick
         hit = _resolve(sent, options)
         if hit is not None and (sent in short or _CHOOSE_VERB.search(sent) or _ASSENT.match(head) or
                                 len(_stems(sent) & _stems(hit.head)) >= 2):
@@ -293,8 +296,10 @@ def _revert_head(reply: str, rev: re.Match, psents: list[str]) -> str:
     tail = reply[rev.end():].split("\n")[0].strip(" .,:;—–-")
     dashed = re.match(r"^\s*[—–:]\s*(?P<y>[^.!?\n]{4,})", reply[rev.end():])  # "revert the wait forever part — reject
     # after 5s w/ a clear error msg"
-    instead = next((x for x in after if re.search(r"\b(?:instead|rather)\b", x, re.I)), "")  # "scratch that —
-    # rounding hides the bug. refuse sub-cent amounts instead": the sentence that says "instead" is the choice
+    instead = after[0] if after and re.search(r"\b(?:instead|rather)\b", after[0], re.I) else \
+        next((x for x in after if re.match(r"^\W*(?:could|can|shall) (?:we|you)\b.*\binstead\b", x, re.I)), "")
+    # "scratch that — rounding hides the bug. refuse sub-cent amounts instead", "… Could we truncate instead?": the
+    # sentence that says "instead" is the choice
     head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
         dashed.group("y").strip() if dashed and not instead else \
         (_ASKED_INSTEAD.sub("", instead) or after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")

@@ -36,10 +36,10 @@ _LINT = re.compile(r"^\s*(?:(?:npx|pnpm|yarn|uv run|poetry run|pipx run|python3?
 
 # the session's own slip, fixed at once — a name misspelt, an import left out, a syntax error — or one the agent
 # owns up to ("Forgot the import.", "typo"): a test failure fixed in the session, no trap of the code
-_SLIP = re.compile(r"\b(?:NameError|SyntaxError|IndentationError|TabError|is not defined|Cannot find name|"
-                   r"undefined name|cannot import name|unexpected indent|Unexpected token)\b")
-_OWNED = re.compile(r"\b(?:forgot|forgotten|typo|misspel\w*|my (?:mistake|bad)|oops|missed the import|"
-                    r"(?:a |the )?missing import)\b", re.I)
+_SLIP = re.compile(r"\b(?:NameError|IndentationError|TabError|SyntaxError: invalid syntax|ReferenceError: \S+ is not "
+                   r"defined|Cannot find name|cannot import name)\b")
+_OWNED = re.compile(r"\b(?:i|we) (?:forgot|missed|misspel\w*|mistyped)\b|^\W*(?:forgot|oops|whoops|typo)\b|"
+                    r"\bmy (?:mistake|bad|typo)\b|\b(?:a|the) missing import\b", re.I)
 
 
 def error_line(text: str) -> str:
@@ -81,7 +81,7 @@ def gotchas(session: Session) -> list[Proposal]:
                                                for c in session.edits({f.turn})):
             continue  # the session changed the code, then its tests to match: the change, no trap
         between = " ".join(u.text for u in events[f.index + 1:fix.index] if isinstance(u, Utterance))
-        if _SLIP.search(f.output) or _OWNED.search(between):
+        if _SLIP.search(f.output) or any(_OWNED.search(x) for x in sentences(between)):
             continue  # the session's own slip
         if not any(_names_code(text, fix) for text in (f.command, f.output, between)):
             continue  # neither the failure nor what was said about it points at the code then edited

@@ -25,8 +25,8 @@ _LEAD = re.compile(r"^(?:(?:honestly|frankly|tbh|imo|anyway|btw|by the way|plus|
 # the agent's plan, said as one: "I'll open the file with …" is "Open the file with …"
 _PLAN = re.compile(r"^(?:i'll|i will|we'll|we will|let's)\s+(?=[a-z`])(?!not\b|never\b|be\b)", re.I)
 # a title that is one word naming no choice
-_GENERIC = frozenset("""option options order approach way choice plan fix idea thing stuff yes no ok okay both neither
-either none all same default done good fine sure this that it one""".split())
+_GENERIC = frozenset("""option options order approach way choice plan fix idea thing stuff yes no ok okay done good
+fine sure this that it one""".split())
 # a remark about the conversation or the work, not about the code
 _REMARK = re.compile(r"^(?:sorry|thanks|thank you|oops|whoops|my bad|my mistake|forgot|missed|typo|good catch|"
                      r"nice|great|cool|lovely|perfect)\b|\bwhile i'?m (?:in )?(?:here|at it)\b", re.I)
@@ -49,7 +49,7 @@ _POINTS = re.compile(r"^\W*(?:\S+\s+){0,2}(?:that|this|it|one of (?:these|those|
 _FUNCTION_WORDS = frozenset("""before after then now later first last next again also instead otherwise either both
 neither none this that it here there yes no ok more less""".split())
 _TABLE_BITS = re.compile(r"\\[|;]|\\$|^\s*\||\|\s*$")
-_DANGLING = re.compile(r"\s*(?:\([^)]*|[—–-]\s*(?:e\.?g|i\.?e)\.?)$", re.I)
+_DANGLING = re.compile(r"\s*[—–-]\s*(?:e\.?g|i\.?e)\.?$", re.I)
 
 
 def worded(proposals: list[Proposal]) -> list[Proposal]:
@@ -92,6 +92,9 @@ def remark(title: str) -> bool:
 
 def _option(a: Alternative) -> Alternative | None:
     option = _DANGLING.sub("", a.option.strip()).strip(" ,;:—–-")
+    if option.count("(") > option.count(")"):
+        option = re.sub(r"\s*\([^()]*`[^()`]*$", "", option)  # "(`new Date(y, m": cut inside code
+        option += ")" * (option.count("(") - option.count(")"))  # "Transliterate (German rules": closed
     if option.count("`") % 2:
         option = option.replace("`", "")
     option = re.sub(r"^or\s+", "", option, flags=re.I)
