@@ -1410,7 +1410,8 @@ def test_a_choice_taken_back_in_other_words_is_offered_the_way_it_ended(tmp_path
         ("user", "to_cents: should we round half up or truncate?"),
         ("assistant", "Options:\n1. **Round half up** — what invoices expect.\n2. **Truncate** — never overcharges.\n\n"
                       "I'd go with 1."),
-        ("user", "Let's try round half up."), ("edit", ""), ("assistant", "Done, rounding half up."),
+        ("user", "Hmm, let me think aloud. Let's try round half up."), ("edit", ""),
+        ("assistant", "Done, rounding half up."),
         ("user", "I'm sorry to go back on this — I'd rather we didn't keep rounding half up after all. A customer was "
                  "overcharged by a cent. Could we truncate instead?"), ("edit", ""), ("assistant", "Truncating now.")],
         QUIET)

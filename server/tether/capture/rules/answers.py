@@ -207,7 +207,7 @@ _CONCEDED = re.compile(r"(?:,|\s[—–-])?\s+(?:but|though|although|however|exc
 
 
 # a sentence of a reply that turns an option down rather than picking it
-_DISMISS = re.compile(r"\b(?:overkill|tempting|too (?:much|slow|complex|complicated|heavy|fancy)|no|not|don'?t|never|nah|nope|"
+_DISMISS = re.compile(r"\b(?:overkill|tempting|too (?:much|slow|complex|complicated|heavy|fancy)|no|not|don'?t|didn'?t|never|nah|nope|"
                       r"bad|worse|hate|bit us|bites?|surprising|overengineered|over-engineered)\b", re.I)
 
 
