@@ -7,7 +7,8 @@ right is dropped rather than offered misleading (the agent writes that note itse
 | a title led by a hedge, an aside or a count ("I think …", "Honestly …", "Third, …", "(2) …"), or by the agent's plan ("I'll open the file with …") | the lead-in dropped: "Open the file with …" |
 | a title that is a remark, not a statement: a generic word ("Option", "Order"), an apology or a slip owned up to ("Sorry …", "Forgot the import"), an aside ("That while I'm in here"), a pronoun with a verb and nothing named ("They get english", "It is on purpose", "I know this one") | the proposal dropped |
 | a process instruction: the package's version, its changelog or lock file ("leave package.json version alone") | the proposal dropped |
-| a rejected option that is a fragment: it ends on what it points at ("do that", "one of these"), an assent ("go ahead"), a lone word that names nothing ("before"), a piece of a markdown table ("ignore \\; good: delta\\") | the option dropped; a stray backtick, a dangling "(…" or "— e.g" trimmed |
+| a rejected option that is a fragment: it ends on what it points at ("do that", "one of these"), an assent ("go ahead"), a lone word that names nothing ("before"), a piece of a markdown table ("ignore \\; good: delta\\") | the option dropped; a stray backtick or a trailing "— e.g" taken off, a dangling "(…" closed |
+| what a workaround works around, when the words caught name no cause ("why in a comment", "the same thing") | left empty |
 """
 
 from __future__ import annotations
