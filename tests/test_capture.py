@@ -1209,6 +1209,9 @@ def test_cursor_gemini_and_vscode_take_the_request_at_the_end_of_a_turn_and_it_i
 
     for agent, request in asked.items():  # the exact CLI form and the MCP form side by side, in each
         assert "record as tether notes what it settled" in request, agent
+        # the person's rule is a candidate: not asked about again as a lead (these agents' sessions are read
+        # from the observation log, which has no transcript lines)
+        assert "- candidate " in request and "the person may have settled" not in request, (agent, request)
         assert "\nCLI: tether record KIND PATH:LINE [PATH:LINE …] --title" in request, agent
         assert "\nMCP: record_note(kind, path, line, title" in request and "also=[{path, line}]" in request, agent
 
@@ -1264,6 +1267,12 @@ def test_a_title_whose_it_refers_to_nothing_in_it_is_said_of_the_code_it_governs
         ("user", "nah, keep it simple. no new dependency for three lines of code"), ("edit", "")], TO_CENTS)["new"]
     assert (c["kind"], c["title"]) == ("decision", "`to_cents`: keep it simple"), c
     assert c["alternatives"][0]["option"].startswith("use `pydantic`")
+    (c,) = exchange(tmp_path, "for-this", [
+        ("user", "to_cents(0.125) gives 12. make it refuse fractions of a cent"),
+        ("assistant", "**Proposal.** I'd replace the check with `pydantic` (a validated `Amount` type), so the "
+                      "error names the field. Go ahead?"),
+        ("user", "no. no deps for this, just make it refuse fractions"), ("edit", "")], TO_CENTS)["new"]
+    assert c["title"] == "`to_cents`: no deps for this", c
     # a finding's opener says nothing of it
     (c,) = exchange(tmp_path, "found-it", [
         ("user", "to_cents(0.29) gives the wrong value: 28, not 29"),

@@ -246,6 +246,10 @@ def test_gemini_and_whole_bodies_lose_the_section_too():
     s = C.Stripper("gemini", streamed=True)
     out = s.feed(raw) + s.close()
     assert GEMINI.reply(events_of(out, "text/event-stream")).text == "<state_snapshot>S</state_snapshot>"
+    body = {"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}]}
+    s = C.Stripper("gemini", streamed=False)  # Gemini CLI's compression: generateContent, one JSON body
+    assert s.feed(orjson.dumps(body)) == b""
+    assert GEMINI.reply(events_of(s.close(), "application/json")).text == "<state_snapshot>S</state_snapshot>"
     whole = orjson.dumps({"type": "message", "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"})
     s = C.Stripper("anthropic", streamed=False)
     assert s.feed(whole) == b""

@@ -1,5 +1,5 @@
 """`tether proxy` between the real agent CLIs and a scripted model (tests/upstreams): Claude Code
-2.1.328 (Messages API) and Codex CLI 0.169.0 (Responses API), as installed by
+2.1.328 (Messages API), Codex CLI 0.169.0 (Responses API) and Gemini CLI 0.61.0, as installed by
 tests/agents/install.sh, in a repository with tether's notes and no hooks — the proxy is all
 tether has of these sessions. What each test asserts is what the model was sent, what the agent
 did, and what tether kept: a turn's notes and candidates, and a compaction's summary and
@@ -20,7 +20,7 @@ from samples import git_init
 from test_proxy_clients import SERVER, running_proxy
 
 pytest.importorskip("upstreams", reason="tests/upstreams (the scripted model APIs) are not on this branch yet")
-from upstreams import Call, Text, anthropic, openai  # noqa: E402
+from upstreams import Call, Text, anthropic, gemini, openai  # noqa: E402
 
 from tether.capture import observations as K  # noqa: E402
 from tether.proxy import compaction as C  # noqa: E402
@@ -131,16 +131,15 @@ PATCH = """apply_patch <<'EOF'
 EOF"""
 
 
-def test_codex_through_the_proxy(tmp_path):
-    root, home = make_repo(tmp_path)
+def codex(root: Path, home: Path, base: str, prompt: str, config: str = "") -> None:
+    """``codex exec PROMPT`` in ``root``, its model provider the proxy at ``base`` (``config``:
+    more lines for its config.toml)."""
     codex_home = home / ".codex"
-    codex_home.mkdir()
-    steps = [Call("exec_command", {"cmd": PATCH}), Text("total() now adds integer cents.")]
-    with openai.Upstream(steps) as up, running_proxy(root, "--openai-upstream", up.url) as (base, _):
-        (codex_home / "config.toml").write_text(f"""\
+    codex_home.mkdir(exist_ok=True)
+    (codex_home / "config.toml").write_text(f"""\
 model = "gpt-test"
 model_provider = "tether"
-
+{config}
 [model_providers.tether]
 name = "through tether proxy"
 base_url = "{base}/v1"
@@ -148,11 +147,17 @@ wire_api = "responses"
 env_key = "LOCAL_KEY"
 supports_websockets = false
 """, encoding="utf-8")
-        env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "LOCAL_KEY": KEY}
-        r = subprocess.run([cli("codex"), "exec", "--skip-git-repo-check", "-s", "workspace-write", DECISION],
-                           cwd=root, env=env, capture_output=True, text=True, timeout=TIMEOUT,
-                           stdin=subprocess.DEVNULL)
-        assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+    env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "LOCAL_KEY": KEY}
+    r = subprocess.run([cli("codex"), "exec", "--skip-git-repo-check", "-s", "workspace-write", prompt], cwd=root,
+                       env=env, capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+
+
+def test_codex_through_the_proxy(tmp_path):
+    root, home = make_repo(tmp_path)
+    steps = [Call("exec_command", {"cmd": PATCH}), Text("total() now adds integer cents.")]
+    with openai.Upstream(steps) as up, running_proxy(root, "--openai-upstream", up.url) as (base, _):
+        codex(root, home, base, DECISION)
         candidates = review(root)
     assert up.errors == [] and len(up.main) == 2
     assert "s += round(p * 100)" in (root / "billing.py").read_text(encoding="utf-8")
@@ -246,8 +251,6 @@ def test_codex_compaction_through_the_proxy(tmp_path):
     proxy with --distil-on-compaction: the section is asked for, becomes a candidate, and leaves
     the summary Codex goes on from."""
     root, home = make_repo(tmp_path)
-    codex_home = home / ".codex"
-    codex_home.mkdir()
     summary = "Progress: read billing.py; totals must be exact."
     wording = "CONTEXT CHECKPOINT COMPACTION"
     answer = summarise(summary, wording)
@@ -255,24 +258,8 @@ def test_codex_compaction_through_the_proxy(tmp_path):
     # every answer says the context is nearly full: Codex compacts after the first
     with openai.Upstream(steps, is_side=lambda req: False, input_tokens=lambda req: 200_000) as up, \
             running_proxy(root, "--openai-upstream", up.url, "--distil-on-compaction") as (base, _):
-        (codex_home / "config.toml").write_text(f"""\
-model = "gpt-test"
-model_provider = "tether"
-model_context_window = 400000
-model_auto_compact_token_limit = 50000
-
-[model_providers.tether]
-name = "through tether proxy"
-base_url = "{base}/v1"
-wire_api = "responses"
-env_key = "LOCAL_KEY"
-supports_websockets = false
-""", encoding="utf-8")
-        env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(codex_home), "LOCAL_KEY": KEY}
-        r = subprocess.run([cli("codex"), "exec", "--skip-git-repo-check", "-s", "workspace-write",
-                            "Look at billing.py"], cwd=root, env=env, capture_output=True, text=True,
-                           timeout=TIMEOUT, stdin=subprocess.DEVNULL)
-        assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+        codex(root, home, base, "Look at billing.py",
+              "model_context_window = 400000\nmodel_auto_compact_token_limit = 50000\n")
         candidates = settled(root)
     assert up.errors == []
     at = next(i for i, q in enumerate(up.requests) if wording in q.newest)
@@ -285,3 +272,69 @@ supports_websockets = false
     assert "Another language model started to solve this problem" in after.text
     assert summary in after.text and C.OPEN not in after.text
     assert on_disk(KEY, root, home) == []
+
+
+class GeminiUpstream(gemini.Upstream):
+    """Gemini CLI's compression offers no tools (a side request to the module): scripted here."""
+    def side(self, req) -> bool:
+        return "<state_snapshot>" not in req.newest and super().side(req)
+
+
+def test_gemini_cli_through_the_proxy(tmp_path):
+    """Gemini CLI 0.61.0 (GOOGLE_GEMINI_BASE_URL) reads and edits a noted file, then `/compress`es
+    the resumed session: the note reaches the model with the file, the session is logged, its
+    decision is a candidate; with --distil-on-compaction the compression is asked for the section,
+    which becomes a candidate and leaves the snapshot kept in the log."""
+    root, home = make_repo(tmp_path)
+    (home / ".gemini").mkdir()
+    (home / ".gemini" / "settings.json").write_text(json.dumps({"security": {"auth": {"selectedType":
+                                                                                      "gemini-api-key"}}}))
+    snapshot = "<state_snapshot>\n<overall_goal>exact totals in billing.py</overall_goal>\n</state_snapshot>"
+    compress = summarise(snapshot, "<state_snapshot>")
+    steps = [Call("read_file", {"file_path": "billing.py"}),
+             Call("replace", {"file_path": str(root / "billing.py"), "old_string": "        s += p\n",
+                              "new_string": "        s += round(p * 100)\n", "instruction": "integer cents"}),
+             Text("total() now adds integer cents."),
+             compress,
+             Text("Compressed.")]  # the command itself, sent as a prompt once the history is compressed
+    # then: Gemini CLI compresses once more as the resumed session ends
+    with GeminiUpstream(steps, then=compress) as up, \
+            running_proxy(root, "--gemini-upstream", up.url, "--distil-on-compaction") as (base, _):
+        env = {**os.environ, "HOME": str(home), "GOOGLE_GEMINI_BASE_URL": base, "GEMINI_API_KEY": KEY,
+               "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+        gem = [cli("gemini"), "-m", "gemini-2.5-pro", "--yolo"]  # -m: no router model asked first
+        for args in (["-p", DECISION], ["--resume", "latest", "-p", "/compress"]):
+            r = subprocess.run([*gem, *args], cwd=root, env=env, capture_output=True, text=True, timeout=TIMEOUT,
+                               stdin=subprocess.DEVNULL)
+            assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+        candidates = review(root)
+    assert up.errors == []
+    # the note reached the model: a trailing part of the content that carries the read's result
+    parts = up.main[1].json["contents"][-1]["parts"]
+    assert "functionResponse" in parts[0] and parts[-1]["text"].startswith("# tether notes for billing.py")
+    assert INVARIANT in parts[-1]["text"]
+    assert "s += round(p * 100)" in (root / "billing.py").read_text(encoding="utf-8")
+    asked = up.main[3].json
+    assert "tools" not in asked and asked["contents"][-1]["parts"][-1] == {"text": C.REQUEST}
+    # Gemini CLI 0.61 in -p mode keeps the snapshot nowhere on disk and sends its next prompt with the
+    # history as it was: what it received is not to be seen here (the cut of a Gemini body is in test_proxy)
+    assert C.OPEN not in up.main[4].text
+    # the session, in the log: the person's words (not Gemini CLI's session context), the files, the snapshot
+    sessions = logged_sessions(root)
+    assert len(sessions) == 1  # no session id in Gemini's requests: named by the conversation's first message
+    log = logged(root, sessions[0])
+    kinds = [(e["kind"], e.get("path") or e.get("text", "")[:40]) for e in log]
+    assert kinds[0] == ("prompt", DECISION[:40])
+    assert ("read", "billing.py") in kinds and ("edit", "billing.py") in kinds
+    assert {e["text"] for e in log if e["kind"] == "summary"} == {snapshot}
+    # the turn's decision is a candidate, and the compaction's section says it again: one candidate, both evidences
+    assert [(c["kind"], [a.get("name") for a in c["anchors"]], [e["quote"] for e in c["evidence"]])
+            for c in candidates] == [("decision", ["total"], [DECISION[DECISION.index("We decided"):],
+                                                              "decision: Totals are integer cents — floats drift"])]
+    assert on_disk(KEY, root, home) == []
+
+
+def logged_sessions(root: Path) -> list[str]:
+    r = subprocess.run([sys.executable, "-m", "tether", "log", "--json"], cwd=root, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": SERVER}, check=True)
+    return [s["id"] for s in json.loads(r.stdout)["sessions"]]

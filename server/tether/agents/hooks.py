@@ -10,10 +10,12 @@ on standard input) with the notes for what the agent is about to touch.
 - ``PreCompact``: distil the session, and forget what it was given, so it is given again
   when touched.
 - ``Stop`` (when ``.tether/agents.toml`` says ``ask_at_stop = true``, which ``tether init
-  --agents`` writes): once the session changed code and tether found candidate notes in it,
-  block the stop once (``{"decision": "block", "reason"}``) with a short request to record
-  the ones that hold and dismiss the rest (:func:`stop_request`). Never while the agent is
-  already answering a stop hook (``stop_hook_active``), never twice for one candidate.
+  --agents`` writes): once the session changed code and the person said more than bare
+  commands (:mod:`tether.capture.gate`), or it brought candidates or leads not asked about
+  yet, block the stop once (``{"decision": "block", "reason"}``) with a request to write the
+  notes itself — the CLI and MCP forms side by side, tether's candidates and leads after as
+  hints (:func:`stop_request`). Never while the agent is already answering a stop hook
+  (``stop_hook_active``), never twice for one candidate.
   Claude Code's PreCompact cannot carry such a reply, so the request for what the session
   found before a compaction comes with the ``SessionStart`` after it.
 

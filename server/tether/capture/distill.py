@@ -191,7 +191,7 @@ def distill(ws: Workspace, session: str | None = None, transcript: str | Path | 
     proposed = extractor.propose(sess)
     proposals = [p for p in proposed if p.confidence >= MIN_CONFIDENCE]
     # what the person said that no proposal quotes (one too unsure to queue is a lead, not a candidate)
-    found = leads(sess, {e.line for p in proposals for e in p.evidence}) if not sess.cut else []
+    found = leads(sess, {e.line or e.at for p in proposals for e in p.evidence}) if not sess.cut else []
     for p in proposals:
         if p.kind not in K.CANDIDATE_KINDS:
             raise WorkspaceError(f"the {extractor.name} extractor proposed a {p.kind!r}: candidates are one of "

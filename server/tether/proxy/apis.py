@@ -393,6 +393,7 @@ GEMINI = Api(
     _gemini_read, _tools("tools"), lambda body, headers: "", _gemini_reply,
     # Gemini CLI's compression asks for a state snapshot
     compaction=("<state_snapshot>",),
+    generated=("<session_context>",),  # Gemini CLI's environment part of the first message
 )
 APIS = (ANTHROPIC, CHAT, RESPONSES, GEMINI)
 

@@ -186,7 +186,7 @@ def events_of(data: bytes, content_type: str, encoding: str = "") -> list[dict]:
         out = []
         if b"\r" in data:  # SSE lines may end in CR LF or CR: LF alone from here on
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        for block in data.split(b"\n\n"):  # bytes.split, not a regular expression: 300 KB in 3 ms, not 30
+        for block in data.split(b"\n\n"):  # bytes.split: a third of what a regular expression took
             if b"data:" not in block:
                 continue
             payload = b"\n".join(line[5:].lstrip(b" ") for line in block.split(b"\n") if line.startswith(b"data:"))

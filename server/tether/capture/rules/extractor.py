@@ -227,6 +227,8 @@ _IT_SUBJECT = re.compile(r"^it\s+(?=(?:must|should|has to|needs? to|never|always
 _BARE_IT = re.compile(r"^(?:\w+\s+)?it\b(?!')|^(?:this|that|it)(?:'s|\s+(?:one|is|was|does|doesn't|looks|seems)\b)",
                       re.I)
 _FRAGMENT_WORDS = 2
+_ENDS_BARE = re.compile(r"\b(?:for|like|with|about|of|to|on)\s+(?:this|that|it)$", re.I)  # "No deps for this"
+_SHORT = 6  # words of a title whose last "this" can only point outside it
 
 
 def _said_of(title: str, refs: list[tuple[str, str]], kind: str) -> str:
@@ -249,7 +251,8 @@ def _said_of(title: str, refs: list[tuple[str, str]], kind: str) -> str:
     bare = _BARE_IT.match(title)
     if bare and ": " in title[bare.end():] and not title.lower().startswith(("it ", "it's")):
         return title  # "That's the sweep timer: an active `setInterval` keeps …"
-    if bare or len(title.split()) <= _FRAGMENT_WORDS:
+    if bare or len(title.split()) <= _FRAGMENT_WORDS or \
+            len(title.split()) <= _SHORT and _ENDS_BARE.search(title.rstrip(".!")):
         return f"`{code}`: {title[:1].lower() + title[1:] if not title[1:2].isupper() else title}"
     return title
 

@@ -24,9 +24,10 @@ _RULE_WORD = re.compile(r"\b(?:must|never|always|only|has to|have to|needs? to|s
                         r"from now on|no longer|instead|rather|keep|stays?|remains?|out of scope|for now)\b", re.I)
 
 
-def leads(session: Session, covered: set[int]) -> list[Lead]:
+def leads(session: Session, covered: set[int | str]) -> list[Lead]:
     """Where the person may have settled something no proposal quotes (``covered``: the
-    transcript lines the proposals quote), before code changed: an answer to options the
+    transcript lines the proposals quote, or for what was read from the observation log, which
+    has no lines, the times it was said), before code changed: an answer to options the
     agent laid out, a turn-down of what it proposed or did, a sentence said like a rule. The
     structure, not the phrasing: the agent that asked is the one to say what was meant. The
     most recent first."""
@@ -35,7 +36,7 @@ def leads(session: Session, covered: set[int]) -> list[Lead]:
     out: list[Lead] = []
     for k in range(len(said) - 1, -1, -1):
         u = said[k]
-        if (u.line and u.line in covered) or not u.text.strip():
+        if (u.line or u.at) in covered or not u.text.strip():
             continue
         words = " ".join(u.text.split())
         if u.who == ASSISTANT:  # "That's deliberate — cheap trackers report dates years ahead …" (also after the edit)
