@@ -10,7 +10,7 @@ that applies it. Each module reads one thing, and says in its opening what and h
 - :mod:`.extractor` — every message in turn: the readers put together (:class:`RuleExtractor`);
 - :mod:`.leads` — where the person may have settled what no rule reads, asked about at Stop.
 
-Imports run one way, in that order (:mod:`.wording` imports none of them).
+Imports run one way, in that order (:mod:`.wording` imports only :mod:`.sentences`).
 """
 
 from .extractor import RuleExtractor

@@ -5,7 +5,7 @@ right is dropped rather than offered misleading (the agent writes that note itse
 | what | done |
 |---|---|
 | a title led by a hedge, an aside or a count ("I think …", "Honestly …", "Third, …", "(2) …"), or by the agent's plan ("I'll open the file with …") | the lead-in dropped: "Open the file with …" |
-| a title that is a remark, not a statement: a generic word ("Option", "Order"), an apology or a slip owned up to ("Sorry …", "Forgot the import"), an aside ("That while I'm in here"), a pronoun with a verb and nothing named ("They get english", "It is on purpose", "I know this one") | the proposal dropped |
+| a title that is a remark, not a statement: a generic word ("Option", "Order"), an apology or a slip owned up to ("Sorry …", "Forgot the import"), an aside ("That while I'm in here"), a pronoun with a verb and nothing named ("They get english", "It is on purpose", "I know this one") | titled by the first statement its quotes make; dropped when they make none |
 | a process instruction: the package's version, its changelog or lock file ("leave package.json version alone") | the proposal dropped |
 | a rejected option that is a fragment: it ends on what it points at ("do that", "one of these"), an assent ("go ahead"), a lone word that names nothing ("before"), a piece of a markdown table ("ignore \\; good: delta\\") | the option dropped; a stray backtick or a trailing "— e.g" taken off, a dangling "(…" closed |
 | what a workaround works around, when the words caught name no cause ("why in a comment", "the same thing") | left empty |
@@ -17,6 +17,7 @@ import re
 
 from ...core.notes import Alternative
 from ..session import Proposal
+from .sentences import main_clause, sentences, skipped, title_of
 
 # what leads a title and says nothing of it; taken off until none is left
 _LEAD = re.compile(r"^(?:(?:honestly|frankly|tbh|imo|anyway|btw|by the way|plus|oh|hmm+|well)\b[,:]?\s+|"
@@ -58,7 +59,11 @@ def worded(proposals: list[Proposal]) -> list[Proposal]:
     out = []
     for p in proposals:
         title = without_lead(p.title)
-        if remark(title) or _PROCESS.search(title):
+        if remark(title):  # what the quote says after the remark ("I think I know this one. `to_cents` …")
+            title = next((title_of(main_clause(without_lead(x))) for e in p.evidence if e.who != "tool" and
+                          not e.quote.startswith("fixed by editing") for x in sentences(e.quote)
+                          if not skipped(x) and len(x.split()) >= 4 and not remark(without_lead(x))), "")
+        if not title or _PROCESS.search(title):
             continue
         p.title = title
         if p.kind == "workaround" and _NO_CAUSE.match(p.works_around):
