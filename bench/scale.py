@@ -24,14 +24,17 @@ It prints one table per size (each figure beside its target and the floor), then
 growth factor of each figure between consecutive sizes beside the growth of the notes.
 
 Then the whole-workspace commands, each a new process on the same workspace (index warm):
-``list --json`` first (no anchor resolved yet: a fresh clone's first command; with the full
-run, after the runs above), ``list --json`` again, ``doctor --json``, ``check``,
-``site --out DIR`` and ``sync`` after the code
+``list --json`` first (no anchor resolved yet: a fresh clone's first command once its index
+is built; with the full run, after the runs above), ``list --json`` again, ``doctor --json``,
+``check``, ``site --out DIR`` and ``sync`` after the code
 of a tenth of the small files moved down (so about a tenth of the anchors moved), in one
 table per size and one of growth factors: each must grow no faster than the notes
-(``list --json``: <= 2 s at 10,000 notes, <= 15 s at 100,000). ``--commands`` measures only
-these; ``--quick`` only 1,000 and 10,000 notes. No assertions: it reports. The machine
-should be otherwise idle.
+(``list --json``: <= 2 s at 10,000 notes, <= 15 s at 100,000), with each command's CPU
+seconds beside (what a loaded machine changes least). ``--commands`` measures only these,
+on a workspace committed to git (a CI's checkout); with ``--keep DIR`` each size is generated
+once and later runs restore it from its commit (100,000 notes take minutes to generate).
+``--quick`` only 1,000 and 10,000 notes. No assertions: it reports. The machine should be
+otherwise idle.
 
 Run it with the interpreter of a venv tether is installed in (``python -m venv V;
 V/bin/pip install .; V/bin/python bench/scale.py``): it times that venv's ``tether``, as a

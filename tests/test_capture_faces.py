@@ -6,6 +6,7 @@ the note it repeats) and handled through the real MCP server."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -123,7 +124,8 @@ async def test_a_proposal_that_repeats_a_note_offers_only_a_merge(client, root):
 
 
 async def test_agents_list_accept_and_dismiss_proposals_over_mcp(root):
-    params = StdioServerParameters(command=sys.executable, args=["-m", "tether", "mcp"], cwd=str(root))
+    keep = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}  # the tether under test (as test_mcp.py)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "tether", "mcp"], cwd=str(root), env=keep)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
         await s.initialize()
 

@@ -24,6 +24,7 @@ import pytest
 
 import tether
 from tether.capture import observations as K
+from tether.proxy import compaction as C
 from tether.core.workspace import Workspace
 
 from samples import git_init
@@ -372,6 +373,25 @@ def test_a_compaction_keeps_its_summary_and_can_say_what_was_settled(repo):
     assert (c["kind"], c["title"], c["extractor"]) == ("decision", "Refunds are negative cents", "compaction")
     assert c["alternatives"] == [{"option": "a refund flag", "rejected_because": "two fields to keep in step"}]
     assert [a["name"] for a in c["anchors"]] == ["refund"]
+
+
+def test_a_codex_compaction_reads_whole_through_the_openai_sdk(repo):
+    """The openai SDK's Responses stream helper, which builds the text from the deltas and checks
+    them against the finished item, through --distil-on-compaction: the summary alone, whether the
+    section is cut or white space held back in case a section follows goes out as one more delta."""
+    checkpoint = "You are performing a CONTEXT CHECKPOINT COMPACTION. Create a handoff summary for another LLM."
+    summary = "Progress: pay() takes cents.\nNext: refunds."
+    steps = [Text(summary + SETTLED), Text(summary + "\n\n")]  # the second writes no section
+    with openai.Upstream(steps, is_side=lambda req: False) as up, \
+            running_proxy(repo, "--openai-upstream", up.url, "--distil-on-compaction") as (base, _):
+        client = _http(openai_sdk.OpenAI, base + "/v1")
+        for want in (summary, summary + "\n\n"):
+            items = [{"role": "user", "content": "fix refunds"}, {"role": "user", "content": checkpoint}]
+            with client.responses.stream(model="gpt-x", input=items, tools=[]) as s:
+                deltas = "".join(e.delta for e in s if e.type == "response.output_text.delta")
+                final = s.get_final_response()
+            assert deltas == final.output_text == want
+    assert all(json.loads(q.body)["input"][-1]["content"] == checkpoint + "\n\n" + C.REQUEST for q in up.main)
 
 
 # -- faults, for real -------------------------------------------------------------------------------------

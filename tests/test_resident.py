@@ -192,3 +192,61 @@ def test_a_callee_known_by_its_unique_name_follows_edits_elsewhere(root: Path, s
     os.remove(root / "sub" / "more.py")
     assert "Settling is final" in tether(root, "context", "pay.py:2").stdout
     assert server.poll() is None
+
+
+LEDGER = '''class Ledger:
+    def add(self, amount):
+        total = amount + 1
+        return total
+
+    def remove(self, amount):
+        return -amount
+
+
+def pay(amount):
+    return amount
+'''
+LEDGER_EDITS = [  # (old, new), each on the text the one before left
+    ("total = amount + 1", "total = amount + 2"),  # in the body of the invariant's code: it drifted
+    ("class Ledger:", "class Book:"),  # what the class holds is renamed with it
+    ("class Book:", "class Ledger:"),
+    ("def pay(amount):\n    return amount\n", "def pay(amount):\n    return amount\n\n\ndef pay(amount):\n    return 0\n"),
+    ("\n\ndef pay(amount):\n    return 0\n", ""),
+    ("class Ledger:", '"""\nclass Ledger:'),  # a docstring left open: the rest of the file is a string
+    ('"""\nclass Ledger:', "class Ledger:"),
+    ("    def remove(self, amount):\n        return -amount\n", ""),  # code deleted
+]
+
+
+def test_after_each_edit_the_served_check_says_what_the_hook_alone_says(root: Path, server, tmp_path_factory):
+    """The server checks an edited file from what the edit changed (the anchors it did not
+    reach keep their last resolution); the hook alone resolves every anchor. Two copies of a
+    repository, edited alike, one answered by the server and one alone, answer alike."""
+    import shutil
+    (root / "ledger.py").write_text(LEDGER)
+    for args in (("invariant", "ledger.py:2", "--title", "Adding never rounds"),
+                 ("decision", "ledger.py:6", "--title", "Removal is a negative add"),
+                 ("decision", "ledger.py:10", "--title", "Pay in cents")):
+        assert tether(root, "record", *args).returncode == 0
+    alone = tmp_path_factory.mktemp("alone") / "repo"
+    shutil.copytree(root, alone, symlinks=True)  # no server answers there
+    answers = {root: [], alone: []}
+    for k, (old, new) in enumerate(LEDGER_EDITS):
+        for repo in (root, alone):
+            path = repo / "ledger.py"
+            event = {"session_id": f"s{k}", "transcript_path": "", "cwd": str(repo), "hook_event_name": "PreToolUse",
+                     "tool_name": "Edit", "tool_use_id": f"t{k}",
+                     "tool_input": {"file_path": str(path), "old_string": old, "new_string": new}}
+            assert tether(repo, "hook", "claude-code", stdin=json.dumps(event)).returncode == 0
+            path.write_text(path.read_text().replace(old, new, 1))
+            event.update(hook_event_name="PostToolUse", tool_response={"filePath": str(path)})
+            r = tether(repo, "hook", "claude-code", stdin=json.dumps(event))
+            assert r.returncode == 0 and r.stderr == "", r.stderr
+            answers[repo].append(json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"] if r.stdout else "")
+            listed = json.loads(tether(repo, "list", "--json").stdout)["notes"]  # every anchor as the index keeps it now
+            answers[repo].append([(n["title"], a.get("state"), a.get("range"), a.get("now_named")) for n in listed
+                                  for a in n["anchors"]])
+    assert answers[root] == answers[alone]
+    assert "changed since it was last confirmed" in answers[root][0]
+    assert ("Removal is a negative add", "orphaned", None, None) in answers[root][-1]
+    assert server.poll() is None

@@ -225,38 +225,54 @@ def edited_symbols(text: str, rel: str, ranges: list[tuple[int, int]]) -> list[s
     return out
 
 
+WRAPPER_LINES = 32  # decorators, annotations, attributes above a definition: never this many
 _COMMENT = re.compile(r"\s*(?:#|//|/\*|\*)")
 
 
 def touched_definitions(src: SourceFile, ranges: list[tuple[int, int]]) -> list[Definition]:
+    """The definitions an edit of ``ranges`` touched, each range's read with a query over its
+    own lines (a one-line edit of a 5,000-line file reads the few definitions around it)."""
     out: list[Definition] = []
-    spans = []  # each definition's lines, from its decorators or export keyword on — and the comment right
-    lines = src.pos.lines  # above it, which is about it ("/** Store first … */")
-    for d in src.defs:
-        r = src.def_range(d)
-        start = min(r.sl, src.pos.line_of_byte(d.outer))
-        while start > 0 and _COMMENT.match(lines[start - 1]):
-            start -= 1
-        spans.append((Range(start, r.sc, r.el, r.ec), d))
+    lines = src.pos.lines
     for sl, el in ranges:
         el = min(el, len(lines) - 1)
         while sl < el and not lines[sl].strip():
             sl += 1
         while el > sl and not lines[el].strip():
             el -= 1
-        around = [(r, d) for r, d in spans if r.sl <= sl and el <= r.el]
-        enclosing = min(around, key=lambda t: t[1].end - t[1].start)[1] if around else None
-        parent = enclosing.index if enclosing is not None else None
-        # the definitions at that level the edit wrote or changed part of (an edit from the imports
-        # into a function's first lines touched that function)
-        inside = [(r, d) for r, d in spans if d.parent == parent and r.sl <= el and sl <= r.el]
-        covered = {ln for r, _ in inside for ln in range(r.sl, r.el + 1)}
-        rest = any(lines[ln].strip() and ln not in covered for ln in range(sl, el + 1))
-        picked = [d for _, d in inside]
-        if enclosing is not None and (rest or not picked):
-            picked.insert(0, enclosing)
-        out += [d for d in picked if d not in out]
+        below = el  # a definition whose comment starts on these lines is touched too: read down to its first
+        while below + 1 < len(lines) and _COMMENT.match(lines[below + 1]):  # line, past its decorators
+            below += 1
+        below += 1 + WRAPPER_LINES
+        starts = src.pos.byte_starts
+        defs = src.defs_in(starts[sl], starts[below] if below < len(starts) else len(src.data))
+        out += [d for d in _touched(src, defs, sl, el) if (d.start, d.end) not in {(x.start, x.end) for x in out}]
     return out
+
+
+def _touched(src: SourceFile, defs: list[Definition], sl: int, el: int) -> list[Definition]:
+    """Of ``defs`` (those around lines ``sl``..``el``, the ones enclosing them included), the
+    innermost definition around the lines, or the whole definitions the lines wrote inside it."""
+    spans = []  # each definition's lines, from its decorators or export keyword on — and the comment right
+    lines = src.pos.lines  # above it, which is about it ("/** Store first … */")
+    for d in defs:
+        r = src.def_range(d)
+        start = min(r.sl, src.pos.line_of_byte(d.outer))
+        while start > 0 and _COMMENT.match(lines[start - 1]):
+            start -= 1
+        spans.append((Range(start, r.sc, r.el, r.ec), d))
+    around = [(r, d) for r, d in spans if r.sl <= sl and el <= r.el]
+    enclosing = min(around, key=lambda t: t[1].end - t[1].start)[1] if around else None
+    parent = enclosing.index if enclosing is not None else None
+    # the definitions at that level the edit wrote or changed part of (an edit from the imports
+    # into a function's first lines touched that function)
+    inside = [(r, d) for r, d in spans if d.parent == parent and r.sl <= el and sl <= r.el]
+    covered = {ln for r, _ in inside for ln in range(r.sl, r.el + 1)}
+    rest = any(lines[ln].strip() and ln not in covered for ln in range(sl, el + 1))
+    picked = [d for _, d in inside]
+    if enclosing is not None and (rest or not picked):
+        picked.insert(0, enclosing)
+    return picked
 
 
 # what of each kind of entry `tether search` reads (tether.context.search ranks them)

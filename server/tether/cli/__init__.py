@@ -8,9 +8,14 @@ import gc
 import io
 import sys
 
+HOOK_AGENTS = ("claude-code", "copilot", "cursor", "gemini")  # tether hook AGENT
+
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    # a command's many objects (100,000 notes and their anchors) live to its end: collecting
+    # garbage 140 times less often halves what a whole-workspace command costs
+    gc.set_threshold(100_000, 50, 100)
     if argv[:1] in (["hook"], ["context"]) and "--help" not in argv and "-h" not in argv:
         from .client import through_server  # built-in modules only
         stdin = sys.stdin.buffer.read() if argv[0] == "hook" else b""
@@ -19,8 +24,10 @@ def main(argv: list[str] | None = None) -> int:
             return code
         if argv[0] == "hook":
             sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="surrogateescape")
-    # a command's many objects (100,000 notes and their anchors) live to its end: collecting
-    # garbage 140 times less often halves what a whole-workspace command costs
-    gc.set_threshold(100_000, 50, 100)
+            if argv[1:2] and argv[1] in HOOK_AGENTS and argv[2:] in ([], ["--serve"]):  # all the parser would say
+                from types import SimpleNamespace  # (argparse, and its regular expressions: ~3 ms of a hook alone)
+
+                from .faces import cmd_hook
+                return cmd_hook(SimpleNamespace(agent=argv[1]))
     from .main import main as run
     return run(argv)

@@ -5,11 +5,13 @@ prints the result for people (text) or programs (``--json``). Positions in text 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import sys
 from pathlib import Path
 
 from .. import __version__
+from . import HOOK_AGENTS
 from ..context.ranking import DEFAULT_BUDGET
 from ..core.notes import KINDS, NoteError
 from ..core.workspace import WorkspaceError
@@ -52,9 +54,11 @@ def cmd_serve(args) -> int:
     return EXIT_OK
 
 
+@functools.cache
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with ``only`` a command's name, just that command's parser (building
-    all 26 costs a hook call more than answering it); any other word: all of them."""
+    all 26 costs a hook call more than answering it); any other word: all of them. Built once a
+    process (the resident server runs every request through it)."""
     p = argparse.ArgumentParser(prog="tether", description="Keep the why of the code attached to the code.")
     p.add_argument("--version", action="version", version=f"tether {__version__}")
     sub = p.add_subparsers(title="commands", metavar="COMMAND")
@@ -160,7 +164,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     c = cmd("mcp", "faces:cmd_mcp", "run the MCP server (tools and note resources for agents) on standard input/output")
 
     c = cmd("hook", "faces:cmd_hook", "answer an agent's hook event (JSON on standard input); never fails the agent")
-    c.add_argument("agent", choices=("claude-code", "copilot", "cursor", "gemini"))
+    c.add_argument("agent", choices=HOOK_AGENTS)
     c.add_argument("--serve", action="store_true",
                    help="ask the workspace's resident server first, and start one when none answers")
 

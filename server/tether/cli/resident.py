@@ -66,6 +66,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
     state = _State()
     try:
         Workspace.resident[ws.root] = ws  # every command run here finds it open and warm
+        ws.store.defer_sync()  # a request's writes reach the disk after its answer, not before
         ws.repo.watch()  # where it cannot, every read scans the notes folder
         ws.tree.changes = FolderChanges.open(ws.root, tree=True)  # what is known of the sources stays known till they change
         _ready(ws)  # before listening: meanwhile a command works alone, as fast as it would, not waiting here
@@ -82,6 +83,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
                     with state.running:
                         warming = warm(ws)
                     if not warming:
+                        ws.store.flush()
                         _settled()
                     continue
                 if time.monotonic() - state.last > idle or not ws.repo.notes_dir.is_dir():
@@ -111,6 +113,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
         if ws.tree.changes is not None:
             ws.tree.changes.close()
         os.close(claim)
+        ws.store.flush()
         ws.close()
 
 
@@ -153,6 +156,8 @@ def _serve_one(conn: socket.socket, run, ws, state: _State) -> None:
         pass  # the client gave up waiting and works alone
     finally:
         state.slots.release()
+    with state.running:  # answered (the connection closed): what it wrote reaches the disk before the next runs
+        ws.store.flush()
 
 
 def _run(main, root, argv: list[str], cwd: str, stdin: bytes) -> bytes:

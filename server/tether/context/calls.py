@@ -31,7 +31,7 @@ import tree_sitter as ts
 from ..core import anchors as A
 from ..core.languages import family_of, for_path
 from ..core.notes import Note
-from ..core.syntax import Definition, SourceFile
+from ..core.syntax import Definition, SourceFile, kept, parsed
 from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
 
@@ -308,6 +308,18 @@ class FileSymbols:
                    [tuple(e) for e in d["exports"]], d["bases"])
 
 
+_SYMBOLS: weakref.WeakKeyDictionary[SourceFile, FileSymbols] = weakref.WeakKeyDictionary()
+
+
+def symbols_of(rel: str, src: SourceFile) -> FileSymbols:
+    """``file_symbols``, once a parse (a file just edited is read for the table and as the
+    touched file: one parse, one reading)."""
+    syms = _SYMBOLS.get(src)
+    if syms is None:
+        syms = _SYMBOLS[src] = file_symbols(rel, src)
+    return syms
+
+
 def file_symbols(rel: str, src: SourceFile) -> FileSymbols:
     if src.tree is None:
         return FileSymbols([], {}, [], {})
@@ -348,6 +360,7 @@ class SymbolIndex:
         self.files: dict[str, tuple[list, FileSymbols]] = {}  # rel -> (stamp, symbols), known so far
         self._names: dict[str, list[Target]] = {}  # simple name -> the definitions in self.files
         self.py_modules: dict[str, str] = {}  # dotted name -> rel
+        self._tails: dict[str, str | None] = {}  # a module named by the end of its dotted name (src/ layouts) -> rel
         self.checked = 0.0
         self.warming = False  # a long-lived process parses what is unknown between requests (warm())
         self._unknown: list[str] | None = None  # the files left to parse, last first (_parse_unknown)
@@ -368,10 +381,10 @@ class SymbolIndex:
         h = digest(text)
         hit = self._touched.pop(rel, None)  # and put back last: the least recently touched goes first
         if hit is None or hit[0] != h:
-            src = SourceFile(text, for_path(rel))
+            src = parsed(rel, text, for_path(rel))  # kept: an edit of it next is parsed from this one
             if len(self._touched) >= 32:
                 self._touched.pop(next(iter(self._touched)))
-            hit = (h, src, file_symbols(rel, src))
+            hit = (h, src, symbols_of(rel, src))
         self._touched[rel] = hit
         return hit[1], hit[2]
 
@@ -408,7 +421,7 @@ class SymbolIndex:
         stale = [rel for rel in looked if rel in stamps and (rel not in self.files or self.files[rel][0] != stamps[rel])]
         gone = [rel for rel in looked if rel in self.files and rel not in stamps]
         if stamps.keys() != self.stamps.keys():
-            self.py_modules = {}
+            self.py_modules, self._tails = {}, {}
             for rel in stamps:
                 if rel.endswith(".py"):
                     mod = rel[:-3].replace("/", ".")
@@ -449,7 +462,8 @@ class SymbolIndex:
         fresh = {}
         for rel in rels:
             try:
-                syms = file_symbols(rel, SourceFile(self.ws.read_source(rel), for_path(rel)))
+                text, lang = self.ws.read_source(rel), for_path(rel)  # a file being worked on: parsed from
+                syms = symbols_of(rel, parsed(rel, text, lang) if kept(rel) else SourceFile(text, lang))  # its last parse
             except WorkspaceError:  # unreadable (binary, huge): defines nothing we can see
                 syms = FileSymbols([], {}, [], {})
             self._keep(rel, syms)
@@ -517,8 +531,10 @@ class SymbolIndex:
         hit = self.py_modules.get(spec)
         if hit is not None:
             return hit
-        tails = [m for m in self.py_modules if m.endswith("." + spec)]  # src/ layouts
-        return self.py_modules[tails[0]] if len(tails) == 1 else None
+        if spec not in self._tails:  # (a look through every module, once a name: `import os` is none of them)
+            tails = [m for m in self.py_modules if m.endswith("." + spec)]  # src/ layouts
+            self._tails[spec] = self.py_modules[tails[0]] if len(tails) == 1 else None
+        return self._tails[spec]
 
 
 _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -111,10 +111,8 @@ class Resolutions:
                     for n, i, a in todo]
                 return self._follow(rel, self._follow_file(rel, out)) if gone else out
         h = digest(text)
-        hit = self._located.get(rel)
-        if hit is not None and hit[0] == h and hit[1] == self.generation() and not (
-                hit[3] is not None and self.tree.changes is not None and not self.tree.unchanged_since(hit[3])):
-            return list(hit[2]) + self._arrivals(rel, text, src)
+        if self._kept_located(rel, h, self.generation()):
+            return list(self._located[rel][2]) + self._arrivals(rel, text, src)
         out, updates, parsed = resolve_anchors(rel, text, h, todo, *self.last_seen(todo, h), src)
         if parsed is not None:
             self.see((rel, parsed), write=False)  # written with the resolutions, in one transaction
@@ -170,8 +168,16 @@ class Resolutions:
         if hit is not None and hit[0] == h:
             return hit[1]
         if src is None or src.text != text:
-            src = SourceFile(text, for_path(rel))
-        names = {d.qualname for d in src.defs} if src.tree is not None else set()
+            with self.store.read() as txn:
+                rec = self.store.get(txn, "seen", rel)
+            if rec is not None and rec["h"] == h and "names" in rec:  # another process read them (see())
+                self._names[rel] = (h, set(rec["names"]))
+                return self._names[rel][1]
+            src = parsed(rel, text, for_path(rel))  # kept: the check after the next edit parses from it
+        names = set(src.names) if src.tree is not None else set()
+        if src._defs is not None:  # read whole (not from an edit's neighbourhood): kept for the next process
+            with contextlib.suppress(lmdb.Error):  # (a read-only or full store: read again next time)
+                self.see((rel, src))
         if len(self._names) >= 1024:
             self._names.pop(next(iter(self._names)))
         self._names[rel] = (h, names)
@@ -207,26 +213,30 @@ class Resolutions:
     def _gone(self) -> list[str]:
         """The files anchors name that are not there. A file leaves (deleted, renamed, moved)
         only by changing its folder's mtime, so what an earlier process found is kept for the
-        folders whose mtime it recorded: a new process stats each folder, not each file. A
-        folder changed within the last two seconds is looked into again (a change in the
-        same tick of the file system's clock leaves its mtime as it was)."""
+        folders whose mtime it recorded: a new process stats each folder, not each file; when
+        the notes changed, it looks again only into the folders whose mtime or anchored files
+        changed. A folder changed within the last two seconds is looked into again (a change
+        in the same tick of the file system's clock leaves its mtime as it was)."""
         seal, root = self.notes_seal(), self.tree.root
         with self.store.read() as txn:
             known = self.store.get(txn, "meta", "gone") or {}
-        dirs = known.get("dirs", {}) if known.get("seal") == seal else {}
-        if dirs and all(_mtime(os.path.join(root, d)) == t for d, t in dirs.items()):
+        kept = {d: v for d, v in known.get("dirs", {}).items() if isinstance(v, list)}  # (an older record: none)
+        if kept and known.get("seal") == seal and all(_mtime(os.path.join(root, d)) == v[0] for d, v in kept.items()):
             return known["gone"]
         by_dir: dict[str, list[str]] = {}
-        for p in self.anchored_paths():
+        for p in sorted(self.anchored_paths()):
             by_dir.setdefault(os.path.dirname(p), []).append(p)
         recent = time.time_ns() - 2_000_000_000
         gone, dirs = [], {}
         for d, paths in sorted(by_dir.items()):
             t = _mtime(os.path.join(root, d))
+            names = digest("\0".join(paths))
+            was = kept.get(d)
+            lost = was[2] if was is not None and t is not None and was[:2] == [t, names] else _missing(root, d, paths)
             if t is not None and t < recent:
-                dirs[d] = t  # looked into before its files: a change after this moves the mtime
-            gone += [p for p in paths if not os.path.exists(os.path.join(root, p))]  # a stat, no realpath
-        if len(dirs) == len(by_dir) and (dirs != known.get("dirs") or seal != known.get("seal")):
+                dirs[d] = [t, names, lost]  # looked into before its files: a change after this moves the mtime
+            gone += lost
+        if len(dirs) == len(by_dir) and (dirs != kept or seal != known.get("seal")):
             with contextlib.suppress(lmdb.Error):  # a read-only or full store: looked into again next time
                 self.store.write(lambda txn: self.store.put(txn, "meta", "gone", {"seal": seal, "dirs": dirs, "gone": gone}))
         return gone
@@ -248,21 +258,23 @@ class Resolutions:
         """Keep which definitions each ``(rel, parsed text)`` holds, each with when it was first
         seen there: the evidence that a definition found elsewhere later is new there (moved
         in), or was there all along (a look-alike with a history of its own)."""
-        self._sight([(rel, digest(src.text), def_keys(src)) for rel, src in files], write)
+        self._sight([(rel, digest(src.text), def_keys(src), sorted(src.names) if src.tree is not None else [])
+                     for rel, src in files], write)
 
-    def _sight(self, files: list[tuple[str, str, list[str] | None]], write: bool) -> None:
-        """:meth:`see` of ``(rel, digest of its text, its definitions' keys)`` (None: not parsed)."""
+    def _sight(self, files: list[tuple[str, str, list[str] | None, list[str] | None]], write: bool) -> None:
+        """:meth:`see` of ``(rel, digest of its text, its definitions' keys (None: not parsed),
+        their qualified names (None: not known))``."""
         # (a file of no language is kept too, with no definitions: a file note's file, to find it if renamed)
-        todo = [(rel, h, defs) for rel, h, defs in files if defs is not None and self._seen.get(rel) != h]
+        todo = [(rel, h, defs, names) for rel, h, defs, names in files if defs is not None and self._seen.get(rel) != h]
         if not todo:
             return
         s = self.store
         puts = []
         with s.read() as txn:
-            for rel, h, defs in todo:
+            for rel, h, defs, names in todo:
                 rec = s.get(txn, "seen", rel)
                 self._seen[rel] = h
-                if rec is not None and rec["h"] == h:
+                if rec is not None and rec["h"] == h and (names is None or "names" in rec):
                     continue
                 if rec is None:  # first sight: each definition was there when the file last changed, or before
                     mark = [self.tree.changed_at(rel)]
@@ -270,7 +282,8 @@ class Resolutions:
                 else:  # a definition new since the last sight appeared now
                     stamp, known = time.time_ns(), rec["keys"]
                     keys = {k: known.get(k, stamp) for k in defs}
-                puts.append((rel, {"h": h, "keys": keys, "at": time.time_ns()}))
+                at = rec["at"] if rec is not None and rec["h"] == h and "at" in rec else time.time_ns()
+                puts.append((rel, {"h": h, "keys": keys, "at": at, **({"names": names} if names is not None else {})}))
         self._sightings += puts
         if write:
             self._write([])
@@ -489,51 +502,56 @@ class Resolutions:
                 stamps = {rel: self.store.get(txn, "stamps", rel) for rel in todos}
             settled = time.time_ns() - SLACK_NS  # a file written since may change again within its time's tick
             for rel, todo in todos.items():
-                stamp, text = self.tree.content_stamp(rel), None
-                if stamp is not None and stamps[rel] is not None and stamps[rel][:4] == stamp:
-                    h = stamps[rel][4]  # unchanged since its text was digested: not read again
-                else:
-                    try:
-                        text = self.tree.read(rel)
-                    except WorkspaceError:  # gone or unreadable: as locate says (a rare file)
-                        out[rel] = self.locate(rel)
+                try:
+                    text, h = self._digested(rel, stamps[rel], settled)
+                    if self._kept_located(rel, h, gen):
+                        out[rel] = list(self._located[rel][2])
                         continue
-                    h = digest(text)
-                    if stamp is not None and max(stamp[0], stamp[1]) < settled:
-                        self._stamped.append((rel, [*stamp, h]))
-                hit = self._located.get(rel)
-                if hit is not None and hit[0] == h and hit[1] == gen and not (
-                        hit[3] is not None and self.tree.changes is not None and not self.tree.unchanged_since(hit[3])):
-                    out[rel] = list(hit[2])
-                    continue
-                last, olds = self.last_seen(todo, h)
-                if all(a.type == A.FILE or kept_for(last.get((n.id, i)), h) for n, i, a in todo):
-                    located, _, _ = resolve_anchors(rel, text or "", h, todo, last, olds)  # all kept: no text needed
-                    out[rel] = self._settle(rel, text or "", h, located, {})
-                    continue
-                if text is None:
-                    try:
+                    last, olds = self.last_seen(todo, h)
+                    got = resolve_anchors(rel, text or "", h, todo, last, olds, parse=False)
+                    if text is None and (got is None or got[1]):  # its text is needed: to parse, or to keep
                         text = self.tree.read(rel)
-                    except WorkspaceError:
-                        out[rel] = self.locate(rel)
-                        continue
-                    if digest(text) != h:  # changed within its stamp (a clock set back): what it holds now
-                        h = digest(text)
-                        last, olds = self.last_seen(todo, h)
-                if not needs_parse(todo, rel, h, last):
-                    located, updates, _ = resolve_anchors(rel, text, h, todo, last, olds)  # no parse
-                    out[rel] = self._settle(rel, text, h, located, updates)
-                else:
+                        if digest(text) != h:  # changed within its stamp (a clock set back): as it is now
+                            text, h = self._digested(rel, None, settled)
+                            last, olds = self.last_seen(todo, h)
+                        got = resolve_anchors(rel, text, h, todo, last, olds, parse=False)
+                except WorkspaceError:  # gone or unreadable: as locate says (a rare file)
+                    out[rel] = self.locate(rel)
+                    continue
+                if got is None:
                     work.append(FileWork(rel, text, h, todo, last, olds))
+                else:
+                    out[rel] = self._settle(rel, text or "", h, got[0], got[1])
             if work:
                 from .fork import fork_map  # here: a command whose resolutions are all kept forks nothing
                 parse = sum(len(w.text) for w in work)
                 for w, (found, updates, keys) in zip(work, fork_map(_resolve_file, work,
                                                                     max(1, min(jobs, parse // FORK_BYTES)))):
-                    self._sight([(w.rel, w.h, keys)], write=False)
+                    self._sight([(w.rel, w.h, keys, None)], write=False)
                     located = [Located(n, i, a, *got) for (n, i, a), got in zip(w.todo, found)]
                     out[w.rel] = self._settle(w.rel, w.text, w.h, located, updates)
         return out
+
+    def _digested(self, rel: str, known: list | None, settled: int) -> tuple[str | None, str]:
+        """(the text of ``rel``, its digest), the text None when the file's stamp is that of
+        ``known`` ([stamp, digest] kept by an earlier command): unchanged since, not read again.
+        A stamp is kept of a file last written before ``settled`` (a file written within its
+        time's tick may change again without its stamp changing)."""
+        stamp = self.tree.content_stamp(rel)
+        if stamp is not None and known is not None and known[:4] == stamp:
+            return None, known[4]
+        text = self.tree.read(rel)
+        h = digest(text)
+        if stamp is not None and max(stamp[0], stamp[1]) < settled:
+            self._stamped.append((rel, [*stamp, h]))
+        return text, h
+
+    def _kept_located(self, rel: str, h: str, gen: int) -> bool:
+        """This process resolved ``rel``'s anchors in the text of digest ``h`` already, with these
+        notes, and (under a watch of the tree) nothing since says to search for lost code again."""
+        hit = self._located.get(rel)
+        return hit is not None and hit[0] == h and hit[1] == gen and not (
+            hit[3] is not None and self.tree.changes is not None and not self.tree.unchanged_since(hit[3]))
 
     def _settle(self, rel: str, text: str, h: str, located: list[Located], updates: dict) -> list[Located]:
         """Keep the resolutions just made in ``text`` (digest ``h``) of ``rel``, and follow
@@ -686,11 +704,13 @@ def anchored_in(rel: str, holders: list) -> list[tuple]:
 
 
 def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.Anchor]], last: dict,
-                    olds: dict, src: SourceFile | None = None) -> tuple[list[Located], dict, SourceFile | None]:
+                    olds: dict, src: SourceFile | None = None,
+                    parse: bool = True) -> tuple[list[Located], dict, SourceFile | None] | None:
     """The anchors ``todo`` of ``rel`` resolved in ``text`` (digest ``h``), from their last
     resolutions ``last`` and the texts those were made in (``olds``), touching no store:
     the resolutions, the records to keep of them, and ``text`` parsed (None when every
-    resolution was kept from before). ``src``: ``text`` already parsed."""
+    resolution was kept from before or vouched for). ``src``: ``text`` already parsed.
+    ``parse=False``: None where ``text`` would have to be parsed."""
     out: list[Located] = []
     new_src = None
     resolvers: dict[str | None, A.Resolver] = {}
@@ -714,26 +734,78 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
                                        "text": h, "range": list(a.range) if a.range else None, "name": a.name,
                                        "params": a.params, "hash": a.hash, "at": time.time_ns()}
             continue
+        if not parse:
+            return None
         if new_src is None:
             new_src = src if src is not None and src.text == text else parsed(rel, text, for_path(rel))
+        res = carried(a, st, new_src)
+        if res is not None:  # what the edit since its last resolution did not reach
+            out.append(Located(n, i, a, against_note(a, res), _seen_at(a, st), res.params))
+            updates[f"{n.id}\0{i}"] = _kept(a, st, h, out[-1].resolution)
+            continue
         old_hash = st.get("text") if st else None
         if old_hash not in resolvers:
             old_text = olds.get(old_hash)
             resolvers[old_hash] = A.Resolver(new_src, parsed(rel, old_text, new_src.lang) if old_text is not None else None)
         probe = _probe(a, st) if st and resolvers[old_hash].old is not None else a
         res = against_note(a, resolvers[old_hash].resolve(probe))
-        params = res.params if res.attached else ""
-        seen_at = Range(*st["range"]) if st and st.get("range") else a.range
-        out.append(Located(n, i, a, res, seen_at, params))
-        rec = dict(st or {})
-        rec["for"] = anchor_key(a)
-        rec["resolved_in"] = h
-        rec["res"] = _res_to(res)
-        if res.attached and res.range is not None:
-            rec.update(text=h, range=list(res.range), name=res.name or a.name, params=params or a.params,
-                       hash=res.hash or a.hash, at=time.time_ns())
-        updates[f"{n.id}\0{i}"] = rec
+        out.append(Located(n, i, a, res, _seen_at(a, st), res.params if res.attached else ""))
+        updates[f"{n.id}\0{i}"] = _kept(a, st, h, res)
     return out, updates, new_src
+
+
+def _seen_at(a: A.Anchor, st: dict | None) -> Range | None:
+    return Range(*st["range"]) if st and st.get("range") else a.range
+
+
+def _kept(a: A.Anchor, st: dict | None, h: str, res: A.Resolution) -> dict:
+    """The record kept of an anchor resolved as ``res`` in the text of digest ``h``."""
+    rec = dict(st or {})
+    rec["for"] = st["for"] if st else anchor_key(a)  # (a record of another anchor was read as none)
+    rec["resolved_in"] = h
+    rec["res"] = _res_to(res)
+    if res.attached and res.range is not None:
+        rec.update(text=h, range=list(res.range), name=res.name or a.name, params=res.params or a.params,
+                   hash=res.hash or a.hash, at=time.time_ns())
+    return rec
+
+
+def carried(a: A.Anchor, st: dict | None, src: SourceFile) -> A.Resolution | None:
+    """The anchor's resolution in ``src``, brought over from its last one without resolving
+    it anew, when that was made in the text ``src`` was edited from (``src.change``) and the
+    edit cannot have changed the answer: its code lies outside what the edit changed, and so
+    does every definition of its name (the same code, shifted); or it is the definition the
+    edit is in, the only one of its name before and after (what resolving finds then). None:
+    resolve it."""
+    ch = src.change
+    if ch is None or a.type not in (A.SYMBOL, A.SPAN, A.LINES) or not st or st.get("resolved_in") != ch.base \
+            or "res" not in st or not st.get("name"):
+        return None
+    prev = _res_from(st["res"])
+    if not prev.attached or prev.path or prev.range is None:
+        return None  # lost, or followed into another file: resolved anew
+    name = st["name"]  # as last seen (a rename since is the name now)
+    before = sum(d.qualname == name for d in ch.old_defs)
+    after = sum(d.qualname == name for d in ch.new_defs)
+    r = prev.range
+    if r.el < ch.lo_line:  # lines wholly before the change, or after it: the same code, shifted
+        outside = r
+    elif r.sl > ch.hi_line:
+        outside = Range(r.sl + ch.lines, r.sc, r.el + ch.lines, r.ec)
+    else:
+        start, end = ch.old_pos.byte(r.sl, r.sc), ch.old_pos.byte(r.el, r.ec)
+        outside = src.range_of(ch.byte(start), ch.byte(end)) if end <= ch.lo or start >= ch.old_hi else None
+    if outside is not None:
+        if before or after:  # a definition of that name (a statement's owner) is in what changed
+            return None
+        return A.Resolution(prev.state, outside, prev.name, hash=prev.hash, params=prev.params)
+    if a.type != A.SYMBOL or src._names is None or src.names[name] != 1 or src.names[name] - after + before != 1:
+        return None
+    old = next(d for d in ch.old_defs if d.qualname == name)
+    d = next((d for d in ch.new_defs if d.qualname == name), None)
+    if d is None or A._family(d.kind) != A._family(old.kind):
+        return None
+    return A.Resolution(A.CHANGED, src.def_range(d), d.qualname, hash=src.def_hash(d), params=d.params)
 
 
 def needs_parse(todo: list[tuple[Note, int, A.Anchor]], rel: str, h: str, last: dict) -> bool:
@@ -865,6 +937,18 @@ def note_json(note: Note, located: list[Located] = ()) -> dict:
         **{field: getattr(note, field) or None for field in FIELDS},
         "body": note.body, "file": note.path, "anchors": anchors,
     }
+
+
+def _missing(root: str, folder: str, paths: list[str]) -> list[str]:
+    """Which of ``paths`` (all in ``folder``) are not there: one listing of the folder, not a
+    stat of each (a link is followed, as ``os.path.exists`` does)."""
+    try:
+        with os.scandir(os.path.join(root, folder)) as it:
+            there = {e.name: e.is_symlink() for e in it}
+    except OSError:  # no such folder (or not one): every file in it is gone
+        return list(paths)
+    return [p for p in paths if (link := there.get(os.path.basename(p))) is None
+            or link and not os.path.exists(os.path.join(root, p))]
 
 
 def _mtime(path: str) -> int | None:

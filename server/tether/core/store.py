@@ -57,6 +57,7 @@ class Store:
         self.cache_dir, self.map_size = cache_dir, map_size
         self._env: lmdb.Environment | None = None
         self.db: dict = {}
+        self.synced = True  # a commit waits for the disk; False: flush() does (defer_sync)
 
     @property
     def env(self) -> lmdb.Environment:
@@ -83,9 +84,12 @@ class Store:
             f"{f', moved aside to {aside.name}' if aside else ''}; rebuilding it from the note files")
         self._open(path)
 
-    def _open(self, path: Path, sync: bool = True) -> None:
+    def _open(self, path: Path, sync: bool | None = None) -> None:
+        sync = self.synced if sync is None else sync
+        # one flush a commit, not two (metasync=False): LMDB keeps the index whole through a crash of
+        # the machine, which may undo only the last commit; every hook call commits two or three
         self._env = lmdb.open(str(path), map_size=self.map_size, max_dbs=len(_DBS) + 1,
-                              subdir=True, lock=True, metasync=sync, sync=sync)
+                              subdir=True, lock=True, metasync=False, sync=sync)
         self.db = {name.decode(): self._env.open_db(name) for name in _DBS}
         with self._env.begin() as txn:
             v = txn.get(b"schema", db=self.db["meta"])
@@ -106,6 +110,19 @@ class Store:
         finally:
             self._env.sync(True)
             self.close()  # opened again, synced, on next use
+
+    def defer_sync(self) -> None:
+        """From now on a commit does not wait for the disk; :meth:`flush` waits once for all
+        since. For a resident server, which answers a request first and flushes after it: a
+        process that dies loses nothing; a machine that dies before the flush may leave a
+        damaged index, rebuilt from the note files like any other."""
+        self.synced = False
+        self.close()  # opened again, unsynced, on next use
+
+    def flush(self) -> None:
+        """What was committed since the last flush reaches the disk (after :meth:`defer_sync`)."""
+        if self._env is not None and not self.synced:
+            self._env.sync(True)
 
     def close(self) -> None:
         if self._env is not None:

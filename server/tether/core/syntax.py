@@ -93,6 +93,8 @@ class SourceFile:
         self._stubs: list[ts.Node] = []  # what the query marks @ignore (a Python @overload stub)
         self._counters: dict[int, Counter] = {}
         self._imports: Imports | None = None
+        self._names: Counter | None = None
+        self.change: Change | None = None  # how this text differs from the one parsed before it (``edited``)
 
     # -- text ------------------------------------------------------------------------
     def slice(self, start: int, end: int) -> str:
@@ -118,10 +120,23 @@ class SourceFile:
             self._defs = self._find_defs() if self.tree is not None else []
         return self._defs
 
+    @property
+    def names(self) -> Counter:
+        """How many definitions go by each qualified name. Kept through an incremental parse
+        (``edited``): the names around the edit are read again, not the whole file's."""
+        if self._names is None:
+            self._names = Counter(d.qualname for d in self.defs)
+        return self._names
+
     def defs_around(self, byte: int) -> list[Definition]:
         """The definitions enclosing ``byte``, outermost first, found by a query over that
         point only (cheap in a big file; qualified names exact, keys without parameters)."""
         return self._find_defs((byte, byte + 1))
+
+    def defs_in(self, start: int, end: int) -> list[Definition]:
+        """The definitions overlapping bytes [start, end), those enclosing them included (a
+        query over that range only; qualified names exact, keys without parameters)."""
+        return self._find_defs((start, end))
 
     def _find_defs(self, byte_range: tuple[int, int] | None = None) -> list[Definition]:
         lang = self.lang
@@ -405,9 +420,15 @@ def parsed(rel: str, text: str, lang: Language | None) -> SourceFile:
     return src
 
 
+def kept(rel: str) -> bool:
+    """This process keeps a parse of a version of ``rel`` (a file it was asked about lately)."""
+    return any(r == rel for r, _ in _PARSED)
+
+
 def edited(base: SourceFile, text: str) -> SourceFile:
     """``text`` parsed reusing ``base``'s tree: the one span where the two differ (the common
-    start and end cut off) is told to tree-sitter as an edit, which then re-parses only around it."""
+    start and end cut off) is told to tree-sitter as an edit, which then re-parses only around it.
+    The result knows what changed (``change``) and, when ``base`` knew its names, its own."""
     data = text.encode("utf-8", "surrogatepass")
     if len(data) > MAX_PARSE_BYTES:
         return SourceFile(text, base.lang)
@@ -418,7 +439,73 @@ def edited(base: SourceFile, text: str) -> SourceFile:
     tree = base.tree.copy()  # the base's own tree keeps describing the base's text
     tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=_point(old, start),
               old_end_point=_point(old, old_end), new_end_point=_point(data, new_end))
-    return SourceFile(text, base.lang, base.lang.parser().parse(data, tree))
+    src = SourceFile(text, base.lang, base.lang.parser().parse(data, tree))
+    lo, new_hi = start, new_end  # the edit, and what tree-sitter says changed structure with it
+    for r in tree.changed_ranges(src.tree):
+        lo, new_hi = min(lo, r.start_byte), max(new_hi, r.end_byte)
+    src.change = _change(base, src, lo, new_hi - (new_end - old_end), new_hi)
+    if base._names is not None or base._defs is not None:  # (counting them is cheap once they are read)
+        src._names = base.names - Counter(d.qualname for d in src.change.old_defs) + \
+            Counter(d.qualname for d in src.change.new_defs)
+    return src
+
+
+@dataclass(slots=True)
+class Change:
+    """How a file's text differs from the one parsed before it: bytes [lo, old_hi) of the old
+    text became [lo, new_hi) of the new, and outside them text, syntax and the qualified names
+    of definitions are the same. ``old_defs`` / ``new_defs``: the definitions overlapping the
+    span in each text (those enclosing it included, the same in both)."""
+
+    base: str  # digest of the old text
+    old_pos: Positions
+    lo: int
+    old_hi: int
+    new_hi: int
+    old_defs: list[Definition]
+    new_defs: list[Definition]
+    lo_line: int = 0  # the old text's lines holding lo and old_hi
+    hi_line: int = 0
+    lines: int = 0  # lines the change added (removed: negative)
+
+    def __post_init__(self):
+        self.lo_line, self.hi_line = self.old_pos.line_of_byte(self.lo), self.old_pos.line_of_byte(self.old_hi)
+
+    def byte(self, b: int) -> int:
+        """Where byte ``b`` of the old text, outside the span, is in the new one."""
+        return b if b < self.lo else b + self.new_hi - self.old_hi
+
+
+def _change(base: SourceFile, src: SourceFile, lo: int, old_hi: int, new_hi: int) -> Change:
+    """The span [lo, old_hi) -> [lo, new_hi) widened until every definition it reaches either
+    lies inside it or encloses it under the same name in both texts: a definition cut by the
+    span (a class whose header was edited) would rename what it holds outside it."""
+    delta = new_hi - old_hi
+    while True:
+        olds = base.defs_in(max(lo - 1, 0), old_hi + 1)  # a byte more each side: what touches it
+        news = src.defs_in(max(lo - 1, 0), new_hi + 1)
+        around_old = [_sig(d) for d in olds if _extent(d)[0] < lo and _extent(d)[1] > old_hi]
+        around_new = [_sig(d) for d in news if _extent(d)[0] < lo and _extent(d)[1] > new_hi]
+        grow = [_extent(d) for d in olds if not (lo <= _extent(d)[0] and _extent(d)[1] <= old_hi)
+                and (around_old != around_new or _sig(d) not in around_old)]
+        grow += [(a, b - delta) for a, b in (_extent(d) for d in news
+                                             if not (lo <= _extent(d)[0] and _extent(d)[1] <= new_hi)
+                                             and (around_old != around_new or _sig(d) not in around_new))]
+        if not grow:
+            change = Change(digest(base.text), base.pos, lo, old_hi, new_hi, olds, news)
+            change.lines = src.pos.line_of_byte(new_hi) - change.hi_line
+            return change
+        lo = min(lo, *(a for a, _ in grow))
+        old_hi = max(old_hi, *(b for _, b in grow))
+        new_hi = old_hi + delta
+
+
+def _extent(d: Definition) -> tuple[int, int]:
+    return min(d.outer, d.node.start_byte), d.node.end_byte
+
+
+def _sig(d: Definition) -> tuple:
+    return d.qualname, d.kind, d.node_type, _extent(d)[0], d.params
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:

@@ -31,7 +31,7 @@ from ..context.calls import warm
 from ..context.ranking import DEFAULT_BUDGET, Context, context_for, note_markdown
 from ..context.search import search, since_iso
 from ..core import anchors as A
-from ..core.files import is_under
+from ..core.files import FolderChanges, is_under
 from ..core.languages import GrammarError
 from ..core.notes import CHECK_KINDS, KINDS, SEVERITIES, CheckError, NoteError
 from ..core.resolution import note_json
@@ -63,8 +63,12 @@ class Served:
         except WorkspaceError:
             self.ws = Workspace(Path(root))
         self.ws.repo.watch()  # else every call scans the notes folder
+        # and the sources: else the call graph walks the tree again each second (a p99 of 190 ms at 20,000 files)
+        self.ws.tree.changes = FolderChanges.open(self.ws.root, tree=True)
 
     def close(self) -> None:
+        if self.ws.tree.changes is not None:
+            self.ws.tree.changes.close()
         self.ws.close()
 
     @property
@@ -163,7 +167,8 @@ def list_notes(path: Annotated[str | None, Field(description="only the notes tha
     if not STATE.ready:
         return {"notes": [], "broken": []}
     notes = ws.notes_in(rel) if rel is not None and rel != "." else ws.notes()
-    return {"notes": [note_json(n, ws.locate_note(n)) for n in notes],
+    located = ws.locate_notes(notes)
+    return {"notes": [note_json(n, located[n.id]) for n in notes],
             "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]}
 
 

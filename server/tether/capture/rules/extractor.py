@@ -222,8 +222,8 @@ class RuleExtractor:
 _FOUND = re.compile(r"^(?:there it is|here it is|found it|got it|reproduced(?:,?\s+and)?)\s*[:;,.—–-]*\s*", re.I)
 # a title whose "it" (or opening "this"/"that") refers to nothing in it: "It must fail closed", "Keep it simple",
 # "That's the sweep timer"; and one that is only the option picked: "Exit 2", "Throw", "Token bucket"
-_IT_SUBJECT = re.compile(r"^it\s+(?=(?:must|should|has to|needs? to|never|always|can(?:not|'t)?|will|won't|is|was|"
-                         r"does|doesn't|(?!is\b|was\b)[a-z]+s)\b)", re.I)
+_IT_SUBJECT = re.compile(r"^it\s+(?=(?:must|should|has to|needs? to|never|always|can(?:not|'t)?|will|won't|was|"
+                         r"doesn't|[a-z]+s)\b)", re.I)  # "it is", "it does", "it adds": a verb of the code
 _BARE_IT = re.compile(r"^(?:\w+\s+)?it\b(?!')|^(?:this|that|it)(?:'s|\s+(?:one|is|was|does|doesn't|looks|seems)\b)",
                       re.I)
 _FRAGMENT_WORDS = 2

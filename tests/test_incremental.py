@@ -1,0 +1,208 @@
+"""After an edit, a long-lived process (the server agents' hooks ask) parses only around the
+edit and brings the anchors the edit did not reach over from their last resolution. What it
+answers must be exactly what resolving the new text from scratch answers: the same states,
+places, names and fingerprints, for every anchor, after every kind of edit — in a body, on a
+definition's own line, a class renamed (renaming what it holds), a twin definition added, a
+docstring left open that swallows the rest of the file, and undoing each."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from tether.capture import observations as K
+from tether.core import anchors as A
+from tether.core.languages import for_path
+from tether.core.notes import Note
+from tether.core.resolution import resolve_anchors
+from tether.core.syntax import _PARSED, SourceFile, parsed
+from tether.core.text import digest
+
+PY = '''import os
+
+
+class Ledger:
+    """Money in integer cents."""
+
+    def add(self, amount):
+        total = amount + 1
+        return total
+
+    def remove(self, amount):
+        return -amount
+
+    @property
+    def size(self):
+        return 3
+
+
+def pay(amount):
+    # a comment
+    x = amount * 2
+    return x
+
+
+def refund(amount):
+    return -amount
+
+
+class Audit:
+    def add(self, line):
+        return line
+'''
+
+TS = '''export class Cart {
+  add(item: string): number {
+    const n = item.length;
+    return n;
+  }
+
+  remove(item: string): number {
+    return -1;
+  }
+}
+
+export function total(xs: number[]): number {
+  let t = 0;
+  for (const x of xs) { t += x; }
+  return t;
+}
+
+function helper(): void {
+  console.log("x");
+}
+'''
+
+
+def replace(old: str, new: str, count: int = 1):
+    def edit(text: str) -> str:
+        assert old in text, old
+        return text.replace(old, new, count)
+    return edit
+
+
+EDITS = {  # each applied to the text the previous one left
+    "x.py": [
+        replace("total = amount + 1", "total = amount + 2"),  # inside a body
+        replace("    def remove(self, amount):", "    def remove(self, amount, why):"),  # a definition's own line
+        replace("class Ledger:", "class Book:"),  # renames what it holds, far below the edit
+        replace("class Book:", "class Ledger:"),
+        replace("def refund(amount):", "def pay(amount):\n    return 0\n\n\ndef refund(amount):"),  # a twin of pay
+        replace("def pay(amount):\n    return 0\n\n\n", ""),
+        replace("import os\n", 'import os\n"""\n'),  # an open docstring: the rest of the file is a string
+        replace('import os\n"""\n', "import os\n"),
+        replace("    # a comment\n", ""),
+        replace("        return 3\n", "        return 3\n\n    def extra(self):\n        return 4\n"),
+        replace("class Audit:\n    def add(self, line):\n        return line\n", ""),  # a definition deleted
+    ],
+    "x.ts": [
+        replace("const n = item.length;", "const n = item.length + 1;"),
+        replace("export class Cart {", "export class Basket {"),
+        replace("export class Basket {", "export class Cart {"),
+        replace("  return t;\n}", "  return t;\n}\n\nexport function total(xs: string[]): number { return 0; }"),
+        replace("function helper(): void {", "function helper(): void { /*"),
+        replace("function helper(): void { /*", "function helper(): void {"),
+    ],
+}
+
+
+def anchors_of(rel: str, src: SourceFile) -> list[tuple[Note, int, A.Anchor]]:
+    """A note on every definition, and one on a statement of each function."""
+    todo = []
+    for d in src.defs:
+        a = A.record(src, rel, src.def_range(d).sl, src.def_range(d).sc)
+        todo.append((Note(id=f"d{d.index}", kind="decision", title=d.qualname, anchors=[a]), 0, a))
+    for s in src.stmts:
+        r = src.range_of(s.start, s.end)
+        a = A.record(src, rel, r.sl, r.sc, how=A.SPAN)
+        todo.append((Note(id=f"s{s.index}", kind="decision", title="statement", anchors=[a]), 0, a))
+    return todo
+
+
+def records(updates: dict) -> dict:
+    return {(k.split("\0")[0], int(k.split("\0")[1])): v for k, v in updates.items()}
+
+
+def answer(located) -> list[tuple]:
+    return [(loc.note.id, loc.state, loc.resolution.range, loc.resolution.name, loc.resolution.hash,
+             loc.resolution.params, loc.resolution.candidates) for loc in located]
+
+
+@pytest.mark.parametrize("rel,text", [("x.py", PY), ("x.ts", TS)])
+def test_an_edit_parsed_incrementally_resolves_as_from_scratch(rel: str, text: str):
+    lang = for_path(rel)
+    todo = anchors_of(rel, SourceFile(text, lang))
+    _, updates, _ = resolve_anchors(rel, text, digest(text), todo, {}, {})
+    last, olds = records(updates), {digest(text): text}
+    _PARSED.clear()
+    parsed(rel, text, lang).names  # noqa: B018 — what a server read before the edit
+    carried = 0
+    for edit in EDITS[rel]:
+        new = edit(text)
+        src = parsed(rel, new, lang)
+        assert src.change is not None  # parsed from the text before
+        assert +src.names == +SourceFile(new, lang).names  # the names, kept through the edit
+        h = digest(new)
+        fresh, updates, _ = resolve_anchors(rel, new, h, todo, last, olds, SourceFile(new, lang))
+        served, _, _ = resolve_anchors(rel, new, h, todo, last, olds, src)
+        assert answer(served) == answer(fresh), edit
+        carried += sum(1 for n, i, a in todo if last.get((n.id, i), {}).get("resolved_in") == src.change.base)
+        last, text = records(updates), new
+        olds[h] = new
+    assert carried  # (the case under test happened)
+
+
+def test_random_edits_keep_the_names_and_the_resolutions():
+    rng = random.Random(7)
+    rel, lang = "x.py", for_path("x.py")
+    text = PY * 3
+    todo = anchors_of(rel, SourceFile(text, lang))
+    _, updates, _ = resolve_anchors(rel, text, digest(text), todo, {}, {})
+    last, olds = records(updates), {digest(text): text}
+    _PARSED.clear()
+    parsed(rel, text, lang).names  # noqa: B018
+    pieces = ["    x = 1", "def zz():\n    pass", "class K:\n    def m(self):\n        pass", '"""', "#", "    ", "):",
+              "def ", "class ", "@deco", "", "    def add(self):\n        return 2"]
+    for _ in range(60):
+        lines = text.split("\n")
+        i = rng.randrange(len(lines))
+        if rng.random() < 0.4:
+            lines.insert(i, rng.choice(pieces))
+        elif rng.random() < 0.5:
+            del lines[i]
+        else:
+            j = rng.randrange(len(lines[i]) + 1)
+            lines[i] = lines[i][:j] + rng.choice(pieces) + lines[i][j + rng.randrange(3):]
+        new = "\n".join(lines)
+        src = parsed(rel, new, lang)
+        assert Counter(src.names) == Counter(SourceFile(new, lang).names)
+        h = digest(new)
+        fresh, updates, _ = resolve_anchors(rel, new, h, todo, last, olds, SourceFile(new, lang))
+        served, _, _ = resolve_anchors(rel, new, h, todo, last, olds, src)
+        assert answer(served) == answer(fresh)
+        last, text = records(updates), new
+        olds[h] = new
+
+
+def test_the_definitions_an_edit_touched_are_read_around_it_as_in_the_whole_file():
+    """The observation log names the definitions an edit touched; read with a query over the
+    edited lines (and the comment and decorators below them), as over the whole file."""
+    src = SourceFile(PY, for_path("x.py"))
+    lines = PY.count("\n")
+    for sl in range(lines):
+        for el in (sl, min(sl + 2, lines), min(sl + 9, lines)):
+            around = [d.qualname for d in K.touched_definitions(src, [(sl, el)])]
+            spans = K._touched(src, src.defs, *_trimmed(src, sl, el))
+            assert around == [d.qualname for d in spans], (sl, el)
+
+
+def _trimmed(src: SourceFile, sl: int, el: int) -> tuple[int, int]:
+    lines = src.pos.lines
+    el = min(el, len(lines) - 1)
+    while sl < el and not lines[sl].strip():
+        sl += 1
+    while el > sl and not lines[el].strip():
+        el -= 1
+    return sl, el
