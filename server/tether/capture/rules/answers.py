@@ -171,12 +171,12 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
     short = [first] if len(first.split()) <= 2 else [head] if len(head.split()) <= 6 else []  # "Reject." / "the
     # lock file one" name an option by its words
     for sent in short + [x for x in re.split(r"(?<=[.!?])\s+|\n+", head) if x.strip()]:
-        if sent not in short and (_DISMISS.search(sent) or _TURN_DOWN.match(head)) and \
-                not re.match(r"^(?:let'?s|lets)\s+(?:do|go with|take|use)\b", sent, re.I):  # "lets do both for now, …
-            # but not in this pr": the choice, then a limit
+        chose = re.match(r"^(?:let'?s|lets)\s+(?:do|go with|take|use)\b", sent, re.I)  # "lets do both for now, …
+        # but not in this pr": the choice, then a limit
+        if sent not in short and (_DISMISS.search(sent) or _TURN_DOWN.match(head)) and not chose:
             continue  # "fraction is overkill": the option turned down, not the one picked; "no, not now. only
             # comma csv …": words of an option said after turning them all down
-        conceded = _CONCEDED.search(sent) if sent not in short else None
+        conceded = _CONCEDED.search(sent) if sent not in short and not chose else None
         if conceded and _AGAINST.search(sent[conceded.end():]):  # "Round half up is what I'd have said, but the
             sent = sent[conceded.end():]  # totals drift": the option before the "but" is weighed and turned down
             # (not "B is more work, but worth it"); what follows may name the pick
