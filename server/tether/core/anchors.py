@@ -213,6 +213,7 @@ class Resolver:
         self.new, self.old = new, old
         self._new_keys = _index(new)
         self._old_keys = _index(old) if old is not None else None
+        self._gone_defs: list[Definition] | None = None  # old definitions whose key the new text lacks
         self._sym_cache: dict[tuple, tuple[Definition | None, Resolution]] = {}
         self._align_cache: dict[tuple[int, int], dict] = {}
         self._replaced_cache: bool | None = None
@@ -318,16 +319,36 @@ class Resolver:
                 related = d_parent == parent or d.name.rsplit(".", 1)[-1] == short
                 scored.append((sim, related, d))
         scored.sort(key=lambda t: -t[0])
+        if old_def is not None:  # one old definition a new one: not one another gone definition is likelier
+            scored = [t for t in scored if not self._likelier_elsewhere(old_def, t[2], t[0])]
         if scored:
             sim, related, d = scored[0]
             runner = scored[1][0] if len(scored) > 1 else 0.0
-            if sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN and old_def is not None:
+            if old_def is not None and sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN:
+                return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
+            # its class (or function) renamed: the one new definition keeping the anchor's own
+            # name, as like it as the likest (the class's other methods may be as like it)
+            same = [x for s, _, x in scored if s >= sim and x.qualname.rsplit(".", 1)[-1] == short]
+            if old_def is not None and sim >= RENAME_MIN and len(same) == 1 and \
+                    sum(1 for _, _, x in scored if x.qualname.rsplit(".", 1)[-1] == short) == 1:
+                d = same[0]
                 return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
             offer = RENAME_MIN if old_def is not None else SKETCH_OFFER
             offered = [new.def_range(x) for s, _, x in scored[:3] if s >= offer]
             if offered:
                 return None, Resolution(AMBIGUOUS, None, a.name, offered, offered=True)
         return None, Resolution(ORPHANED, None, a.name)
+
+    def _likelier_elsewhere(self, old_def: Definition, d: Definition, sim: float) -> bool:
+        """Is the new definition ``d`` more like another definition of the old text whose name
+        is gone too (renamed itself), than like ``old_def``? Then it is that one's rename, and
+        ``old_def`` went elsewhere (moved to another file) or was deleted."""
+        gone = self._gone_defs
+        if gone is None:
+            gone = self._gone_defs = [o for o in self.old.defs if o.key not in self._new_keys]
+        cls = _family(old_def.kind)
+        return any(o is not old_def and _family(o.kind) == cls and _def_similarity(self.old, o, self.new, d) > sim
+                   for o in gone)
 
     def _replaced(self) -> bool:
         """Another file took this path (a file deleted, another moved onto its name): no
