@@ -24,14 +24,17 @@ It prints one table per size (each figure beside its target and the floor), then
 growth factor of each figure between consecutive sizes beside the growth of the notes.
 
 Then the whole-workspace commands, each a new process on the same workspace (index warm):
-``list --json`` first (no anchor resolved yet: a fresh clone's first command; with the full
-run, after the runs above), ``list --json`` again, ``doctor --json``, ``check``,
-``site --out DIR`` and ``sync`` after the code
+``list --json`` first (no anchor resolved yet: a fresh clone's first command once its index
+is built; with the full run, after the runs above), ``list --json`` again, ``doctor --json``,
+``check``, ``site --out DIR`` and ``sync`` after the code
 of a tenth of the small files moved down (so about a tenth of the anchors moved), in one
 table per size and one of growth factors: each must grow no faster than the notes
-(``list --json``: <= 2 s at 10,000 notes, <= 15 s at 100,000). ``--commands`` measures only
-these; ``--quick`` only 1,000 and 10,000 notes. No assertions: it reports. The machine
-should be otherwise idle.
+(``list --json``: <= 2 s at 10,000 notes, <= 15 s at 100,000), with each command's CPU
+seconds beside (what a loaded machine changes least). ``--commands`` measures only these,
+on a workspace committed to git (a CI's checkout); with ``--keep DIR`` each size is generated
+once and later runs restore it from its commit (100,000 notes take minutes to generate).
+``--quick`` only 1,000 and 10,000 notes. No assertions: it reports. The machine should be
+otherwise idle.
 
 Run it with the interpreter of a venv tether is installed in (``python -m venv V;
 V/bin/pip install .; V/bin/python bench/scale.py``): it times that venv's ``tether``, as a
@@ -93,9 +96,9 @@ def run(cmd: list[str], cwd: Path, stdin: bytes = b"", env: dict | None = None) 
         p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.DEVNULL, env=env)
         p.stdin.write(stdin)
         p.stdin.close()
-        _, _, ru = os.wait4(p.pid, 0)
+        _, status, ru = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0
-        CPU["s"] = ru.ru_utime + ru.ru_stime
+        CPU["s"], CPU["exit"] = ru.ru_utime + ru.ru_stime, os.waitstatus_to_exitcode(status)
         out.seek(0)
         return wall, ru.ru_maxrss / 1024, out.read()
 
@@ -259,19 +262,19 @@ def growth(results: list[dict], rows: list[tuple] = ROWS) -> None:
         return
     print("\ngrowth between sizes (a figure should grow no faster than the notes)")
     heads = [f"{a['notes']:,}->{b['notes']:,}" for a, b in zip(results, results[1:])]
-    print(f"{'figure':<42} " + " ".join(f"{h:>16}" for h in heads))
-    print(f"{'notes':<42} " + " ".join(f"{b['notes'] / a['notes']:>15.1f}x" for a, b in zip(results, results[1:])))
+    print(f"{'figure':<54} " + " ".join(f"{h:>16}" for h in heads))
+    print(f"{'notes':<54} " + " ".join(f"{b['notes'] / a['notes']:>15.1f}x" for a, b in zip(results, results[1:])))
     for key, label, *_ in rows:
         if key.startswith("floor"):
             continue
-        print(f"{label:<42} " + " ".join(f"{b[key] / a[key]:>15.1f}x" if a[key] else f"{'-':>16}"
+        print(f"{label:<54} " + " ".join(f"{b[key] / a[key]:>15.1f}x" if a[key] else f"{'-':>16}"
                                          for a, b in zip(results, results[1:])))
 
 
 # -- the whole-workspace commands: linear in the notes ----------------------------------------
 
 COMMANDS = [  # key, label, argv (OUT: a folder of this size's), target at 10k / 100k notes
-    ("first_list_s", "list --json, first (no resolution kept yet)", ["list", "--json"], {}),
+    ("first_list_s", "list --json, first (no resolution kept yet)", ["list", "--json"], {10_000: 2, 100_000: 15}),
     ("list_s", "list --json", ["list", "--json"], {10_000: 2, 100_000: 15}),
     ("doctor_s", "doctor --json", ["doctor", "--json"], {}),
     ("check_s", "check", ["check"], {}),
@@ -328,9 +331,13 @@ def measure_commands(root: Path, notes: int, files: int, gen: dict | None = None
     for key, label, argv, _ in COMMANDS:
         if key == "sync_s":
             res["sync_files"] = move_code(root)
-        argv = [str(root.parent / f"site-{notes}") if a == "OUT" else a for a in argv]
+        site = root.parent / f"site-{notes}"
+        shutil.rmtree(site, ignore_errors=True)  # (one an interrupted run left half replaced is refused)
+        argv = [str(site) if a == "OUT" else a for a in argv]
         res[key], res[key[:-2] + "_rss_mb"], out = run(tether_cmd() + argv, root, env=env)
         res[key[:-2] + "_cpu_s"] = CPU["s"]
+        if CPU["exit"] not in (0, 1):  # 1: findings; anything else is no figure
+            raise RuntimeError(f"tether {' '.join(argv)} exited with {CPU['exit']} in {root}")
         if key == "sync_s":
             res["sync_anchors"] = len(json.loads(out)["changed"])
         print(f"   {label:<40} {res[key]:>8.2f} s  (CPU {CPU['s']:.2f} s, load {os.getloadavg()[0]:.1f})", flush=True)
@@ -339,17 +346,18 @@ def measure_commands(root: Path, notes: int, files: int, gen: dict | None = None
 
 def commands_table(results: list[dict]) -> None:
     print("\nwhole-workspace commands (wall seconds, a new process each, index warm)")
-    print(f"{'command':<42} " + " ".join(f"{r['notes']:>10,}" for r in results) + "   target")
+    print(f"{'command':<54} " + " ".join(f"{r['notes']:>10,}" for r in results) + "   target")
     for key, label, _, targets in COMMANDS:
         cells = " ".join(f"{r[key]:>10.2f}" for r in results)
         goals = ", ".join(f"<= {t} s at {n // 1000}k" + (" " + ("yes" if r[key] <= t else "NO"))
                           for n, t in targets.items() for r in results if r["notes"] >= n > r["notes"] // 2)
-        print(f"{label:<42} {cells}   {goals}")
+        print(f"{label:<54} {cells}   {goals}")
     for key, label, _, _ in COMMANDS:  # what a loaded machine does not change much
-        print(f"{'  CPU s: ' + label:<42} " + " ".join(f"{r[key[:-2] + '_cpu_s']:>10.2f}" for r in results))
-    print(f"{'  peak RSS of list --json, MB':<42} " + " ".join(f"{r['list_rss_mb']:>10.0f}" for r in results))
-    print(f"{'  anchors sync wrote':<42} " + " ".join(f"{r['sync_anchors']:>10,}" for r in results))
+        print(f"{'  CPU s: ' + label:<54} " + " ".join(f"{r[key[:-2] + '_cpu_s']:>10.2f}" for r in results))
+    print(f"{'  peak RSS of list --json, MB':<54} " + " ".join(f"{r['list_rss_mb']:>10.0f}" for r in results))
+    print(f"{'  anchors sync wrote':<54} " + " ".join(f"{r['sync_anchors']:>10,}" for r in results))
     growth(results, COMMANDS)
+    growth(results, [(key[:-2] + "_cpu_s", "CPU s: " + label) for key, label, _, _ in COMMANDS])
 
 
 # -- the agent's path (issue 33): what each tool call of an agent session costs, beside the floor --

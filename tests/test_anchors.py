@@ -827,6 +827,32 @@ def test_method_renamed_keeps_its_class(name):
     assert f.state == A.OK and f.name == free
 
 
+RENAMED_CLASS = {  # two classes whose short methods are alike; the first class is renamed
+    "python": ("class DraftMap:\n    def has(self, key):\n        return key in self.items\n\n"
+               "    def get(self, key):\n        return self.items.get(key)\n\n\n"
+               "class DraftSet:\n    def has(self, key):\n        return key in self.values\n",
+               "DraftMap", "DraftMapImpl"),
+    "typescript": ("class DraftMap {\n  has(key: string) {\n    return this.items.has(key)\n  }\n\n"
+                   "  get(key: string) {\n    return this.items.get(key)\n  }\n}\n\n"
+                   "class DraftSet {\n  has(key: string) {\n    return this.values.has(key)\n  }\n}\n",
+                   "DraftMap", "DraftMapImpl"),
+}
+
+
+@pytest.mark.parametrize("name", list(RENAMED_CLASS))
+def test_methods_follow_their_class_renamed(name):
+    """A class renamed (its call sites too): each method is the one of the same name in the
+    renamed class, though its sibling methods are as like it as the method itself."""
+    text, old, new = RENAMED_CLASS[name]
+    lang = by_name(name)
+    src = SourceFile(text, lang)
+    anchors = [A.symbol_anchor(src, "x", d) for d in src.defs if d.qualname.startswith(old + ".")]
+    assert [a.name for a in anchors] == [f"{old}.has", f"{old}.get"]
+    has, get = resolve_both(lang, text, text.replace(old, new), anchors)
+    assert (has.state, has.name, has.range) == (A.RENAMED, f"{new}.has", anchors[0].range)
+    assert (get.state, get.name, get.range) == (A.RENAMED, f"{new}.get", anchors[1].range)
+
+
 @pytest.mark.parametrize("name", snippet_params())
 def test_method_deleted_is_orphaned_not_attached_to_sibling(name):
     text, method, _ = SNIPPETS[name]

@@ -281,13 +281,13 @@ def test_context_markdown(shared):
     assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
     out = runs[0].stdout
     assert out.startswith("# tether notes for src/app.py:4\n")
-    heads = re.findall(r"^(\w+): (.*) \(\w+\)$", out, re.M)  # kind: title (short id)
+    heads = re.findall(r"^(\w+)(?: \(.*?\))?: (.*) \(\w+\)$", out, re.M)  # kind (where, if the heading leaves it unsaid): title (short id)
     assert heads[0] == ("decision", "Load config eagerly")
     assert ("workaround", "pin the parser") in heads
-    assert "\n## On `load_config`\n" in out  # where they apply: one heading each way
-    assert "\n## On `src/**`\n" in out
+    assert "\n## On the code here\n" in out  # where they apply: one heading each way
+    assert "\n## On files like this one\n" in out
     inside = runs[1].stdout
-    assert "\n## On `load_config`, enclosing\n" in inside
+    assert "\n## On the code around it\n\ndecision (`load_config`): Load config eagerly (" in inside
     assert runs[2].stdout == "No tether notes apply to tools/build.py.\n"
 
 

@@ -138,9 +138,10 @@ def test_each_tier_in_order(ws):
     tiers = [t for _, t in ids_tiers(ctx)]
     assert tiers == sorted(tiers)
     md = ctx.to_markdown()
-    assert "## Called here as `audit`: `Base.audit`\n" in md
-    assert "## Called here as `Book`: `Ledger` in pkg/ledger.py\n" in md
-    assert "## On the whole repository\n" in md
+    assert "\n## On code it calls\n" in md and "\n## On the whole repository\n" in md  # one heading each way
+    assert "\ndecision (`Base.audit`): " in md  # and what the heading leaves unsaid
+    assert " (`Ledger` in pkg/ledger.py): " in md
+    assert [i.reason for i in ctx.items if i.note.id == n["ledger"].id] == ["on `Ledger` in pkg/ledger.py, called here as `Book`"]
 
 
 def test_a_note_whose_code_is_gone_is_named_never_handed_over(ws):
@@ -156,7 +157,7 @@ def test_a_note_whose_code_is_gone_is_named_never_handed_over(ws):
             ctx = context_for(ws, "pkg/billing.py", line)
             assert n["refund"].id not in {i.note.id for i in ctx.items + ctx.left_out}
             assert [i.note.id for i in ctx.gone] == [n["refund"].id]
-            assert "1 on code deleted or not found: `tether list pkg/billing.py`" in ctx.to_markdown()
+            assert "1 on code gone or not found: `tether list pkg/billing.py`" in ctx.to_markdown()
             assert ctx.to_json()["gone"][0]["id"] == n["refund"].id
             # at a budget the relevant notes just fill, the gone one takes no room
             full = [i.note.id for i in ctx.items]
@@ -223,11 +224,11 @@ def test_budget_cut_keeps_rank_and_says_what_was_left_out(ws):
     assert kept == [x for x in ranked if x in kept]  # rank order kept
     assert kept[0] == ranked[0]  # the best note is always in
     md = small.to_markdown()
-    assert f"Not shown: {len(small.left_out)} over the budget (" in md  # one short line
+    assert f"Not shown: {len(small.left_out)} over the budget: " in md  # one short line
     assert md.splitlines()[-1].startswith("Not shown: ")
     assert f"`tether context pkg/billing.py:{line + 1} --budget" in md
     for i in small.items:
-        assert f"{i.note.kind}: {i.note.title} ({ws.repo.short_id(i.note.id)})" in md
+        assert f": {i.note.title} ({ws.repo.short_id(i.note.id)})\n" in md
     j = small.to_json()
     assert j["budget"] == 120 and j["tokens"] <= 120 and {x["id"] for x in j["left_out"]} == {i.note.id for i in small.left_out}
 
@@ -300,5 +301,60 @@ def test_a_fresh_clone_answers_at_once_and_finds_callees_by_name_once_every_file
         for _ in range(4):  # each call parses a few more files
             got = {i.note.id for i in context_for(ws, "pkg/a.py", 4).items}
         assert {fee.id, tally.id} <= got
+    finally:
+        ws.close()
+
+
+CLOSURES = {
+    "plugins/map.ts": '''\
+export function enableMapSet() {
+  function markChanged(state: any) {
+    state.modified = true
+  }
+
+  function set(state: any, key: string) {
+    const markChanged = state.onChange
+    markChanged(key)
+    return key
+  }
+
+  function remove(state: any) {
+    markChanged(state)
+  }
+  return { set, remove }
+}
+''',
+    "pkg/outer.py": '''\
+def outer():
+    def clean(x):
+        return x.strip()
+
+    def run(x):
+        return clean(x)
+
+    return run
+''',
+}
+
+
+def test_a_call_to_a_function_nested_in_the_one_around_it_hands_over_its_notes(tmp_path):
+    """Closures (a plugin's helpers inside its enable function, Python inner functions): the
+    call resolves to the nested function scoping finds, not to nothing; a local that
+    shadows the name is not that function."""
+    for rel, text in CLOSURES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    ws, _ = Workspace.init(tmp_path, exact=True)
+    try:
+        row = lambda rel, needle: next(i for i, r in enumerate(CLOSURES[rel].split("\n")) if needle in r)  # noqa: E731
+        mark = ws.record("invariant", "plugins/map.ts", row("plugins/map.ts", "function markChanged"),
+                         title="markChanged is the only writer of modified")
+        clean = ws.record("decision", "pkg/outer.py", row("pkg/outer.py", "def clean"), title="clean strips only")
+        got = context_for(ws, "plugins/map.ts", row("plugins/map.ts", "markChanged(state)"))
+        assert [(i.note.id, i.tier) for i in got.items] == [(mark.id, CALLEE)]
+        assert "decision" not in got.to_markdown() and "(`enableMapSet.markChanged`): markChanged is the only" in got.to_markdown()
+        assert context_for(ws, "plugins/map.ts", row("plugins/map.ts", "return key")).items == []  # shadowed there
+        got = context_for(ws, "pkg/outer.py", row("pkg/outer.py", "return clean(x)"))
+        assert [(i.note.id, i.tier) for i in got.items] == [(clean.id, CALLEE)]
     finally:
         ws.close()

@@ -135,7 +135,7 @@ def test_pre_tool_use_names_the_notes_at_the_touched_place_for_every_tool(repo):
     assert titles(repo, got["read-all"]) == {"decision", "invariant", "wide"}
     assert titles(repo, got["edit"]) == {"invariant", "wide"}
     assert got["edit"].startswith("# tether notes for src/app.py:13")
-    assert "## On `Service.start`, enclosing\n" in got["edit"]
+    assert "## On the code around it\n\ninvariant (`start`): " in got["edit"]  # the method: the file is known
     assert titles(repo, got["edit-not-found"]) == {"decision", "invariant", "wide"}  # the whole file
     assert titles(repo, got["multi"]) == {"decision", "invariant", "wide"}
     assert "Rejected: lazy loading (errors show up late)\n" in got["multi"]

@@ -580,7 +580,7 @@ async def test_custom_requests_notes_and_context(client: LanguageClient, tmp_pat
     assert set(ctx) >= {"markdown", "notes"}
     assert ctx["notes"][0]["id"] == dec.id
     assert ctx["notes"][0]["tier"] == 2  # load_config encloses the line
-    assert "decision: Config is read whole" in ctx["markdown"]
+    assert "decision (`load_config`): Config is read whole" in ctx["markdown"]  # it encloses the line
     assert "Rejected: streaming parser (needs a dependency for a 2 kB file); " in ctx["markdown"]
 
     # the whole workspace, without a uri

@@ -102,7 +102,7 @@ async def test_a_function_pasted_into_another_file_keeps_its_note(client, tmp_pa
     assert [n["title"] for n in here["notes"]] == ["Amounts are integer cents"]
     ctx = await request(client, "tether/context", {"uri": uri, "range": {"start": {"line": line + 2, "character": 4},
                                                                         "end": {"line": line + 2, "character": 4}}})
-    assert "decision: Amounts are integer cents" in ctx["markdown"] and "moved here from pkg/models.py" in ctx["markdown"]
+    assert "decision (`parse_amount`, moved here from pkg/models.py): Amounts are integer cents" in ctx["markdown"]
 
 
 async def test_record_on_a_file_outside_the_workspace_roots_creates_nothing_there(client, tmp_path: Path):

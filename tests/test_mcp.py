@@ -192,7 +192,7 @@ def test_context_names_the_note_at_the_line(shared):
     none = shared.result("get_context", path="src/loop.py", line=1)
     md = at.content[0].text
     assert md.startswith("# tether notes for src/app.py:7")
-    assert "\ndecision: Configuration is read whole (" in md
+    assert "\ndecision (`load_config`): Configuration is read whole (" in md
     assert "Rationale: Config files are small" in md
     assert "Rejected: incremental reader (no file is large enough to need it)" in md
     assert "start() only stores the port" not in md  # another definition of the file

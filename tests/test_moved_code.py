@@ -66,8 +66,8 @@ def test_a_function_cut_into_another_existing_file_reaches_every_face_of_that_fi
     line = line_of(two, "value = int(text)")
 
     ctx = tether(repo, "context", f"pkg/two.py:{line}")
-    assert "## On `parse` (moved here from pkg/one.py), enclosing\n" in ctx
-    assert "decision: Amounts are integer cents (" in ctx and "Rejected: Decimal (slow on the hot path)" in ctx
+    assert "## On the code around it\n\ndecision (`parse`, moved here from pkg/one.py): Amounts are integer cents (" in ctx
+    assert "Rejected: Decimal (slow on the hot path)" in ctx
     assert "one module per money concern" not in ctx  # the file note stays with its file
 
     listed = tether(repo, "list", "pkg/two.py")
@@ -119,5 +119,5 @@ def test_file_and_line_notes_of_a_renamed_file_show_its_new_path_everywhere(repo
     file_note = next(n for n in nid if n["title"] == "one module per money concern")
     assert "file pkg/money.py (was pkg/one.py)" in tether(repo, "show", file_note["id"])
     ctx = tether(repo, "context", "pkg/money.py:4")
-    assert "## On this file (moved here from pkg/one.py)\n" in ctx and "one module per money concern" in ctx
+    assert "## On this file\n\nintent (moved here from pkg/one.py): one module per money concern (" in ctx
     assert "Amounts are integer cents" in ctx

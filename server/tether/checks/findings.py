@@ -204,7 +204,7 @@ def check(ws: Workspace, rels: list[str] | None = None) -> list[Finding]:
             paths |= {rel for rel in ws.files() if any(glob_match(g, rel) for g in globs)}
         rels = sorted(paths)
     out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()]
-    with ws.snapshot(), ws.resolutions.batched():
+    with ws.snapshot(), ws.resolutions.batched(), ws.tree.reading():  # (each folder resolved once)
         _check_files(ws, rels, out)
     out.sort(key=lambda f: (f.path, f.line, f.range.sc if f.range else 0))
     return out

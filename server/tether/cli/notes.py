@@ -163,20 +163,21 @@ def cmd_list(args) -> int:
             scope = {n.id: n for p in args.paths for n in ws.notes_in(ws.rel(p, Path.cwd()))}
             notes = sorted(scope.values(), key=lambda n: n.id)
         located = ws.locate_notes(notes)
+        broken = ws.broken()
+        short = ws.short_ids() if notes and not args.json else {}  # what people type: `tether show` takes it
     if args.json:
         out_json({"notes": [note_json(n, located[n.id]) for n in notes],
-                  "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]})
+                  "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in broken]})
         return EXIT_OK
     if not notes:
         print("no notes" + (f" for {', '.join(args.paths)}" if args.paths else "") + " (record one with `tether record`)")
-    short = ws.short_ids() if notes else {}  # what people type: `tether show` takes it
     for n in notes:
         status = "" if n.status == "active" else f" ({n.status})"
         print(f"{short.get(n.id, n.id):<12}  {n.kind:<10} {n.title}{status}")
         for loc in located[n.id]:
             state = f"[{loc.state}]"
             print(f"    {state:<12} {where(loc)}")
-    for e in ws.broken():
+    for e in broken:
         print(f"{e.path}:{e.line}: error: {e.reason}", file=sys.stderr)
     return EXIT_OK
 

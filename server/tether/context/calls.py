@@ -53,8 +53,9 @@ class Target:
     method: bool  # reached as x.name (defined in a class, an object literal, or assigned to a member)
 
 
-def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) -> list[tuple[Note, str]]:
-    """Notes anchored on what the definition at ``line`` (0-based) calls, each with why."""
+def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) -> list[tuple[Note, str, str]]:
+    """Notes anchored on what the definition at ``line`` (0-based) calls, each with why and,
+    said short, what it calls (the note's tag under its heading)."""
     lang = for_path(rel)
     if lang is None:
         return []
@@ -71,7 +72,7 @@ def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) ->
     if touched is None:
         return []
     index.refresh()
-    out: list[tuple[Note, str]] = []
+    out: list[tuple[Note, str, str]] = []
     seen: set[str] = set()
     by_file: dict[str, list] = {}
     for target, spelled in Resolver(index, rel, src, syms).callees(touched):
@@ -84,8 +85,8 @@ def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) ->
             if (loc.resolution.name or a.name) == target.qualname:
                 seen.add(loc.note.id)
                 where = "" if target.path == rel else f" in {target.path}"
-                via = f" as `{spelled}`" if spelled != target.qualname else ""
-                out.append((loc.note, f"Called here{via}: `{target.qualname}`{where}"))
+                via = f" as `{spelled}`" if spelled not in (target.qualname, target.name) else ""
+                out.append((loc.note, f"on `{target.qualname}`{where}, called here{via}", f"`{target.qualname}`{where}"))
     return out
 
 
@@ -181,8 +182,8 @@ class Resolver:
     def resolve(self, name: str, recv, d: Definition, shadowed: set[str]) -> Target | None:
         ix, syms = self.index, self.syms
         if recv is True:
-            if name in shadowed:
-                return None
+            if name in shadowed:  # a local: a function nested in the ones around the call, or a variable
+                return self._nested(name, d)
             bound = syms.bindings.get(name)
             here = [t for t in syms.defs if t.parent is None and t.name == name]
             if bound is not None:
@@ -209,6 +210,30 @@ class Resolver:
                 if target[0] == "mod":
                     return self._top(target[1], name)
         return self._unique(name, method=True)
+
+    def _nested(self, name: str, d: Definition) -> Target | None:
+        """The function named ``name`` nested in ``d`` or the nearest function around it
+        (JavaScript closures, Python inner functions), as scoping finds it."""
+        x = d
+        while x is not None and (x is d or x.kind not in ("class", "impl")):
+            qual = f"{x.qualname}.{name}"
+            for t in self.syms.defs:
+                if t.qualname == qual and not t.method:
+                    return t
+            if name in self._bound_by(x):  # a variable of this function: not a function around it
+                return None
+            x = self.src.defs[x.parent] if x.parent is not None else None
+        return None
+
+    def _bound_by(self, x: Definition) -> set[str]:
+        """Names bound in ``x``'s own body (not in definitions nested in it), its name aside."""
+        inner = [(y.node.start_byte, y.node.end_byte) for y in self.src.defs if y is not x
+                 and x.node.start_byte <= y.node.start_byte and y.node.end_byte <= x.node.end_byte]
+        own = x.node.child_by_field_name("name")
+        cursor = ts.QueryCursor(self.lang.query("locals"))
+        cursor.set_byte_range(x.node.start_byte, x.node.end_byte)
+        return {self.src.slice_node(n) for _, caps in cursor.matches(self.src.tree.root_node) for n in caps.get("local", ())
+                if (own is None or n.id != own.id) and not any(a <= n.start_byte < b for a, b in inner)}
 
     def _unique(self, name: str, method: bool) -> Target | None:
         cands = self.index.named(name)

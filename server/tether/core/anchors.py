@@ -321,7 +321,14 @@ class Resolver:
         if scored:
             sim, related, d = scored[0]
             runner = scored[1][0] if len(scored) > 1 else 0.0
-            if sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN and old_def is not None:
+            if old_def is not None and sim >= RENAME_MIN and related and sim - runner >= RENAME_MARGIN:
+                return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
+            # its class (or function) renamed: the one new definition keeping the anchor's own
+            # name, as like it as the likest (the class's other methods may be as like it)
+            same = [x for s, _, x in scored if s >= sim and x.qualname.rsplit(".", 1)[-1] == short]
+            if old_def is not None and sim >= RENAME_MIN and len(same) == 1 and \
+                    sum(1 for _, _, x in scored if x.qualname.rsplit(".", 1)[-1] == short) == 1:
+                d = same[0]
                 return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
             offer = RENAME_MIN if old_def is not None else SKETCH_OFFER
             offered = [new.def_range(x) for s, _, x in scored[:3] if s >= offer]

@@ -111,10 +111,8 @@ class Resolutions:
                     for n, i, a in todo]
                 return self._follow(rel, self._follow_file(rel, out)) if gone else out
         h = digest(text)
-        hit = self._located.get(rel)
-        if hit is not None and hit[0] == h and hit[1] == self.generation() and not (
-                hit[3] is not None and self.tree.changes is not None and not self.tree.unchanged_since(hit[3])):
-            return list(hit[2]) + self._arrivals(rel, text, src)
+        if self._kept_located(rel, h, self.generation()):
+            return list(self._located[rel][2]) + self._arrivals(rel, text, src)
         out, updates, parsed = resolve_anchors(rel, text, h, todo, *self.last_seen(todo, h), src)
         if parsed is not None:
             self.see((rel, parsed), write=False)  # written with the resolutions, in one transaction
@@ -504,42 +502,26 @@ class Resolutions:
                 stamps = {rel: self.store.get(txn, "stamps", rel) for rel in todos}
             settled = time.time_ns() - SLACK_NS  # a file written since may change again within its time's tick
             for rel, todo in todos.items():
-                stamp, text = self.tree.content_stamp(rel), None
-                if stamp is not None and stamps[rel] is not None and stamps[rel][:4] == stamp:
-                    h = stamps[rel][4]  # unchanged since its text was digested: not read again
-                else:
-                    try:
-                        text = self.tree.read(rel)
-                    except WorkspaceError:  # gone or unreadable: as locate says (a rare file)
-                        out[rel] = self.locate(rel)
+                try:
+                    text, h = self._digested(rel, stamps[rel], settled)
+                    if self._kept_located(rel, h, gen):
+                        out[rel] = list(self._located[rel][2])
                         continue
-                    h = digest(text)
-                    if stamp is not None and max(stamp[0], stamp[1]) < settled:
-                        self._stamped.append((rel, [*stamp, h]))
-                hit = self._located.get(rel)
-                if hit is not None and hit[0] == h and hit[1] == gen and not (
-                        hit[3] is not None and self.tree.changes is not None and not self.tree.unchanged_since(hit[3])):
-                    out[rel] = list(hit[2])
-                    continue
-                last, olds = self.last_seen(todo, h)
-                if all(a.type == A.FILE or kept_for(last.get((n.id, i)), h) for n, i, a in todo):
-                    located, _, _ = resolve_anchors(rel, text or "", h, todo, last, olds)  # all kept: no text needed
-                    out[rel] = self._settle(rel, text or "", h, located, {})
-                    continue
-                if text is None:
-                    try:
+                    last, olds = self.last_seen(todo, h)
+                    got = resolve_anchors(rel, text or "", h, todo, last, olds, parse=False)
+                    if text is None and (got is None or got[1]):  # its text is needed: to parse, or to keep
                         text = self.tree.read(rel)
-                    except WorkspaceError:
-                        out[rel] = self.locate(rel)
-                        continue
-                    if digest(text) != h:  # changed within its stamp (a clock set back): what it holds now
-                        h = digest(text)
-                        last, olds = self.last_seen(todo, h)
-                if not needs_parse(todo, rel, h, last):
-                    located, updates, _ = resolve_anchors(rel, text, h, todo, last, olds)  # no parse
-                    out[rel] = self._settle(rel, text, h, located, updates)
-                else:
+                        if digest(text) != h:  # changed within its stamp (a clock set back): as it is now
+                            text, h = self._digested(rel, None, settled)
+                            last, olds = self.last_seen(todo, h)
+                        got = resolve_anchors(rel, text, h, todo, last, olds, parse=False)
+                except WorkspaceError:  # gone or unreadable: as locate says (a rare file)
+                    out[rel] = self.locate(rel)
+                    continue
+                if got is None:
                     work.append(FileWork(rel, text, h, todo, last, olds))
+                else:
+                    out[rel] = self._settle(rel, text or "", h, got[0], got[1])
             if work:
                 from .fork import fork_map  # here: a command whose resolutions are all kept forks nothing
                 parse = sum(len(w.text) for w in work)
@@ -549,6 +531,27 @@ class Resolutions:
                     located = [Located(n, i, a, *got) for (n, i, a), got in zip(w.todo, found)]
                     out[w.rel] = self._settle(w.rel, w.text, w.h, located, updates)
         return out
+
+    def _digested(self, rel: str, known: list | None, settled: int) -> tuple[str | None, str]:
+        """(the text of ``rel``, its digest), the text None when the file's stamp is that of
+        ``known`` ([stamp, digest] kept by an earlier command): unchanged since, not read again.
+        A stamp is kept of a file last written before ``settled`` (a file written within its
+        time's tick may change again without its stamp changing)."""
+        stamp = self.tree.content_stamp(rel)
+        if stamp is not None and known is not None and known[:4] == stamp:
+            return None, known[4]
+        text = self.tree.read(rel)
+        h = digest(text)
+        if stamp is not None and max(stamp[0], stamp[1]) < settled:
+            self._stamped.append((rel, [*stamp, h]))
+        return text, h
+
+    def _kept_located(self, rel: str, h: str, gen: int) -> bool:
+        """This process resolved ``rel``'s anchors in the text of digest ``h`` already, with these
+        notes, and (under a watch of the tree) nothing since says to search for lost code again."""
+        hit = self._located.get(rel)
+        return hit is not None and hit[0] == h and hit[1] == gen and not (
+            hit[3] is not None and self.tree.changes is not None and not self.tree.unchanged_since(hit[3]))
 
     def _settle(self, rel: str, text: str, h: str, located: list[Located], updates: dict) -> list[Located]:
         """Keep the resolutions just made in ``text`` (digest ``h``) of ``rel``, and follow
@@ -701,11 +704,13 @@ def anchored_in(rel: str, holders: list) -> list[tuple]:
 
 
 def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.Anchor]], last: dict,
-                    olds: dict, src: SourceFile | None = None) -> tuple[list[Located], dict, SourceFile | None]:
+                    olds: dict, src: SourceFile | None = None,
+                    parse: bool = True) -> tuple[list[Located], dict, SourceFile | None] | None:
     """The anchors ``todo`` of ``rel`` resolved in ``text`` (digest ``h``), from their last
     resolutions ``last`` and the texts those were made in (``olds``), touching no store:
     the resolutions, the records to keep of them, and ``text`` parsed (None when every
-    resolution was kept from before). ``src``: ``text`` already parsed."""
+    resolution was kept from before or vouched for). ``src``: ``text`` already parsed.
+    ``parse=False``: None where ``text`` would have to be parsed."""
     out: list[Located] = []
     new_src = None
     resolvers: dict[str | None, A.Resolver] = {}
@@ -729,6 +734,8 @@ def resolve_anchors(rel: str, text: str, h: str, todo: list[tuple[Note, int, A.A
                                        "text": h, "range": list(a.range) if a.range else None, "name": a.name,
                                        "params": a.params, "hash": a.hash, "at": time.time_ns()}
             continue
+        if not parse:
+            return None
         if new_src is None:
             new_src = src if src is not None and src.text == text else parsed(rel, text, for_path(rel))
         res = carried(a, st, new_src)

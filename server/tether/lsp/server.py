@@ -772,8 +772,14 @@ async def notes_request(ls: TetherServer, params):
             notes.update((loc.note.id, loc.note) for loc in located if loc.path == rel)
             return [note_json(n, by_note.get(nid, [])) for nid, n in sorted(notes.items())]
         return {"notes": await ls.run(work)}
-    return {"notes": await ls.run(lambda: [note_json(n, ws.locate_note(n)) for ws in ls.workspaces.values()
-                                           for n in ws.notes()])}
+    def every():
+        out = []
+        for ws in ls.workspaces.values():
+            notes = ws.notes()
+            located = ws.locate_notes(notes)  # each file read once for all its notes
+            out += [note_json(n, located[n.id]) for n in notes]
+        return out
+    return {"notes": await ls.run(every)}
 
 
 @server.feature("tether/context")

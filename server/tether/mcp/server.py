@@ -167,7 +167,8 @@ def list_notes(path: Annotated[str | None, Field(description="only the notes tha
     if not STATE.ready:
         return {"notes": [], "broken": []}
     notes = ws.notes_in(rel) if rel is not None and rel != "." else ws.notes()
-    return {"notes": [note_json(n, ws.locate_note(n)) for n in notes],
+    located = ws.locate_notes(notes)
+    return {"notes": [note_json(n, located[n.id]) for n in notes],
             "broken": [{"file": e.path, "line": e.line, "reason": e.reason} for e in ws.broken()]}
 
 
