@@ -853,6 +853,22 @@ def test_methods_follow_their_class_renamed(name):
     assert (get.state, get.name, get.range) == (A.RENAMED, f"{new}.get", anchors[1].range)
 
 
+def test_a_function_gone_is_not_taken_for_a_renamed_look_alike_of_another():
+    """parse_requirement left the file (moved to another one) while parse_marker, much like
+    it, was renamed: the renamed one is parse_marker's, never parse_requirement's."""
+    before = ("def parse_marker(tokens):\n    left = tokens.take('IDENT')\n    op = tokens.take('OP')\n"
+              "    right = tokens.take('STRING')\n    return (left, op, right)\n\n\n"
+              "def parse_requirement(tokens):\n    name = tokens.take('IDENT')\n    op = tokens.take('OP')\n"
+              "    version = tokens.take('VERSION')\n    return (name, op, version)\n")
+    after = before[:before.index("\n\n\ndef parse_requirement")].replace("parse_marker", "parse_marker_impl") + "\n"
+    lang = by_name("python")
+    src = SourceFile(before, lang)
+    marker, requirement = (A.symbol_anchor(src, "x.py", d) for d in src.defs)
+    m, r = resolve_both(lang, before, after, [marker, requirement])
+    assert (m.state, m.name) == (A.RENAMED, "parse_marker_impl")
+    assert r.state == A.ORPHANED and not r.attached  # here; the workspace looks for it in other files
+
+
 @pytest.mark.parametrize("name", snippet_params())
 def test_method_deleted_is_orphaned_not_attached_to_sibling(name):
     text, method, _ = SNIPPETS[name]

@@ -213,6 +213,7 @@ class Resolver:
         self.new, self.old = new, old
         self._new_keys = _index(new)
         self._old_keys = _index(old) if old is not None else None
+        self._gone_defs: list[Definition] | None = None  # old definitions whose key the new text lacks
         self._sym_cache: dict[tuple, tuple[Definition | None, Resolution]] = {}
         self._align_cache: dict[tuple[int, int], dict] = {}
         self._replaced_cache: bool | None = None
@@ -318,6 +319,8 @@ class Resolver:
                 related = d_parent == parent or d.name.rsplit(".", 1)[-1] == short
                 scored.append((sim, related, d))
         scored.sort(key=lambda t: -t[0])
+        if old_def is not None:  # one old definition a new one: not one another gone definition is likelier
+            scored = [t for t in scored if not self._likelier_elsewhere(old_def, t[2], t[0])]
         if scored:
             sim, related, d = scored[0]
             runner = scored[1][0] if len(scored) > 1 else 0.0
@@ -335,6 +338,17 @@ class Resolver:
             if offered:
                 return None, Resolution(AMBIGUOUS, None, a.name, offered, offered=True)
         return None, Resolution(ORPHANED, None, a.name)
+
+    def _likelier_elsewhere(self, old_def: Definition, d: Definition, sim: float) -> bool:
+        """Is the new definition ``d`` more like another definition of the old text whose name
+        is gone too (renamed itself), than like ``old_def``? Then it is that one's rename, and
+        ``old_def`` went elsewhere (moved to another file) or was deleted."""
+        gone = self._gone_defs
+        if gone is None:
+            gone = self._gone_defs = [o for o in self.old.defs if o.key not in self._new_keys]
+        cls = _family(old_def.kind)
+        return any(o is not old_def and _family(o.kind) == cls and _def_similarity(self.old, o, self.new, d) > sim
+                   for o in gone)
 
     def _replaced(self) -> bool:
         """Another file took this path (a file deleted, another moved onto its name): no
