@@ -1438,6 +1438,8 @@ def test_a_title_is_the_statement_without_asides_and_a_remark_is_no_candidate(tm
                       "amounts; it can go once textwire 3.4 ships the fix."), ("edit", ""), ("assistant", "Done.")],
         QUIET)["new"]
     assert c["kind"] == "workaround" and c["title"].startswith("Strip the amount in `to_cents` before converting")
+    assert exchange(tmp_path, "defer", [("user", "Let me think about it, I need to talk to Ana about the worker idea "
+                                                 "anyway.")], QUIET)["new"] == []  # put off: nothing settled
     assert exchange(tmp_path, "process", [("user", "leave the package.json version alone, the release job bumps it")],
                     QUIET)["new"] == []  # how the work is released, not how the code behaves
     # the agent's first words on a bug pasted in are a remark; what it found is the title

@@ -4,8 +4,9 @@ right is dropped rather than offered misleading (the agent writes that note itse
 
 | what | done |
 |---|---|
-| a title led by a hedge, an aside or a count ("I think …", "Honestly …", "Third, …", "(2) …"), or by the agent's plan ("I'll open the file with …") | the lead-in dropped: "Open the file with …" |
+| a title led by a hedge, an aside or a count ("I think …", "Honestly …", "I get the risk, but …", "Third, …", "(2) …"), by the agent's plan ("I'll open the file with …"), or ending "please" | the lead-in and "please" dropped: "Open the file with …" |
 | a title that is a remark, not a statement: a generic word ("Option", "Order"), an apology or a slip owned up to ("Sorry …", "Forgot the import"), an aside ("That while I'm in here"), a pronoun with a verb and nothing named ("They get english", "It is on purpose", "I know this one") | titled by the first statement its quotes make; dropped when they make none |
+| a title that puts the choice off ("Let me think about it, I need to talk to Ana …") | the proposal dropped |
 | a process instruction: the package's version, its changelog or lock file ("leave package.json version alone") | the proposal dropped |
 | a rejected option that is a fragment: it ends on what it points at ("do that", "one of these"), an assent ("go ahead"), a lone word that names nothing ("before"), a piece of a markdown table ("ignore \\; good: delta\\") | the option dropped; a stray backtick or a trailing "— e.g" taken off, a dangling "(…" closed |
 | what a workaround works around, when the words caught name no cause ("why in a comment", "the same thing") | left empty |
@@ -23,15 +24,20 @@ from .sentences import main_clause, sentences, skipped, title_of
 _LEAD = re.compile(r"^(?:(?:honestly|frankly|tbh|imo|anyway|btw|by the way|plus|oh|hmm+|well)\b[,:]?\s+|"
                    r"(?:first|second|third|fourth|fifth|finally|lastly)\s*[,:]\s*|\(?\d\)\s+|"
                    r"i (?:think|guess|know|mean|believe|suppose|reckon|feel like)\s+(?:that\s+)?|"
-                   r"i'?m (?:pretty |fairly )?sure\s+(?:that\s+)?)", re.I)
+                   r"i'?m (?:pretty |fairly )?sure\s+(?:that\s+)?|"
+                   r"i (?:get|see|hear|understand) (?:the|your) \w+,?\s+but\s+|"  # "I get the risk, but …"
+                   r"no\s+(?=(?:leave|keep|don'?t|just|use|stay)\b))", re.I)  # "no leave the max one alone"
 # the agent's plan, said as one: "I'll open the file with …" is "Open the file with …"
-_PLAN = re.compile(r"^(?:i'll|i will|we'll|we will|let's)\s+(?=[a-z`])(?!not\b|never\b|be\b)", re.I)
+_PLAN = re.compile(r"^(?:i'll|i will|we'll|we will|let'?s)\s+(?=[a-z`])(?!not\b|never\b|be\b)", re.I)
 # a title that is one word naming no choice
 _GENERIC = frozenset("""option options order approach way choice plan fix idea thing stuff yes no ok okay done good
 fine sure this that it one""".split())
 # a remark about the conversation or the work, not about the code
 _REMARK = re.compile(r"^(?:sorry|thanks|thank you|oops|whoops|my bad|my mistake|forgot|missed|typo|good catch|"
                      r"nice|great|cool|lovely|perfect)\b|\bwhile i'?m (?:in )?(?:here|at it)\b", re.I)
+# a title that puts the choice off ("Let me think about it, I need to talk to Ana …"): nothing settled, no candidate
+_DEFERS = re.compile(r"^(?:let me|i'?ll|i need to|i have to|we need to)\s+(?:think|talk|check|ask|get back|sleep on|"
+                     r"discuss)\b", re.I)
 # the words a title needs besides these to say something
 _EMPTY = frozenset("""i i'm i'd i'll me my we we're us you you're they them their he she it it's its this that these
 those one ones here there is are was were be been do does did get gets got have has had will would can could just
@@ -58,7 +64,9 @@ def worded(proposals: list[Proposal]) -> list[Proposal]:
     """The proposals worded as hints that do not mislead; the ones that cannot be, left out."""
     out = []
     for p in proposals:
-        title = without_lead(p.title)
+        title = re.sub(r"[,\s]+(?:please|pls|thanks)\W*$", "", without_lead(p.title), flags=re.I)  # "… please"
+        if _DEFERS.match(title):
+            continue
         if remark(title):  # what the quote says after the remark ("I think I know this one. `to_cents` …")
             title = next((title_of(main_clause(without_lead(x))) for e in p.evidence if e.who != "tool" and
                           not e.quote.startswith("fixed by editing") for x in sentences(e.quote)
