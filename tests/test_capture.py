@@ -1395,3 +1395,95 @@ def test_failing_output_nobody_explained_and_lint_fixes_are_no_gotchas(tmp_path)
         ("user", "fix what ruff reports"), ("bash", lint, "src/shop/money.py:6:12: E711 comparison to None", True),
         fix, ("bash", lint, "All checks passed!", False), ("assistant", "Fixed the lint error in `to_cents`.")])
     assert ok_json(root, "distill", "--transcript", str(t))["new"] == []
+
+
+# -- candidates as hints that do not mislead ------------------------------------------------------------------
+
+ROUNDING = ("user", "to_cents: how should it treat half a cent?"), \
+    ("assistant", "Options:\n1. **Round half up** — what invoices expect.\n2. **Banker's rounding** — round half to "
+                  "even, no drift over many lines.\n3. **Raise** — refuse it.\n\nI'd go with 1.")
+
+
+def test_an_option_weighed_and_turned_down_in_the_reply_is_not_offered_as_the_choice(tmp_path):
+    for n, reply in enumerate(["Round half up is what I'd have said yesterday, but the totals drift over a long "
+                               "invoice. Banker's rounding.",
+                               "ok, but I'd rather go with banker's rounding, totals drift otherwise.",
+                               "makes sense for invoices, but our totals drift. banker's rounding then."]):
+        (c,) = exchange(tmp_path, f"weighed-{n}", [*ROUNDING, ("user", reply), ("edit", "")], QUIET)["new"]
+        assert c["kind"] == "decision" and c["title"].lower().endswith("banker's rounding"), reply
+        assert any(a["option"].startswith("Round half up") for a in c["alternatives"]), reply
+
+
+def test_a_choice_taken_back_in_other_words_is_offered_the_way_it_ended(tmp_path):
+    out = exchange(tmp_path, "taken-back", [
+        ("user", "to_cents: should we round half up or truncate?"),
+        ("assistant", "Options:\n1. **Round half up** — what invoices expect.\n2. **Truncate** — never overcharges.\n\n"
+                      "I'd go with 1."),
+        ("user", "Hmm, let me think aloud. Let's try round half up."), ("edit", ""),
+        ("assistant", "Done, rounding half up."),
+        ("user", "I'm sorry to go back on this — I'd rather we didn't keep rounding half up after all. A customer was "
+                 "overcharged by a cent. Could we truncate instead?"), ("edit", ""), ("assistant", "Truncating now.")],
+        QUIET)
+    (c,) = out["new"]
+    assert c["title"].lower().endswith("truncate") and c["alternatives"][0]["option"] == "rounding half up"
+
+
+def test_a_title_is_the_statement_without_asides_and_a_remark_is_no_candidate(tmp_path):
+    (c,) = exchange(tmp_path, "aside", [("user", "Honestly, to_cents must never round a fraction of a cent away.")],
+                    QUIET)["new"]
+    assert (c["kind"], c["title"]) == ("invariant", "to_cents must never round a fraction of a cent away")
+    (c,) = exchange(tmp_path, "plan", [
+        ("user", "textwire 3.3 pads the amounts it sends with a space"),
+        ("assistant", "I'll strip the amount in `to_cents` before converting, as a workaround for textwire 3.3 padding "
+                      "amounts; it can go once textwire 3.4 ships the fix."), ("edit", ""), ("assistant", "Done.")],
+        QUIET)["new"]
+    assert c["kind"] == "workaround" and c["title"].startswith("Strip the amount in `to_cents` before converting")
+    assert exchange(tmp_path, "defer", [("user", "Let me think about it, I need to talk to Ana about the worker idea "
+                                                 "anyway.")], QUIET)["new"] == []  # put off: nothing settled
+    assert exchange(tmp_path, "process", [("user", "leave the package.json version alone, the release job bumps it")],
+                    QUIET)["new"] == []  # how the work is released, not how the code behaves
+    # the agent's first words on a bug pasted in are a remark; what it found is the title
+    root, t = tool_session(tmp_path, "remark", [
+        ("user", "to_cents('1.5') blows up:\n\nTypeError: can't multiply sequence by non-int of type 'float'"),
+        ("assistant", "I think I know this one. `to_cents` multiplies the string itself: `'1.5' * 100` repeats text "
+                      "instead of scaling a number."),
+        ("edit", "src/shop/money.py", "    return round(amount * 100)\n", "    return round(float(amount) * 100)\n"),
+        ("assistant", "Fixed.")])
+    (c,) = ok_json(root, "distill", "--transcript", str(t))["new"]
+    assert c["kind"] == "gotcha" and c["title"].startswith("`to_cents` multiplies the string itself")
+
+
+def test_the_sessions_own_slip_fixed_at_once_is_no_gotcha(tmp_path):
+    test = "python -m pytest -q tests/test_money.py"
+    for n, (output, said) in enumerate([
+            ("E   NameError: name 'Decimal' is not defined", "The new code in `to_cents` uses `Decimal` and never "
+                                                            "imports it."),
+            ("FAILED tests/test_money.py::test_to_cents - AssertionError: assert 150 == 15", "Forgot the import in "
+                                                                                            "`to_cents`.")]):
+        root, t = tool_session(tmp_path, f"slip-{n}", [
+            ("user", "make to_cents accept amounts given as strings"), ("bash", test, output, True), ("assistant", said),
+            ("edit", "src/shop/money.py", "    return round(amount * 100)\n", "    return round(float(amount) * 100)\n"),
+            ("bash", test, "1 passed", False), ("assistant", "Done.")])
+        assert ok_json(root, "distill", "--transcript", str(t))["new"] == [], output
+
+
+def test_rejected_options_are_options_not_fragments(tmp_path):
+    (c,) = exchange(tmp_path, "fragments", [
+        ("user", "to_cents: how should it treat half a cent?"),
+        ("assistant", "| option | how | good | bad |\n|---|---|---|---|\n| Round half up | `ROUND_HALF_UP` | what "
+                      "invoices expect | drifts \\| hides input |\n| Banker's rounding | `ROUND_HALF_EVEN` | no drift | "
+                      "surprises people |\n| before | - | - | - |\n\nI'd go with banker's rounding."),
+        ("user", "banker's rounding"), ("edit", "")], QUIET)["new"]
+    assert c["title"].lower().endswith("banker's rounding")
+    assert [a["option"] for a in c["alternatives"]] == ["Round half up"]
+    assert "drifts | hides input" in c["alternatives"][0]["rejected_because"]
+
+
+def test_at_stop_a_gotcha_is_offered_with_its_failure_and_cause(replayed, tmp_path):
+    r = fresh(replayed, tmp_path, "failure-then-fix", distilled=False)
+    ok(r.root, "init", "--agents")
+    reason = json.loads(hook(r.root, stop_event(r, log(r)[0]["session"])))["reason"]
+    (c,) = r.review()
+    assert c["kind"] == "gotcha" and f"- candidate {c['id']} gotcha " in reason
+    assert "  failure: TypeError: can't compare offset-naive and offset-aware datetimes; cause: " in reason
+    assert "works around:" not in reason

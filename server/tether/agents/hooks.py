@@ -627,7 +627,10 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
         lines.append(f"- candidate {c.id} {c.kind} \"{c.title}\" on {_code_of(ws, c)}")
         lines += [f"  rejected: {a.option}" + (f" ({a.rejected_because})" if a.rejected_because else "")
                   for a in c.alternatives]
-        if c.works_around or c.remove_when:
+        if c.kind == "gotcha" and (c.works_around or c.rationale):  # a gotcha's fields are its failure and cause
+            lines.append("  " + "; ".join(x for x in (f"failure: {c.works_around}" if c.works_around else "",
+                                                      f"cause: {c.rationale}" if c.rationale else "") if x))
+        elif c.works_around or c.remove_when:
             lines.append("  " + "; ".join(x for x in (f"works around: {c.works_around}" if c.works_around else "",
                                                       f"can go when: {c.remove_when}" if c.remove_when else "") if x))
         lines.append(f"  said: \"{' '.join(c.evidence[0].quote.split())[:160]}\"")

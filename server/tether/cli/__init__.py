@@ -8,16 +8,13 @@ import gc
 import io
 import sys
 
-HOOK_AGENTS = ("claude-code", "copilot", "cursor", "gemini")  # tether hook AGENT
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # a command's many objects (100,000 notes and their anchors) live to its end: collecting
     # garbage 140 times less often halves what a whole-workspace command costs
     gc.set_threshold(100_000, 50, 100)
     if argv[:1] in (["hook"], ["context"]) and "--help" not in argv and "-h" not in argv:
-        from .client import through_server  # built-in modules only
+        from .client import HOOK_AGENTS, through_server  # built-in modules only
         stdin = sys.stdin.buffer.read() if argv[0] == "hook" else b""
         code = through_server(argv, stdin)
         if code is not None:

@@ -35,6 +35,8 @@ import _socket
 
 from .. import __version__
 
+HOOK_AGENTS = ("claude-code", "copilot", "cursor", "gemini")  # tether hook AGENT
+
 ANSWER_S = 2.0  # a server slower than this (busy distilling, stuck) is not waited for: work alone
 STALE, ELSEWHERE, ALONE = b"stale", b"elsewhere", b"alone"
 MAX_PATH = 103  # bytes of a Unix socket's path: 107 on Linux, 103 on macOS (the kernel's buffer, less its NUL)

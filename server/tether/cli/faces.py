@@ -43,10 +43,11 @@ def cmd_mcp(args) -> int:
 
 
 def cmd_hook(args) -> int:
-    from ..agents import dialects, hooks
-    if args.agent in dialects.DIALECTS:
-        return dialects.run(args.agent, sys.stdin, sys.stdout, sys.stderr)
-    return hooks.run(args.agent, sys.stdin, sys.stdout)
+    from ..agents import hooks
+    if args.agent in hooks.AGENTS:  # (the other agents' dialects are not imported for these)
+        return hooks.run(args.agent, sys.stdin, sys.stdout)
+    from ..agents import dialects
+    return dialects.run(args.agent, sys.stdin, sys.stdout, sys.stderr)
 
 
 def cmd_proxy(args) -> int:

@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from . import HOOK_AGENTS
 from ..context.ranking import DEFAULT_BUDGET
 from ..core.notes import KINDS, NoteError
 from ..core.workspace import WorkspaceError
+from .client import HOOK_AGENTS
 from .common import EXIT_OK, EXIT_USAGE, UsageError
 
 

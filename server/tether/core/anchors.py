@@ -47,6 +47,10 @@ class AnchorError(ValueError):
     """A position that cannot be anchored (says why)."""
 
 
+class NoDefinition(AnchorError):
+    """A definition asked for where none encloses the position."""
+
+
 @dataclass(slots=True)
 class Anchor:
     type: str
@@ -107,7 +111,7 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
             d = _documented_def(src, byte) or src.implementation_of_stub(byte)
         if d is None:
             where = "no grammar for this file type" if src.tree is None else "no definition here"
-            raise AnchorError(f"{path}:{line + 1}: {where}; anchor a span (--span) or the file (--file)")
+            raise NoDefinition(f"{path}:{line + 1}: {where}; anchor a span (--span) or the file (--file)")
         return vouched(symbol_anchor(src, path, d), src)
     if how == SPAN:
         s = stmt_at(src, byte, src.pos.byte(*end) if end else None)

@@ -501,9 +501,21 @@ class Resolutions:
             with self.store.read() as txn:
                 stamps = {rel: self.store.get(txn, "stamps", rel) for rel in todos}
             settled = time.time_ns() - SLACK_NS  # a file written since may change again within its time's tick
+            rels = list(todos)
+            if sum(1 for rel in rels if stamps[rel] is None) >= FORK_READS:  # a fresh clone: every file read
+                from .fork import fork_map
+                digested = dict(zip(rels, fork_map(lambda rel: _digested(self.tree, rel, stamps[rel], settled),
+                                                   rels, jobs)))
+            else:
+                digested = {}
             for rel, todo in todos.items():
                 try:
-                    text, h = self._digested(rel, stamps[rel], settled)
+                    got = digested.get(rel) or _digested(self.tree, rel, stamps[rel], settled)
+                    if isinstance(got, WorkspaceError):
+                        raise got
+                    text, h, stamp = got
+                    if stamp is not None:
+                        self._stamped.append((rel, stamp))
                     if self._kept_located(rel, h, gen):
                         out[rel] = list(self._located[rel][2])
                         continue
@@ -512,7 +524,7 @@ class Resolutions:
                     if text is None and (got is None or got[1]):  # its text is needed: to parse, or to keep
                         text = self.tree.read(rel)
                         if digest(text) != h:  # changed within its stamp (a clock set back): as it is now
-                            text, h = self._digested(rel, None, settled)
+                            h = digest(text)
                             last, olds = self.last_seen(todo, h)
                         got = resolve_anchors(rel, text, h, todo, last, olds, parse=False)
                 except WorkspaceError:  # gone or unreadable: as locate says (a rare file)
@@ -531,20 +543,6 @@ class Resolutions:
                     located = [Located(n, i, a, *got) for (n, i, a), got in zip(w.todo, found)]
                     out[w.rel] = self._settle(w.rel, w.text, w.h, located, updates)
         return out
-
-    def _digested(self, rel: str, known: list | None, settled: int) -> tuple[str | None, str]:
-        """(the text of ``rel``, its digest), the text None when the file's stamp is that of
-        ``known`` ([stamp, digest] kept by an earlier command): unchanged since, not read again.
-        A stamp is kept of a file last written before ``settled`` (a file written within its
-        time's tick may change again without its stamp changing)."""
-        stamp = self.tree.content_stamp(rel)
-        if stamp is not None and known is not None and known[:4] == stamp:
-            return None, known[4]
-        text = self.tree.read(rel)
-        h = digest(text)
-        if stamp is not None and max(stamp[0], stamp[1]) < settled:
-            self._stamped.append((rel, [*stamp, h]))
-        return text, h
 
     def _kept_located(self, rel: str, h: str, gen: int) -> bool:
         """This process resolved ``rel``'s anchors in the text of digest ``h`` already, with these
@@ -667,6 +665,24 @@ class Resolutions:
             s.write(put)
         except lmdb.Error:  # a read-only or full disk must not stop anyone reading notes
             pass
+
+
+def _digested(tree: SourceTree, rel: str, known: list | None, settled: int) -> tuple | WorkspaceError:
+    """(the text of ``rel``, its digest, its stamp to keep or None), the text None when the
+    file's stamp is that of ``known`` ([stamp, digest] kept by an earlier command): unchanged
+    since, not read again. A stamp is kept of a file last written before ``settled`` (a file
+    written within its time's tick may change again without its stamp changing). Touches no
+    store (a fresh clone's files are read by forked processes); a file that cannot be read:
+    the WorkspaceError that says why."""
+    stamp = tree.content_stamp(rel)
+    if stamp is not None and known is not None and known[:4] == stamp:
+        return None, known[4], None
+    try:
+        text = tree.read(rel)
+    except WorkspaceError as e:
+        return e
+    h = digest(text)
+    return text, h, [*stamp, h] if stamp is not None and max(stamp[0], stamp[1]) < settled else None
 
 
 def def_keys(src: SourceFile) -> list[str] | None:
@@ -859,6 +875,7 @@ def _res_from(d: dict) -> A.Resolution:
 
 
 FORK_BYTES = 256 * 1024  # source to parse per process before resolving is shared over processes
+FORK_READS = 2000  # files to read and digest before the reading is shared over processes
 FOLLOW_FILES = 64  # changed files searched by content; beyond, only those that name the lost code
 SLACK_NS = 2_000_000_000  # file times are coarse on some file systems
 def _short(name: str) -> str:

@@ -296,21 +296,22 @@ class Workspace:
             return A.Anchor(A.FILE, path=rel), src
         if line is None:
             raise WorkspaceError(f"{rel}: give a line (PATH:LINE), or --file for the whole file")
-        try:
-            return self._anchor_at(rel, line, col, how, end if how != A.SYMBOL else None, text)
-        except WorkspaceError:
-            if not (or_statement and how == A.SYMBOL):
-                raise
-            return self._anchor_at(rel, line, col, A.SPAN, end, text)
+        return self._anchor_at(rel, line, col, how, end if how != A.SYMBOL else None, text, or_statement)
 
     def _anchor_at(self, rel: str, line: int, col: int, how: str, end: tuple[int, int] | None = None,
-                   text: str | None = None) -> tuple[A.Anchor, SourceFile]:
-        """A new anchor on the code at ``rel:line:col`` (0-based), in ``text`` or the file."""
+                   text: str | None = None, or_statement: bool = False) -> tuple[A.Anchor, SourceFile]:
+        """A new anchor on the code at ``rel:line:col`` (0-based), in ``text`` or the file;
+        ``or_statement``: the statement there when no definition encloses it."""
         src = SourceFile(self.read_source(rel) if text is None else text, for_path(rel))
         if src.lang is not None and src.tree is None and how == A.SYMBOL:
             raise WorkspaceError(f"{rel}: too large to parse; anchor the file (--file) or lines (--span)")
         try:
-            return A.record(src, rel, line, col, how=how, end=end), src
+            try:
+                return A.record(src, rel, line, col, how=how, end=end), src
+            except A.NoDefinition:
+                if not or_statement:
+                    raise
+                return A.record(src, rel, line, col, how=A.SPAN), src
         except A.AnchorError as e:
             raise WorkspaceError(str(e)) from None
 

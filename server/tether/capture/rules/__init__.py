@@ -6,10 +6,11 @@ that applies it. Each module reads one thing, and says in its opening what and h
 - :mod:`.failures` — failed commands and reported bugs, then their fix (gotchas);
 - :mod:`.options` — the options and questions the agent lays out;
 - :mod:`.answers` — the person's replies to the agent, over turns;
+- :mod:`.wording` — how each proposal is worded: one that would mislead as a hint is dropped;
 - :mod:`.extractor` — every message in turn: the readers put together (:class:`RuleExtractor`);
 - :mod:`.leads` — where the person may have settled what no rule reads, asked about at Stop.
 
-Imports run one way, in that order.
+Imports run one way, in that order (:mod:`.wording` imports only :mod:`.sentences`).
 """
 
 from .extractor import RuleExtractor

@@ -39,7 +39,7 @@ from .sentences import (
 )
 from .edits import anchor_refs, _scope_of
 from .options import (
-    _listed_after, numbered_questions, Option, options_in, _ORDINAL, _PICK_ORDINAL, _PLAN_CUE, _PROPOSES,
+    _AGAINST, _listed_after, numbered_questions, Option, options_in, _ORDINAL, _PICK_ORDINAL, _PLAN_CUE, _PROPOSES,
     _question_options, _recommended, _resolve, _STATUS_QUO,
 )
 
@@ -93,7 +93,8 @@ _NEITHER_LATER = re.compile(r"(?:^|[:.!]\s+)(?:neither(?: of (?:these|them|those
 _REVERT = re.compile(r"\b(?:revert(?:\s+(?:the|that|this|it))?|roll (?:it |that )?back|undo(?= (?:that|this|it|the|my|your)\b)|"
                      r"put it back|scrap|ditch|"
                      r"throw out|scratch (?:that|this|it)|forget (?:about )?(?=the\b|that\b|this\b)|"
-                     r"(?:go |switch |revert |change it )?back to|revert to)\b"
+                     r"(?:go |switch |revert |change it )?back to|revert to|"
+                     r"rather (?:we |you )?(?:didn'?t|did not|don'?t|not) keep)\b"
                      r"\s*(?P<rest>[^.!?:;,—–]*)", re.I)
 # a sentence that starts by saying what to do: "Show the key itself, like `minLength`.", "Fail open: call next()"
 _DO = re.compile(r"^\W*(?:please\s+)?(?:show|return|raise|throw|fail|log|skip|reject|accept|drop|add|remove|store|"
@@ -155,23 +156,30 @@ def _picked(reply: str, options: list[Option], agent_text: str, tersely: bool = 
         if hit is not None:
             return hit
     m = _PICK_ORDINAL.search(head)
-    if m:
+    if m and not re.search(r"\b(?:not|rather than|instead of)\s*$", head[:m.start()], re.I):  # "not the first one"
+        # turns that one down
         n = _ORDINAL[m.group("n").lower()]
         if -len(options) <= n < len(options):
             return options[n]
     if tersely and (_ASSENT.match(head) or _PICK_THAT.search(head)):
         rec = _recommended(agent_text, options)
-        if rec is not None:
+        but = _ASSENT_NOT.search(head[:60])
+        other = _resolve(head[but.end():], options) if but else None  # "ok, but I'd rather go with banker's
+        if rec is not None and (other is None or other is rec):  # rounding": another option named after the "but"
             return rec
     first = re.split(r"(?<=[.!?])\s", head, maxsplit=1)[0]
     short = [first] if len(first.split()) <= 2 else [head] if len(head.split()) <= 6 else []  # "Reject." / "the
     # lock file one" name an option by its words
     for sent in short + [x for x in re.split(r"(?<=[.!?])\s+|\n+", head) if x.strip()]:
-        if sent not in short and (_DISMISS.search(sent) or _TURN_DOWN.match(head)) and \
-                not re.match(r"^(?:let'?s|lets)\s+(?:do|go with|take|use)\b", sent, re.I):  # "lets do both for now, …
-            # but not in this pr": the choice, then a limit
+        chose = re.match(r"^(?:let'?s|lets)\s+(?:do|go with|take|use)\b", sent, re.I)  # "lets do both for now, …
+        # but not in this pr": the choice, then a limit
+        if sent not in short and (_DISMISS.search(sent) or _TURN_DOWN.match(head)) and not chose:
             continue  # "fraction is overkill": the option turned down, not the one picked; "no, not now. only
             # comma csv …": words of an option said after turning them all down
+        conceded = _CONCEDED.search(sent) if sent not in short and not chose else None
+        if conceded and _AGAINST.search(sent[conceded.end():]):  # "Round half up is what I'd have said, but the
+            sent = sent[conceded.end():]  # totals drift": the option before the "but" is weighed and turned down
+            # (not "B is more work, but worth it"); what follows may name the pick
         hit = _resolve(sent, options)
         if hit is not None and (sent in short or _CHOOSE_VERB.search(sent) or _ASSENT.match(head) or
                                 len(_stems(sent) & _stems(hit.head)) >= 2):
@@ -194,8 +202,12 @@ _CHOSEN = re.compile(r"\b(?:let'?s (?:go with|use|do|take|pick|try)|(?:we'll|i'l
 # JSON with a version field, …": the topic, then the option chosen for it
 
 
+# where a reply turns from an option weighed to what counts against it ("X is tempting, but …")
+_CONCEDED = re.compile(r"(?:,|\s[—–-])?\s+(?:but|though|although|however|except that)\b\s*", re.I)
+
+
 # a sentence of a reply that turns an option down rather than picking it
-_DISMISS = re.compile(r"\b(?:overkill|tempting|too (?:much|slow|complex|complicated|heavy|fancy)|no|not|don'?t|never|nah|nope|"
+_DISMISS = re.compile(r"\b(?:overkill|tempting|too (?:much|slow|complex|complicated|heavy|fancy)|no|not|don'?t|didn'?t|never|nah|nope|"
                       r"bad|worse|hate|bit us|bites?|surprising|overengineered|over-engineered)\b", re.I)
 
 
@@ -284,12 +296,19 @@ def _revert_head(reply: str, rev: re.Match, psents: list[str]) -> str:
     tail = reply[rev.end():].split("\n")[0].strip(" .,:;—–-")
     dashed = re.match(r"^\s*[—–:]\s*(?P<y>[^.!?\n]{4,})", reply[rev.end():])  # "revert the wait forever part — reject
     # after 5s w/ a clear error msg"
-    instead = after and re.search(r"\b(?:instead|rather)\b", after[0], re.I)  # "scratch that — rounding hides the
-    # bug. refuse sub-cent amounts instead": the next sentence is the choice, the dash the reason
+    instead = after[0] if after and re.search(r"\b(?:instead|rather)\b", after[0], re.I) else \
+        next((x for x in after if re.match(r"^\W*(?:could|can|shall) (?:we|you)\b.*\binstead\b", x, re.I)), "")
+    # "scratch that — rounding hides the bug. refuse sub-cent amounts instead", "… Could we truncate instead?": the
+    # sentence that says "instead" is the choice
     head = rest if re.search(r"\b(?:back|revert) to\b", rev.group(0), re.I) and rest else \
         dashed.group("y").strip() if dashed and not instead else \
-        (after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
-    return head if len(head.split()) >= 2 else ""
+        (_ASKED_INSTEAD.sub("", instead) or after[0] if after else tail if _CHOOSE_VERB.match(tail) else "")
+    return head if len(head.split()) >= 2 or head and instead else ""  # ("truncate instead": one word says it)
+
+
+# a choice asked for in place of the one taken back: "Could we truncate instead?" → "truncate"
+_ASKED_INSTEAD = re.compile(r"^\W*(?:could|can|shall) (?:we|you) (?:(?:please|just) )?(?:do |go with |use )?|"
+                            r",?\s+instead\b.*$|\?$", re.I)
 
 
 # the person questions what the agent chose, naming what they would have expected instead …
@@ -556,7 +575,8 @@ def exchanges(session: Session) -> list[Proposal]:
             why = said_why or why
             earlier = [a for a in old.alternatives if not _names_same(a.option, head)]  # the options it had, but
             # the one now chosen
-            named = re.sub(r"^(?:the|that|this)\s+|\s+(?:thing|part|stuff|bit|idea|approach)$", "", rest, flags=re.I)
+            named = re.sub(r"^(?:the|that|this)\s+|\s+(?:thing|part|stuff|bit|idea|approach)$", "",
+                           re.sub(r"\s+(?:after all|any ?more)$", "", rest, flags=re.I), flags=re.I)
             named = named if len(named.split()) >= 2 and named != said_head else last.head  # "the wait forever part"
             out.append(Proposal("decision", _choice_title(head), 0.75, refs,
                                 [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,

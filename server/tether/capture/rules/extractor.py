@@ -35,6 +35,7 @@ from .edits import anchor_refs, _APPLIES, _commented, _scope_of
 from .failures import gotchas, _PASTED, reported
 from .options import options_in, _own_pick
 from .answers import exchanges, _GUARD, _REVERT, _THATS_OPTION
+from .wording import worded
 
 
 class RuleExtractor:
@@ -205,6 +206,7 @@ class RuleExtractor:
             if earlier is not None:
                 earlier.evidence += [e for e in p.evidence if e not in earlier.evidence]
                 out.remove(p)
+        out = worded(out)  # a hint that would mislead is no hint
         out = [p for p in _one_per_choice(out) if not _PRONOUN_END.search(p.title.rstrip(".!"))
                and not _VAGUE.match(p.title)]  # "keep it, and
         # write a comment …", "do that": says of nothing what it is

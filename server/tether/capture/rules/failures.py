@@ -17,6 +17,7 @@ from ..session import MAX_SYMBOLS, Call, Proposal, Session, Utterance
 from ..transcript import ASSISTANT, TOOL, USER
 from .sentences import _around_sentence, _DISCOURSE, _LEAD_IN, _NARRATION, sentences, skipped, title_of
 from .edits import _mentions, _refs_of, _with
+from .wording import remark, without_lead
 
 
 _ERROR_LINE = re.compile(r"^\s*(?:E\s+)?((?:[\w.]+(?:Error|Exception|Failure)|error(?:\[\w+\])?|fatal|panic|"
@@ -31,6 +32,14 @@ _REFUSED = re.compile(r"(doesn't want to proceed|was rejected|interrupted by use
 _LINT = re.compile(r"^\s*(?:(?:npx|pnpm|yarn|uv run|poetry run|pipx run|python3? -m|bunx)\s+)?(?:\S*/)?(?:ruff|"
                    r"flake8|pylint|pycodestyle|pyflakes|eslint|prettier|black|isort|gofmt|golangci-lint|rustfmt|"
                    r"cargo (?:fmt|clippy)|stylelint|markdownlint|shellcheck|biome)\b", re.I)
+
+
+# the session's own slip, fixed at once — a name misspelt, an import left out, a syntax error — or one the agent
+# owns up to ("Forgot the import.", "typo"): a test failure fixed in the session, no trap of the code
+_SLIP = re.compile(r"\b(?:NameError|IndentationError|TabError|SyntaxError: invalid syntax|ReferenceError: \S+ is not "
+                   r"defined|Cannot find name|cannot import name)\b")
+_OWNED = re.compile(r"\b(?:i|we) (?:forgot|missed|misspel\w*|mistyped)\b|^\W*(?:forgot|oops|whoops|typo)\b|"
+                    r"\bmy (?:mistake|bad|typo)\b|\b(?:a|the) missing import\b", re.I)
 
 
 def error_line(text: str) -> str:
@@ -72,6 +81,8 @@ def gotchas(session: Session) -> list[Proposal]:
                                                for c in session.edits({f.turn})):
             continue  # the session changed the code, then its tests to match: the change, no trap
         between = " ".join(u.text for u in events[f.index + 1:fix.index] if isinstance(u, Utterance))
+        if _SLIP.search(f.output) or any(_OWNED.search(x) for x in sentences(between)):
+            continue  # the session's own slip
         if not any(_names_code(text, fix) for text in (f.command, f.output, between)):
             continue  # neither the failure nor what was said about it points at the code then edited
         explanation, cause = None, ""
@@ -167,7 +178,8 @@ def reported(session: Session) -> list[Proposal]:
         # down to −1, not to 0 …": what the agent said most about, before the fix
         if fix is None or diag is None or diag.index > fix.index:
             continue  # no fix, or no word of why before it (a failing command or a test that reproduces it is fine)
-        first = next((x for x in sentences(diag.text) if not skipped(x) and len(x.split()) >= 5), "")
+        first = next((x for x in sentences(diag.text) if not skipped(x) and len(x.split()) >= 5 and
+                      not remark(without_lead(x))), "")  # not "I think I know this one.": what it found
         if not first or _NARRATION.match(first) or not pasted and not _DIAGNOSED.search(first):
             continue  # told, not pasted: only with a diagnosis ("That's the sweep timer: …", "it's floating point")
         err = error_line(u.text) if _ERROR_LINE.search(u.text) else ""

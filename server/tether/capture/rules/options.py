@@ -97,20 +97,25 @@ _ATTRIBUTE = re.compile(r"^\s*(?:how|what|why|when|where|who|pros?|cons?|good|ba
 _WEIGHED = re.compile(r"\b(?:pros?|cons?|good|bad|upside|downside|trade-?off|cost|risk)s?\b", re.I)
 
 
+def _cells(row: str) -> list[str]:
+    """A table row's cells; a pipe escaped in a cell ("drifts \\| hides input") is text."""
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)]
+
+
 def _tables_as_lists(body: str) -> str:
     """A markdown table of options (agents lay choices out so) as a list: a row's first cell
     is the option, the others what was said about it, under their column names."""
     lines, out, i = body.split("\n"), [], 0
     while i < len(lines):
         if i + 1 < len(lines) and _TABLE_ROW.match(lines[i]) and _TABLE_RULE.match(lines[i + 1]):
-            header = [c.strip() for c in _TABLE_ROW.match(lines[i]).group(1).split("|")]
+            header = _cells(_TABLE_ROW.match(lines[i]).group(1))
             if not _EMPH.sub("", header[0]).strip() and len(header) >= 3 and \
                     not any(_ATTRIBUTE.match(_EMPH.sub("", h)) or _WEIGHED.search(h) for h in header[1:]):
                 # "| | plain JSON | v8.serialize | msgpack |": the options are the columns, the rows what is said of each
                 rows = []
                 i += 2
                 while i < len(lines) and _TABLE_ROW.match(lines[i]):
-                    rows.append([c.strip() for c in _TABLE_ROW.match(lines[i]).group(1).split("|")])
+                    rows.append(_cells(_TABLE_ROW.match(lines[i]).group(1)))
                     i += 1
                 out.append("Options:")
                 for j, head in enumerate(header[1:], 1):
@@ -121,7 +126,7 @@ def _tables_as_lists(body: str) -> str:
                 out.append("Options:")  # "| option | how | good | bad |": the header says what the rows are
             i += 2
             while i < len(lines) and _TABLE_ROW.match(lines[i]):
-                cells = [c.strip() for c in _TABLE_ROW.match(lines[i]).group(1).split("|")]
+                cells = _cells(_TABLE_ROW.match(lines[i]).group(1))
                 said = "; ".join(f"{h}: {c}" if h else c for h, c in zip(header[1:], cells[1:]) if c)
                 if cells and cells[0]:
                     out.append(f"- {cells[0]}" + (f" — {said}" if said else ""))

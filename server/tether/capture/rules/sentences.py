@@ -121,7 +121,7 @@ _TOOLING = re.compile(r"\b(grep|rg|ripgrep|the (read|edit|bash|search|grep|write
                       r"logs?|output|docs?|diff))\b", re.I)
 _NARRATION = re.compile(r"^(?:let me|i'll (?:now |first |then )?(?:start|begin|look|check|read|run|search|try))\b", re.I)
 _UNDECIDED = re.compile(r"\b(haven't|have not|not yet|undecided|not decided|no decision|don't know|do not know|"
-                        r"unclear|later decide|decide later|let me think|i'll think|think about it|not sure yet)\b",
+                        r"unclear|later decide|decide later|let me think(?! (?:aloud|out loud))|i'll think|think about it|not sure yet)\b",
                         re.I)
 
 
