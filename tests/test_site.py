@@ -217,3 +217,33 @@ def test_hand_written_ids_and_unreadable_files_stay_inside_the_site(tmp_path):
     blob = (out / "files" / "blob.bin.html").read_text(encoding="utf-8")
     assert "The code is not shown: blob.bin: a binary file" in blob and "The blob is vendored" in blob
     assert "lost here" not in blob  # a note on the whole file has no lines to lose
+
+
+def test_a_rebuild_stopped_while_the_old_site_goes_leaves_a_site(site, monkeypatch):
+    """Killed while the old site is being removed (here: stopped once its marker and a page
+    are gone), the folder still holds a whole site that the next run replaces: never a
+    half-deleted one that `site` then refuses as not its own."""
+    import shutil
+
+    from tether.core.workspace import Workspace
+    from tether.site import pages
+
+    root, out = site["root"], site["out"]
+    real = shutil.rmtree
+
+    def stopped(path, *a, **kw):
+        for name in (pages.MARKER, "index.html"):
+            next(Path(path).rglob(name)).unlink()
+        monkeypatch.setattr(shutil, "rmtree", real)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(shutil, "rmtree", stopped)
+    ws = Workspace.find(root)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pages.build(ws, out, [], [])
+    finally:
+        ws.close()
+    assert (out / pages.MARKER).is_file() and (out / "index.html").is_file()
+    tether(root, "site", "--out", str(out))
+    assert (out / "index.html").is_file()

@@ -59,9 +59,18 @@ def build(ws: Workspace, out: Path, findings: list[dict], candidates: list[dict]
         pages = site.write(tmp)
         (tmp / MARKER).write_text("written by `tether site`; the whole folder is replaced when it runs again\n",
                                   encoding="utf-8")
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
+        aside = None
+        if out.exists():  # moved aside, not deleted in place: killed at any point, a whole site is left
+            aside = Path(tempfile.mkdtemp(prefix=".tether-site-old-", dir=out.parent))
+            out.rename(aside / "site")
+        try:
+            tmp.rename(out)
+        except BaseException:
+            if aside is not None:
+                (aside / "site").rename(out)
+            raise
+        if aside is not None:
+            shutil.rmtree(aside, ignore_errors=True)
     except BaseException as e:
         shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(e, OSError):  # a full disk
