@@ -35,7 +35,8 @@ _PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d{1,3}|[^\sA-Za-z\d]|\n+")
 
 def estimate_tokens(text: str) -> int:
     """A documented estimate, not a tokenizer (a real one brings megabytes of vocabulary to
-    every install, and agents' models differ): one token a piece (:data:`_PIECE`), and one more for every 12 letters of a long word.
+    every install, and agents' models differ): one token a piece (:data:`_PIECE`), and one
+    more for every 12 letters of a long word.
     ``bench/tokens.py`` measures it against two real tokenizers (OpenAI's o200k_base and
     Anthropic's published one), the larger count of the two: on notes, tether's Markdown
     and the project's docs it is within 3 % on the whole, and 19 texts in 20 are within 7 %
@@ -89,9 +90,10 @@ class Context:
                          for i in self.gone]}
 
     def _markdown(self, items: list[Item], left_out: list[Item]) -> str:
-        """Lean: each note is its head line (kind, the short handle the agent can write back,
-        where it applies, title), then what it says (rationale, rejected options, body);
-        what did not fit said in one line."""
+        """Lean: one heading for each way the notes under it apply; each note's first line
+        its kind, what the heading leaves unsaid, its title and the short handle the agent
+        can write back, then what it says (rationale, rejected options, body); what did not
+        fit said in one line."""
         what = self.where or "this repository"
         if not items and not left_out and not self.gone:
             return f"No tether notes apply to {what}.\n"
