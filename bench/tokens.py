@@ -89,11 +89,6 @@ def docs() -> list[str]:
     return paras
 
 
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("dirs", nargs="+", metavar="SCENARIO_DIR")
@@ -112,8 +107,8 @@ def main() -> int:
         cells = []
         for f in rules.values():
             ratios = [f(t) / r for t, r in zip(texts, real[k]) if r]
-            cells.append(f"{sum(map(f, texts)) / sum(real[k]):.3f} {pct(ratios, .05):.2f}  {pct(ratios, .5):.2f}  "
-                         f"{pct(ratios, .95):.2f}")
+            cells.append(f"{sum(map(f, texts)) / sum(real[k]):.3f} {C.pct(ratios, .05):.2f}  {C.pct(ratios, .5):.2f}  "
+                         f"{C.pct(ratios, .95):.2f}")
         print(f"{k:<32}{len(texts):>5}  " + "".join(f"{c:>26}" for c in cells))
     cost = real[next(iter(kinds))]
     over = [(c, b) for (b, _, _), c in zip(rows, cost) if c > b]
