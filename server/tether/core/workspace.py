@@ -143,13 +143,13 @@ class Workspace:
         """The notes of the file or folder ``rel``: anchored there, covering it by a glob, and,
         for a file, those whose code is there now (moved in from another file, before ``sync``
         writes the new path)."""
-        scope = {n.id: n for n in self.notes() if any(a.type != A.GLOB and is_under(a.path, rel) for a in n.anchors)}
+        folder = not self.abs(rel).is_file()  # (a folder's notes include the patterns that reach inside it)
+        scope = {n.id: n for n in self.notes()
+                 if any(glob_reaches(a.pattern, rel) if a.type == A.GLOB else is_under(a.path, rel)
+                        for a in n.anchors if folder or a.type != A.GLOB)}
         scope.update((n.id, n) for n in self.notes_on(rel))
-        if self.abs(rel).is_file():
+        if not folder:
             scope.update((loc.note.id, loc.note) for loc in self.locate(rel) if loc.path == rel)
-        else:  # a folder: the patterns that reach inside it too
-            scope.update((n.id, n) for n in self.notes()
-                         if any(a.type == A.GLOB and glob_reaches(a.pattern, rel) for a in n.anchors))
         return sorted(scope.values(), key=lambda n: n.id)
 
     def save(self, note: Note) -> Note:
