@@ -32,3 +32,18 @@ export function pickLoot(rng: Rng, table: Array<[string, number]>): string | nul
   }
   return table[table.length - 1][0];
 }
+
+/** True with probability `p` (0–1): ambushes, critical hits, morale checks. */
+export function chance(rng: Rng, p: number): boolean {
+  return rng.next() < p;
+}
+
+/** A shuffled copy of `items` (Fisher–Yates), e.g. the order reinforcements arrive in. */
+export function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
