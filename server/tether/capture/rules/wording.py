@@ -10,6 +10,7 @@ right is dropped rather than offered misleading (the agent writes that note itse
 | a process instruction: the package's version, its changelog or lock file ("leave package.json version alone") | the proposal dropped |
 | a rejected option that is a fragment: it ends on what it points at ("do that", "one of these"), an assent ("go ahead"), a lone word that names nothing ("before"), a piece of a markdown table ("ignore \\; good: delta\\") | the option dropped; a stray backtick or a trailing "— e.g" taken off, a dangling "(…" closed |
 | what a workaround works around, when the words caught name no cause ("why in a comment", "the same thing") | left empty |
+| a rejected option's reason that gives none: a question ("Clamp or raise?"), a preamble ("Before I do that, I'd push back …"), a description in brackets, what follows from the choice ("so let it pass a transaction id …") | left empty: no reason rather than a wrong one |
 """
 
 from __future__ import annotations
@@ -115,4 +116,11 @@ def _option(a: Alternative) -> Alternative | None:
     head = re.split(r",\s|\s[—–]\s", option)[0]  # (what was said of it follows a comma or a dash)
     if not option or _POINTS.search(head) or _TABLE_BITS.search(option) or head.lower() in _FUNCTION_WORDS:
         return None
-    return Alternative(option, a.rejected_because) if option != a.option else a
+    why = "" if _NO_REASON.search(a.rejected_because) else a.rejected_because
+    return Alternative(option, why) if (option, why) != (a.option, a.rejected_because) else a
+
+
+# a reason that is none: a question ("Clamp or raise?"), the agent's preamble ("Before I do that, I'd push back a bit
+# on fail-fast."), the option's own description in brackets, what follows from the choice ("so let it pass …")
+_NO_REASON = re.compile(r"\?\s*$|^\W*(?:before i do that|i'?d push back|let me push back)\b|^\s*\([^()]*\)\W*$|"
+                        r"^\W*so\s+(?:let|we|i|just)\b", re.I)
