@@ -1513,6 +1513,16 @@ def test_a_rejected_option_shows_the_reason_given_against_it_or_none(tmp_path):
                       "Round or raise?"),
         ("user", "raise. silently changing money is worse than an error"), ("edit", "")], TO_CENTS)["new"]
     assert c["alternatives"] == [{"option": "round half up to 13 cents", "rejected_because": ""}], c["alternatives"]
+    # turned down: the person's words about that option, not the choice they made instead
+    (c,) = exchange(tmp_path, "chosen", [
+        ("user", "to_cents should accept amounts given as strings"),
+        ("assistant", "I can do that, but I want to flag the risk first: a string can carry a comma. I'd lean to "
+                      "`Decimal` for strings."),
+        ("user", "no. I get the risk, but we own the feed and the rule for it is dots only. convert them, accept every "
+                 "string. we tried Decimal in the importer last year and it was ten times slower."), ("edit", "")],
+        QUIET)["new"]
+    assert c["alternatives"] == [{"option": "`Decimal` for strings", "rejected_because":
+                                  "we tried Decimal in the importer last year and it was ten times slower"}]
     # the agent's push-back: its reason, not its preamble
     (c,) = exchange(tmp_path, "preamble", [
         ("user", "to_cents should round half up"),
@@ -1625,9 +1635,61 @@ def test_a_title_states_the_rule_not_its_premise_a_label_or_a_cut_quote(tmp_path
                       "Which one?"),
         ("user", "2"), ("edit", "")], TO_CENTS)["new"]
     assert c["title"] == "Underflow: raise `ValueError` for anything finer than a cent", c["title"]
+    # a question answered "yes" is said as a statement; an option is read whole ("`#AMOUNT!`": a "!" in a word)
+    (c,) = exchange(tmp_path, "asked", [
+        ("user", "to_cents gets 0.125 from the feed"),
+        ("assistant", "Should the amount be refused when it has a third decimal, instead of rounded, so that the feed "
+                      "gets fixed?"), ("user", "yes"), ("edit", "")], TO_CENTS)["new"]
+    assert c["title"] == "The amount is refused when it has a third decimal", c["title"]
+    (c,) = exchange(tmp_path, "bang", [
+        ("user", "to_cents gets 0.125 from the feed"),
+        ("assistant", "Two ways: raise `ValueError` for the whole invoice, or store `#AMOUNT!` in the line's total, the "
+                      "way sheets show an error in a cell. Which one?"),
+        ("user", "the second. one bad line must not block an invoice"), ("edit", "")], TO_CENTS)["new"]
+    assert c["title"].startswith("Store `#AMOUNT!` in the line's total"), c["title"]
     # a long statement: up to the end of a clause, its asides left out, never cut mid-thought
     (c,) = exchange(tmp_path, "long", [
         ("user", "to_cents must never round a fraction of a cent away (the ledger sums cents per account and "
                  "finance reconciles them monthly), one exact int per amount, no 'helpful' rounding of feeds that "
                  "send three decimals, whoever asks")], QUIET)["new"]
     assert c["title"] == "to_cents must never round a fraction of a cent away, one exact int per amount", c["title"]
+
+
+def test_the_person_not_settling_is_no_lead(tmp_path):
+    out = exchange(tmp_path, "unsure", [
+        ("user", "to_cents gets 0.125 from the feed"),
+        ("assistant", "Two ways to go: round half up to 13 cents, or raise `ValueError` with the amount in the message. "
+                      "Round or raise?"),
+        ("user", "hmm not sure. what does the importer do with a ValueError? and would 0.125 just become 13 silently?"),
+        ("assistant", "The importer logs it and skips the row. And yes, rounding would be silent."),
+        ("user", "raise then. a skipped row gets looked at, a silent cent doesn't"), ("edit", "")], TO_CENTS)
+    assert [c["kind"] for c in out["new"]] == ["decision"] and out["leads"] == [], out["leads"]
+    out = exchange(tmp_path, "later", [
+        ("user", "let me think about it, I need to talk to Ana about rounding anyway. for now just make to_cents "
+                 "accept strings, it must not crash on them"), ("edit", ""), ("assistant", "Done.")], QUIET)
+    assert out["leads"] == [], out["leads"]  # put off: what is said after is no rule either
+
+
+def test_a_rule_said_again_is_offered_to_join_the_note_it_restates(tmp_path):
+    root, t = session_file(tmp_path, "first", [
+        ("user", "to_cents must never round a fraction of a cent away: finance reconciles every cent")], QUIET, "--agents")
+    (c,) = ok_json(root, "distill", "--transcript", str(t))["new"]
+    note = re.search(ID_RE, ok(root, "accept", c["id"]).stdout).group(0)
+    t = more_session(root, tmp_path / "second.jsonl", [
+        ("user", "format_price: same as in money.py, a price must never lose a cent on its way to the screen"),
+        ("edit", ""), ("assistant", "Done.")],
+        ("src/shop/money.py", '    return f"${cents / 100:.2f}"\n', '    return f"${cents // 100}.{cents % 100:02d}"\n'))
+    stop = {"session_id": "second", "transcript_path": str(t), "cwd": str(root), "hook_event_name": "Stop",
+            "stop_hook_active": False}
+    reason = json.loads(hook(root, stop))["reason"]
+    (c,) = ok_json(root, "review")["candidates"]
+    assert c["title"] == "A price must never lose a cent on its way to the screen"  # not "Same as in money.py, …"
+    assert f"- candidate {c['id']} " in reason and \
+        f"  restates note {note} \"" in reason and f"`tether accept {c['id']} --merge {note}`" in reason, reason
+
+
+def test_the_spec_of_new_code_asked_for_is_no_rule(tmp_path):
+    out = exchange(tmp_path, "spec", [
+        ("user", "need to_cents(amount) in money.py: euros and dollars only, amounts must be positive, everything "
+                 "else raises."), ("edit", ""), ("assistant", "Done.")], QUIET)
+    assert out["new"] == [], out["new"]  # the feature asked for: the agent says at Stop what, if anything, was settled

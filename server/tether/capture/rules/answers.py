@@ -508,6 +508,15 @@ def _conceded(session: Session, earlier: list[Utterance], agent: Utterance, u: U
                                  (why.split(": ", 1)[1].rstrip(".") if ": " in why else ""))])
 
 
+def _said_against(psents: list[str], option: str, choice: str) -> str:
+    """The person's sentence that names the option they turn down by a word the choice does not
+    have ("we tried read-only in the desktop app last year and users just got stuck"): why not
+    that one, rather than why the choice."""
+    key = _stems(option) - _stems(choice) - _stems("lean go use keep would rather")
+    return next((y.rstrip(".!") for y in psents if y != choice and key & _stems(y) and
+                 not y.rstrip().endswith("?")), "")
+
+
 def _labelled(title: str, pick: Option) -> str:
     """A pick that is only a label ("Underlay") said with what the agent said it does, when that
     is short and holds nothing against it: "Underlay: merge the stamp beneath the page content
@@ -744,6 +753,8 @@ def exchanges(session: Session) -> list[Proposal]:
                                           r"should i|want me to|"
                                           r"my plan is|i(?:'ve)? (?:made|changed|switched|added))\s+",
                                           "", proposal, count=1, flags=re.I)).strip(" .?")
+            rejected = re.sub(r"^(?:lean|go|opt)\s+(?:to(?:wards?)?|for|with)\s+", "", rejected, flags=re.I)  # "I'd lean
+            # to read-only": the option is "read-only"
             hits = [(x, classify(x, person=True)) for x in psents]
             hits = [(x, h) for x, h in hits if h is not None and h.kind in ("invariant", "decision", "boundary")]
             settles: list[tuple[str, str, str, float]] = []  # (sentence, kind, title, confidence): what the reply settles
@@ -799,7 +810,8 @@ def exchanges(session: Session) -> list[Proposal]:
                             Evidence(session.id, USER, u.at, quoted, u.line)]
                 alternatives = [] if kind == "boundary" and n and neither else \
                     [o.rejected() for o in neither or listed] or \
-                    ([Alternative(rejected, why)] if rejected else [])  # (what it did, unsaid: no option to name)
+                    ([Alternative(rejected, _said_against(psents, rejected, x) or why)] if rejected else [])  # (what it
+                # did, unsaid: no option to name)
                 out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives,
                                     recalls=bool(_REMINDER.search(x) or _REMINDER.search(reply[:200]))))  # "no — no
                 # innerHTML, same rule as …", "no. same as in money.py. the running total must …"

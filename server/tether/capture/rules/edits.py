@@ -15,8 +15,10 @@ unless it is a hard rule ("… must never …") in a session that changed no cod
 the repository (pattern ``**``) and loses confidence; said by the agent, it is dropped. A rule
 for every function of a file ("every rule gives back only a key") is about the file. A rule "for the whole X package" is about that folder (``src/x/**/*.py``); "in this lib",
 "for this codebase", "anywhere in ledgerline" about the package the session worked in; "everything
-in format.ts" about that file. An error class the session declared is not what a statement is
-about when the code raising it changed too; a doc comment above a definition is part of it. A gotcha
+in format.ts" about that file — said in the rule's own clause, not in another clause of a message
+that joins several with semicolons. An error class the session declared, or a class named as one
+(``PageRangeError``), is not what a statement is about when the code raising it changed too, nor
+is a test block named like the code (``describe("moveCard")``) when code changed; a doc comment above a definition is part of it. A gotcha
 anchors on the edit that fixed it. A person recalling an earlier decision ("remember we …",
 "reminder: …") marks the proposal ``recalls``: the queue joins it to that decision. A choice
 the person states and then settles among the agent's options, on the same code, is one

@@ -4,7 +4,8 @@ bug the person reports (pasted or told) that the agent diagnoses and fixes. Both
 | kind | what is read |
 |---|---|
 | gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence; not a test the session's own change broke and it then updated, nor a failure that neither names the code then edited nor is talked about in its words |
-| gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output) — or tells it in words ("cli never exits now", "the axis is empty") and the agent names a cause ("That's the sweep timer: …") — the agent diagnoses it (after reproducing it, maybe) before editing, then fixes it in the same turn: its diagnosis is the title, all of it the evidence, every fix of the turn the code |
+| gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output) — or tells it in words ("cli never exits now", "the axis is empty") and the agent names a cause ("That's the sweep timer: …") — the agent diagnoses it (after reproducing it, maybe) before editing, then fixes it in the same turn: its diagnosis is the title, all of it the evidence, every fix of the turn the code; not a change the person asks for with an example pasted ("want this: … today it's sorted"), nor the agent's account of what the code does today |
+| (its failure) | a failing test the agent wrote to reproduce what the person reported: what they saw ("> Our 'Doing' column says 5/3 …"), not the test's output |
 """
 
 from __future__ import annotations

@@ -88,8 +88,8 @@ _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|ei
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:[a-z]+ )?(?:ways|options|approaches|"
                      r"choices|alternatives)(?: here| to (?:do|go|fix)(?: it| this)?)?\s*:|"
                      r"\b(?:we|you|i) could(?: either)?)\s+"
-                     r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|\.(?=\S)){3,240}?),?\s+(?:[—–-]\s+)?or\s+(?:\(?b\)\s*)?"
-                     r"(?P<b>(?:[^.?!;]|\.(?=\S)){3,120})", re.I)
+                     r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|[.!](?=\S)){3,240}?),?\s+(?:[—–-]\s+)?or\s+(?:\(?b\)\s*)?"
+                     r"(?P<b>(?:[^.?!;]|[.!](?=\S)){3,120})", re.I)  # (a "!" or "." inside a word: "`#CYCLE!`")
 # "Should the cache be per-process or shared in Redis?": two options in a question
 _ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s*(?:in|as)?|prefer|want|do)\s+"
                     r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?|"

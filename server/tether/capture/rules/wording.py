@@ -4,10 +4,12 @@ right is dropped rather than offered misleading (the agent writes that note itse
 
 | what | done |
 |---|---|
-| a title led by a hedge, an aside or a count ("I think …", "Honestly …", "I get the risk, but …", "Third, …", "(2) …"), by the agent's plan ("I'll open the file with …"), or ending "please" | the lead-in and "please" dropped: "Open the file with …" |
+| a title led by a hedge, an aside, a count or the note it restates ("I think …", "Honestly …", "I get the risk, but …", "Third, …", "(2) …", "Same as in money.py, …"), by the agent's plan ("I'll open the file with …"), or ending "please" | the lead-in and "please" dropped: "Open the file with …" |
 | a title that is a remark, not a statement: a generic word ("Option", "Order"), an apology or a slip owned up to ("Sorry …", "Forgot the import"), an aside ("That while I'm in here"), a pronoun with a verb and nothing named ("They get english", "It is on purpose", "I know this one") | titled by the first statement its quotes make; dropped when they make none |
+| a title that is a question's words ("The breaker be keyed by the endpoint URL", of "Should the breaker be keyed by …?") | said as a statement: "The breaker is keyed by …" |
 | a title that puts the choice off ("Let me think about it, I need to talk to Ana …") | the proposal dropped |
 | a process instruction: the package's version, its changelog or lock file ("leave package.json version alone") | the proposal dropped |
+| a rule that is the spec of new code asked for ("need canArchiveColumn(user, board, columnId) in board.ts: owners can always, …") | the proposal dropped |
 | a rejected option that is a fragment: it ends on what it points at ("do that", "one of these"), an assent ("go ahead"), a lone word that names nothing ("before"), a piece of a markdown table ("ignore \\; good: delta\\") | the option dropped; a stray backtick or a trailing "— e.g" taken off, a dangling "(…" closed |
 | what a workaround works around, when the words caught name no cause ("why in a comment", "the same thing") | left empty |
 | a rejected option's reason that gives none: a question ("Clamp or raise?"), a preamble ("Before I do that, I'd push back …"), a description in brackets, what follows from the choice ("so let it pass a transaction id …") | left empty: no reason rather than a wrong one |
@@ -27,7 +29,9 @@ _LEAD = re.compile(r"^(?:(?:honestly|frankly|tbh|imo|anyway|btw|by the way|plus|
                    r"i (?:think|guess|know|mean|believe|suppose|reckon|feel like)\s+(?:that\s+)?|"
                    r"i'?m (?:pretty |fairly )?sure\s+(?:that\s+)?|"
                    r"i (?:get|see|hear|understand) (?:the|your) \w+,?\s+but\s+|"  # "I get the risk, but …"
-                   r"no\s+(?=(?:leave|keep|don'?t|just|use|stay)\b))", re.I)  # "no leave the max one alone"
+                   r"no\s+(?=(?:leave|keep|don'?t|just|use|stay)\b)|"  # "no leave the max one alone"
+                   r"(?:the\s+)?same\s+(?:as|like)\s+(?:in|with|for)\s+[\w.`/-]+\s*[,:;—–-]\s*)", re.I)  # "same as in
+# money.py, …": which note it restates, not the rule
 # the agent's plan, said as one: "I'll open the file with …" is "Open the file with …"
 _PLAN = re.compile(r"^(?:i'll|i will|we'll|we will|let'?s)\s+(?=[a-z`])(?!not\b|never\b|be\b)", re.I)
 # a title that is one word naming no choice
@@ -48,6 +52,13 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:i|you|they|he|she)\b", re.I)  # (a title's "
 # how the work is released rather than how the code behaves
 _PROCESS = re.compile(r"\b(?:package(?:-lock)?\.json|changelog|lock ?file|bump\w* (?:the )?version|"
                       r"version (?:number|bump))\b", re.I)
+
+# a question's subject and verb left as asked: "The breaker be keyed by …"
+_BE = re.compile(r"^(?P<s>(?:the|a|an|every|each|our|all)\s+[\w`.-]+(?:\s+[\w`.-]+)?)\s+be\s+(?=\w)", re.I)
+
+# a request for new code with its spec after a colon: the feature asked for, not a rule of the code
+_SPEC = re.compile(r"^\W*(?:(?:i|we)\s+)?(?:need|add|write|implement|create|build)\s+(?:a\s+|an\s+|the\s+)?"
+                   r"`?[A-Za-z_]\w*`?\([^:!?]{0,60}:\s", re.I)
 
 # what a workaround works around, when a rule caught words that name no cause
 _NO_CAUSE = re.compile(r"^\W*(?:\S+(?:\s+\S+)?\W*$|(?:why|how|what|it|this|that|the same|no|leave|keep)\b)", re.I)
@@ -74,6 +85,11 @@ def worded(proposals: list[Proposal]) -> list[Proposal]:
                           if not skipped(x) and len(x.split()) >= 4 and not remark(without_lead(x))), "")
         if not title or _PROCESS.search(title):
             continue
+        if p.kind in ("invariant", "boundary") and p.evidence and _SPEC.match(p.evidence[0].quote):
+            continue  # "need canArchiveColumn(…) in board.ts: owners can always, …": what to build, asked for
+        be = _BE.match(title)  # "Should the breaker be keyed by …?" answered "yes": "The breaker is keyed by …"
+        if be:
+            title = f"{be.group('s')} {'are' if be.group('s').endswith('s') else 'is'} {title[be.end():]}"
         p.title = title
         if p.kind == "workaround" and _NO_CAUSE.match(p.works_around):
             p.works_around = ""  # "why in a comment", "the same thing": what the rule caught says nothing of it
