@@ -9,8 +9,8 @@ the text the anchor was made in).
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from collections.abc import Callable
-from typing import ClassVar, NamedTuple
 from pathlib import Path
 
 from . import anchors as A
@@ -23,18 +23,18 @@ from .resolution import Located, Resolutions
 from .store import Store
 from .syntax import SourceFile
 
+TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
+if TYPE_CHECKING:
+    from typing import ClassVar
+
 __all__ = ["TETHER_DIR", "Located", "NoteError", "Place", "Workspace", "WorkspaceError"]
 
 
-class Place(NamedTuple):
+class Place(namedtuple("Place", "path line col how end", defaults=(None, 0, A.SYMBOL, None))):
     """Where a note is anchored, as a write takes it: ``path:line:col`` (0-based) anchored as
-    ``how`` (symbol, span, file; glob: ``path`` is the pattern), ``end`` for lines."""
+    ``how`` (symbol, span, file; glob: ``path`` is the pattern), ``end`` (line, col) for lines."""
 
-    path: str
-    line: int | None = None
-    col: int = 0
-    how: str = A.SYMBOL
-    end: tuple[int, int] | None = None
+    __slots__ = ()
 
 
 class Workspace:
