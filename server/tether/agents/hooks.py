@@ -719,8 +719,8 @@ def run(agent: str, stdin, stdout) -> int:
             if agent not in AGENTS:
                 raise ValueError(f"unknown agent {agent!r}")
             event = read_event(stdin.read())
-            try:
-                ws = Workspace.find(_field(event, "cwd") or os.getcwd())
+            try:  # the notes folder looked at once for the event (a stat of each note file), not at each read
+                ws = Workspace.find(_field(event, "cwd") or os.getcwd(), auto_refresh=False)
             except WorkspaceError:
                 return 0  # not a tether repository: nothing to say
             out = answer(ws, event)

@@ -59,11 +59,13 @@ class Workspace:
 
     # -- finding and creating ------------------------------------------------------------
     @classmethod
-    def find(cls, start: Path | str = ".") -> Workspace:
+    def find(cls, start: Path | str = ".", auto_refresh: bool = True) -> Workspace:
+        """The workspace ``start`` is in. ``auto_refresh=False``: for a process that answers one
+        request (a hook event), its first read looks at the notes folder and the others trust it."""
         here = Path(start).resolve()
         for d in (here, *here.parents):
             if (d / TETHER_DIR).is_dir():
-                return cls.resident.get(d) or cls(d)
+                return cls.resident.get(d) or cls(d, auto_refresh)
         raise WorkspaceError(f"no {TETHER_DIR}/ in {here} or above: run `tether init` in the repository")
 
     @staticmethod
