@@ -998,6 +998,10 @@ def test_stop_asks_about_what_the_person_settled_that_tether_could_not_read(tmp_
     assert reason.startswith("This session changed src/shop/money.py.")
     assert "If the session settled nothing worth a note, record nothing" in reason
     assert "not a passing remark, a plan nobody agreed to" in reason  # the standard every labelled set keeps
+    # what is worth a note: what the code cannot say — not the change itself, one note per rule
+    assert "record as tether notes what it settled that the next session could not read from the code" in reason
+    assert "\n- not the change itself: what the code now does" in reason
+    assert "a rule over several places is one note on all of them, not a note per place" in reason
     assert ("- the person may have settled something here (answered options): round half up with `Decimal` / raise "
             "`ValueError` on anything finer than a cent / keep truncating, document it → \"the middle one, "
             "obviously\"") in reason

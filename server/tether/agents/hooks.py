@@ -615,8 +615,8 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
     if not ask:
         return ""
     changing = f"{', '.join(edited[:4])}{' …' if len(edited) > 4 else ''}"
-    lines = [f"This session changed {changing}. {REQUEST_OPENS} — decisions, rules, limits, workarounds, "
-             "gotchas — so the next session knows. Write each note yourself, from what you know of the session:",
+    lines = [f"This session changed {changing}. {REQUEST_OPENS} that the next session could not read from the "
+             "code. Write each note yourself, from what you know of the session:",
              *REQUEST_STANDARD,
              "",
              "CLI: " + REQUEST_CLI,
@@ -644,14 +644,21 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-# the standard every note is written by (the labelled sets' writers kept it; the second readers were given it)
+# the standard every note is written by (the labelled sets' writers kept it; the second readers were given it).
+# The change itself (what the code now does) is left out: a later session reads it from the code, and such notes
+# were most of what agents recorded beyond the writers' labels.
 REQUEST_STANDARD = (
-    "- one note per rule; a rule that restates an existing note joins it (--joins ID) instead of a second note;",
-    "- the title states the decision or rule itself (\"Store datetimes as UTC; convert at the edges\"), not a quote "
-    "of what was said;",
-    "- the rationale the person or the session gave; every option rejected, each with the reason given;",
+    "- worth a note is what a later session could not read from the code, and might undo or ask again without: why "
+    "it is so, the options turned down, a rule or limit the code must keep, a workaround and when it can go, a "
+    "gotcha's cause;",
+    "- not the change itself: what the code now does, and that the person asked for it (\"The export writes one "
+    "CSV row per invoice\"), a later session reads from the code;",
+    "- one note per rule: a rule over several places is one note on all of them, not a note per place; a rule that "
+    "restates an existing note joins it (--joins ID);",
+    "- the title states the rule or decision itself (\"Store datetimes as UTC; convert at the edges\"), not a quote;",
+    "- the rationale the person or the session gave; every option turned down, each with the reason given;",
     "- a workaround: what it works around and when it can go; a gotcha (kind gotcha): the failure and its cause;",
-    "- anchored on the code the rule governs (a definition's line; several places when it governs several);",
+    "- anchored on the code the rule governs (a definition's line);",
     "- only what was settled: not a passing remark, a plan nobody agreed to, a process instruction, or someone "
     "else's rule nobody adopted.",
 )
