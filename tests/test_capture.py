@@ -957,6 +957,7 @@ def test_stop_asks_the_agent_once_to_record_what_its_session_decided_and_the_ans
         reason.index("tether's hints, to check") < reason.index(c["id"])
     assert f"- candidate {c['id']} decision \"{c['title']}\" on `lookup_price` (src/shop/prices.py:" in reason
     assert "  rejected: Redis" in reason and "  said: \"I'll go with an in-process" in reason
+    assert "\nTo correct a note you recorded: tether amend ID [--title" in reason and "amend_note(id, …)" in reason
     for what in ("accept_candidate(id)", "`tether accept ID`", "dismiss_candidate(id)", "--joins ID"):
         assert what in reason
     assert hook(r.root, {**stop, "stop_hook_active": True}) == ""  # once only …

@@ -620,7 +620,8 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
              *REQUEST_STANDARD,
              "",
              "CLI: " + REQUEST_CLI,
-             "MCP: " + REQUEST_MCP]
+             "MCP: " + REQUEST_MCP,
+             REQUEST_AMEND]
     if fresh or leads:
         lines += ["", "tether's hints, to check against what you know, not a list to accept:"]
     for c in fresh[:MAX_ASKED]:
@@ -648,9 +649,8 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
 # The change itself (what the code now does) is left out: a later session reads it from the code, and such notes
 # were most of what agents recorded beyond the writers' labels.
 REQUEST_STANDARD = (
-    "- worth a note is what a later session could not read from the code, and might undo or ask again without: why "
-    "it is so, the options turned down, a rule or limit the code must keep, a workaround and when it can go, a "
-    "gotcha's cause;",
+    "- worth a note: why the code is so, the options turned down, a rule or limit the code must keep, a workaround "
+    "and when it can go, a gotcha's cause — what a later session would undo or ask again without;",
     "- not the change itself: what the code now does, and that the person asked for it (\"The export writes one "
     "CSV row per invoice\"), a later session reads from the code;",
     "- one note per rule: a rule over several places is one note on all of them, not a note per place; a rule that "
@@ -667,6 +667,8 @@ REQUEST_CLI = ('tether record KIND PATH:LINE [PATH:LINE …] --title "…" --rat
                "(KIND: decision, invariant, boundary, intent, workaround, gotcha)")
 REQUEST_MCP = ('record_note(kind, path, line, title, rationale, alternatives=[{option, rejected_because}], '
                'works_around, remove_when, failure, cause, also=[{path, line}], joins)')
+REQUEST_AMEND = ('To correct a note you recorded: tether amend ID [--title "…"] [--add-place PATH:LINE] … '
+                 "(tether amend --help); MCP amend_note(id, …)")
 
 
 def _lead_key(lead: dict) -> str:
