@@ -438,7 +438,8 @@ def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
         if any(t.edit for t in found) and _first_answer(ws, sid, name, _field(event, "tool_use_id")):
             text = after_edit(ws, cwd, found)
     elif name == "UserPromptSubmit":
-        _safely(ws, event, K.observe, ws, sid, "prompt", transcript=_transcript(event), text=_field(event, "prompt"))
+        _safely(ws, event, K.observe, ws, sid, "prompt", transcript=_transcript(event),
+                text=_HOOK_CONTEXT.sub("", _field(event, "prompt")))
     elif name == "PostToolUseFailure":
         _safely(ws, event, observe_failure, ws, sid, cwd, event)
     elif name in ("Stop", "SessionEnd"):
@@ -669,6 +670,10 @@ REQUEST_MCP = ('record_note(kind, path, line, title, rationale, alternatives=[{o
                'works_around, remove_when, failure, cause, also=[{path, line}], joins)')
 REQUEST_AMEND = ('To correct a note you recorded: tether amend ID [--title "…"] [--add-place PATH:LINE] … '
                  "(tether amend --help); MCP amend_note(id, …)")
+
+
+# what Gemini CLI puts before the person's prompt: tether's own SessionStart context, not the person's words
+_HOOK_CONTEXT = re.compile(r"<hook_context>.*?</hook_context>\s*", re.S)
 
 
 def _lead_key(lead: dict) -> str:
