@@ -57,7 +57,7 @@ def cmd_serve(args) -> int:
 @functools.cache
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with ``only`` a command's name, just that command's parser (building
-    all 26 costs a hook call more than answering it); any other word: all of them. Built once a
+    every one costs a hook call more than answering it); any other word: all of them. Built once a
     process (the resident server runs every request through it)."""
     p = argparse.ArgumentParser(prog="tether", description="Keep the why of the code attached to the code.")
     p.add_argument("--version", action="version", version=f"tether {__version__}")

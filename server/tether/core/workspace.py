@@ -278,6 +278,10 @@ class Workspace:
         if title is not None and not title.strip():
             raise WorkspaceError("a note needs a title: the decision or rule itself")
         nid = self.get(ref).id  # an unknown or ambiguous id is named before any place is read
+        if all(x is None for x in (kind, title, body, rationale, works_around, remove_when, failure, cause)) and \
+                not (places or rejected or drop_rejected or drop_places):
+            raise WorkspaceError(f"nothing to change in {nid}: give what to replace (a title, a rationale, …), "
+                                 f"rejected options or places to add or drop")
         placed = [self.anchor_for(p, None, or_statement) for p in places]
         drop_places, drop = set(drop_places), {o.strip().lower() for o in drop_rejected}
 
