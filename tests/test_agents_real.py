@@ -568,3 +568,9 @@ def test_gemini_cli_session_start_after_tool_and_after_agent(sessions):
     assert any("integer cents" in " ".join(e["quote"] for e in c["evidence"]) for c in candidates)
     request = ("tether record", "the person may have settled", REQUEST_OPENS)
     assert not [c for c in candidates if any(x in e["quote"] for x in request for e in c["evidence"])], candidates
+    # nor is it shown as the person's prompt in the log
+    log = tether(r.repo.root, "log")
+    assert "tether's own request at Stop" in log and REQUEST_OPENS not in log, log
+    # and the person's prompt is logged as they wrote it, without the notes Gemini CLI put before it
+    prompts = [e["text"] for e in json.loads(tether(r.repo.root, "log", "--json"))["entries"] if e["kind"] == "prompt"]
+    assert prompts[0] == DECISION, prompts

@@ -546,6 +546,17 @@ def test_record_symbol_picks_innermost_definition(name):
     assert c.name == method
 
 
+def test_record_symbol_on_a_go_type_line_is_the_type():
+    """`type Counter struct {`: the keyword is no part of Go's type_spec, the line still names the type;
+    the first line of a group of types names none of them."""
+    text = SNIPPETS["go"][0] + "\ntype (\n\tA struct{}\n\tB int\n)\n"
+    src = SourceFile(text, by_name("go"))
+    assert A.record(src, "c.go", line_of(text, "type Counter struct {")).name == "Counter"
+    assert A.record(src, "c.go", line_of(text, "\tA struct{}")).name == "A"
+    with pytest.raises(A.NoDefinition):
+        A.record(src, "c.go", line_of(text, "type ("))
+
+
 @pytest.mark.parametrize("name", ["javascript", "typescript", "tsx"])
 def test_record_symbol_in_object_literal_method(name):
     text, _, _ = SNIPPETS[name]

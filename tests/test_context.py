@@ -233,6 +233,59 @@ def test_budget_cut_keeps_rank_and_says_what_was_left_out(ws):
     assert j["budget"] == 120 and j["tokens"] <= 120 and {x["id"] for x in j["left_out"]} == {i.note.id for i in small.left_out}
 
 
+def test_a_tight_budget_names_every_note_before_telling_the_best_in_full(tmp_path):
+    """At a budget too small for every note's text, each note that applies is named by its
+    line (kind, where, title, the handle `tether show` takes) before any is told in full, the
+    best told in full first; the whole answer, counted honestly, stays within the budget."""
+    root = tmp_path / "repo"
+    (root / "shop").mkdir(parents=True)
+    (root / "shop/pay.py").write_text("def fee(x):\n    return x // 100\n\n\ndef charge(card, amount):\n"
+                                      "    total = amount + fee(amount)\n    return card.debit(total)\n")
+    ws, _ = Workspace.init(root, exact=True)
+    why = "Rounding once at the end keeps the ledger and the card statement equal to the cent. " * 2
+    notes = [ws.record("decision", "shop/pay.py", 4, title="charge debits the total once", rationale=why,
+                       rejected=[("debit per item", "one refund per item")]),
+             ws.record("invariant", "shop/pay.py", 4, title="charge never retries", body=why),
+             ws.record("boundary", "shop/pay.py", how=A.FILE, title="pay talks to no network", body=why),
+             ws.record("decision", "shop/pay.py", 0, title="fees are whole cents", body=why),
+             ws.record("intent", "shop/**", how=A.GLOB, title="shop is pure Python", body=why)]
+    try:
+        line = 5  # total = amount + fee(amount)
+        whole = context_for(ws, "shop/pay.py", line, budget=100_000)
+        ranked = [i.note.id for i in whole.items]
+        assert set(ranked) == {n.id for n in notes} and not any(i.brief for i in whole.items)
+        seen_named = False
+        for budget in range(60, whole.tokens + 5, 5):
+            ctx = context_for(ws, "shop/pay.py", line, budget=budget)
+            md = ctx.to_markdown()
+            assert ctx.tokens <= budget and estimate_tokens(md) == ctx.tokens
+            got = [i.note.id for i in ctx.items]
+            assert got == [x for x in ranked if x in got]  # rank order kept
+            named = [i for i in ctx.items if i.brief]
+            for i in ctx.items:
+                head = f"{i.note.kind} ({i.tag}): " if i.tag else f"{i.note.kind}: "
+                head += f"{i.note.title} ({ws.repo.short_id(i.note.id)})"
+                assert (f"\n- {head}\n" if i.brief else f"\n{head}\n") in md
+            assert md.count(why.strip()) == len(ctx.items) - len(named)  # a named note's text is left for `show`
+            if named:
+                assert md.splitlines()[-1].startswith(f"Not shown: the text of the {len(named)} listed by title "
+                                                      "(`tether show ID`)")
+                assert [j["shown"] for j in ctx.to_json()["notes"]] == ["title" if i.brief else "full" for i in ctx.items]
+            if not ctx.left_out and named:  # every note named, some told in full: the best ones
+                seen_named = True
+                assert got == ranked
+                extra = [i.full_tokens - i.head_tokens for i in ctx.items]  # what telling it in full adds
+                for k, i in enumerate(ctx.items):  # a named note ranked above a told one did not fit
+                    assert i.brief or all(extra[j] > extra[k] for j in range(k) if ctx.items[j].brief)
+        assert seen_named  # some budget names them all but tells only some
+        handle = ws.repo.short_id(notes[3].id)
+        shown = subprocess.run([sys.executable, "-m", "tether", "show", handle], cwd=root, capture_output=True,
+                               text=True)
+        assert shown.returncode == 0 and why.strip() in shown.stdout and "fees are whole cents" in shown.stdout
+    finally:
+        ws.close()
+
+
 def test_cli_budget_and_json(ws):
     line = line_of("pkg/billing.py", "self.audit(amount)") + 1
     run = lambda *a: subprocess.run([sys.executable, "-m", "tether", *a], cwd=ws.root, capture_output=True, text=True)  # noqa: E731

@@ -23,7 +23,7 @@ from tether.core.workspace import Workspace
 
 from samples import APP_PY, TETHER, git_init  # noqa: E402
 
-TOOLS = {"get_context", "list_notes", "search_notes", "record_note", "confirm_invariant", "check",
+TOOLS = {"get_context", "get_note", "list_notes", "search_notes", "record_note", "confirm_invariant", "check",
          "list_candidates", "accept_candidate", "dismiss_candidate"}
 
 LOOP_PY = '''\
@@ -166,6 +166,7 @@ def test_tools_and_their_parameters(shared):
         schema = tools[name].input_schema
         return list(schema["properties"]), sorted(schema.get("required", []))
     assert params("get_context") == (["path", "line", "budget"], ["path"])
+    assert params("get_note") == (["id"], ["id"])
     assert params("list_notes") == (["path"], [])
     assert params("search_notes") == (["query", "since", "session"], ["query"])
     assert params("record_note") == (["kind", "path", "line", "title", "rationale", "body", "alternatives",
@@ -200,7 +201,26 @@ def test_context_names_the_note_at_the_line(shared):
     assert at.structured_content["line"] == 6  # 0-based in JSON, as everywhere
     assert {n["id"] for n in whole["notes"]} == {shared.decision, shared.start_holds}
     assert small["notes"] == [] and small["left_out"][0]["id"] == shared.decision
+    assert [n["shown"] for n in at.structured_content["notes"]] == ["full"]
     assert none.content[0].text == "No tether notes apply to src/loop.py:1.\n"
+
+
+def test_a_note_named_only_is_fetched_whole_by_its_handle(shared):
+    """At a budget with room for the note's line but not its text, get_context names it
+    (kind, where, title, handle) and get_note gives the rest."""
+    named = shared.result("get_context", path="src/app.py", line=7, budget=65)
+    md = named.content[0].text
+    line = next(x for x in md.splitlines() if x.startswith("- decision (`load_config`): Configuration is read whole ("))
+    assert "Rationale:" not in md and named.structured_content["tokens"] <= 65
+    assert md.splitlines()[-1] == "Not shown: the text of the 1 listed by title (`tether show ID`)."
+    assert [(n["id"], n["shown"]) for n in named.structured_content["notes"]] == [(shared.decision, "title")]
+    handle = line.rsplit("(", 1)[1].rstrip(")")
+    assert shared.decision.startswith(handle) and len(handle) < len(shared.decision)
+    whole = shared.result("get_note", id=handle)
+    assert whole.content[0].text.startswith("## decision: Configuration is read whole")
+    assert "Rationale: Config files are small" in whole.content[0].text
+    assert whole.structured_content["id"] == shared.decision
+    assert "no note '0123456789'" in shared.refused("get_note", id="0123456789")
 
 
 def test_list_and_search(shared):

@@ -438,7 +438,8 @@ def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
             text = after_edit(ws, cwd, found)
         ws.later(_safely, ws, event, observe_tool, ws, sid, cwd, event, found)  # the log: no part of the answer
     elif name == "UserPromptSubmit":
-        _safely(ws, event, K.observe, ws, sid, "prompt", transcript=_transcript(event), text=_field(event, "prompt"))
+        _safely(ws, event, K.observe, ws, sid, "prompt", transcript=_transcript(event),
+                text=_HOOK_CONTEXT.sub("", _field(event, "prompt")))
     elif name == "PostToolUseFailure":
         _safely(ws, event, observe_failure, ws, sid, cwd, event)
     elif name in ("Stop", "SessionEnd"):
@@ -660,6 +661,10 @@ REQUEST_CLI = ('tether record KIND PATH:LINE [PATH:LINE …] --title "…" --rat
                "(KIND: decision, invariant, boundary, intent, workaround, gotcha)")
 REQUEST_MCP = ('record_note(kind, path, line, title, rationale, alternatives=[{option, rejected_because}], '
                'works_around, remove_when, failure, cause, also=[{path, line}], joins)')
+
+
+# what Gemini CLI puts before the person's prompt: tether's own SessionStart context, not the person's words
+_HOOK_CONTEXT = re.compile(r"<hook_context>.*?</hook_context>\s*", re.S)
 
 
 def _lead_key(lead: dict) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..capture import candidates as capture
 from ..capture import observations
+from ..capture.gate import tethers_request
 from ..core import anchors as A
 from ..context.search import search, since_iso
 from ..core.notes import short_ids
@@ -36,6 +37,8 @@ def cmd_log(args) -> int:
 
 def log_line(e: dict) -> str:
     kind = e["kind"]
+    if kind == "prompt" and tethers_request(e.get("text", "")):  # handed back as a prompt (Cursor, Gemini CLI)
+        return "(tether's own request at Stop, handed back by the agent: not the person's words)"
     if kind in ("prompt", "reply", "summary"):  # the model's reply and a compaction's summary: from the proxy
         return one_line(e.get("text", ""))
     if kind in ("read", "edit"):

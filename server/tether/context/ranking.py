@@ -56,8 +56,13 @@ class Item:
     located: list[Located]  # the note's anchors in the touched file (empty for other notes)
     group: str = ""  # the heading it is handed under: how notes there apply
     tag: str = ""  # what its heading leaves unsaid: which definition, moved, changed
-    text: str = ""  # as handed over (Markdown)
+    text: str = ""  # as handed over (Markdown): in full, or named only (``brief``: its first line)
     tokens: int = 0  # estimate_tokens(text)
+    brief: bool = False
+    full: str = ""
+    full_tokens: int = 0
+    head: str = ""
+    head_tokens: int = 0
 
 
 @dataclass
@@ -92,26 +97,34 @@ class Context:
     def _markdown(self, items: list[Item], left_out: list[Item]) -> str:
         """Lean: one heading for each way the notes under it apply; each note's first line
         its kind, what the heading leaves unsaid, its title and the short handle the agent
-        can write back, then what it says (rationale, rejected options, body); what did not
-        fit said in one line."""
+        can write back, then what it says (rationale, rejected options, body); a note the
+        budget has room only to name, that line alone as a list item; what was not shown
+        said in one line."""
         what = self.where or "this repository"
         if not items and not left_out and not self.gone:
             return f"No tether notes apply to {what}.\n"
-        out, last = [f"# tether notes for {what}"], None
+        out, last, listed = [f"# tether notes for {what}"], None, False
         for i in items:
             if i.group != last:
                 out += ["", f"## {i.group}"]
-                last = i.group
-            out += ["", i.text]
-        line = self._not_shown(left_out)
+                last, listed = i.group, False
+            if i.brief and listed:  # a list of names reads as one block
+                out.append(i.text)
+            else:
+                out += ["", i.text]
+            listed = i.brief
+        line = self._not_shown(sum(i.brief for i in items), left_out, sum(i.full_tokens - i.tokens for i in items))
         if line:
             out += ["", line]
         return "\n".join(out).rstrip() + "\n"
 
-    def _not_shown(self, left_out: list[Item]) -> str:
+    def _not_shown(self, named: int, left_out: list[Item], more: int) -> str:
+        """``named``: notes handed by their line only, ``more`` tokens short of their text."""
         parts = []
+        if named:
+            parts.append(f"the text of the {named} listed by title (`tether show ID`)")
         if left_out:  # (their kinds would cost a tenth of a tight budget)
-            need = self.budget + sum(i.tokens + 5 for i in left_out)
+            need = self.budget + more + sum(i.full_tokens + 5 for i in left_out)
             cmd = f"`tether context {self.where} --budget {-(-need // 100) * 100}`" if self.path else "`tether list`"
             parts.append(f"{len(left_out)} over the budget: {cmd}")
         if self.gone:
@@ -119,32 +132,51 @@ class Context:
         return f"Not shown: {'; '.join(parts)}." if parts else ""
 
     def fit(self, ranked: list[Item]) -> None:
-        """Hand over the best-ranked notes that fit the budget, in rank order. A note too big
-        for what is left is left out (and counted in the last line) and smaller ones after it
-        still get in: rank orders what is handed, it does not make a lesser note wait on a
-        better one that cannot come anyway. What is counted is the whole Markdown handed over."""
+        """Hand over the notes within the budget, in rank order: first every note named by
+        its first line (kind, where, title — the title states the rule — and the handle that
+        fetches the rest) while the names fit, then, best first, named notes told in full
+        while the budget allows. An agent learns every rule that applies before it reads a
+        lesser one's rationale; a note too big for what is left stays named, and smaller
+        ones after it still get their turn; what did not fit even named is counted in the
+        last line. What is counted is the whole Markdown handed over."""
         for item in ranked:
-            item.text = "\n".join(item_markdown(item, self.handle)).rstrip()
-            item.tokens = estimate_tokens(item.text)
-        # the frame: the heading, and the last line at its longest once anything is left out.
-        # The estimate adds up over the parts: each adds its own and the blank line before it
+            lines = item_markdown(item, self.handle)
+            item.full = "\n".join(lines).rstrip()
+            item.full_tokens = estimate_tokens(item.full)
+            item.head = f"- {lines[0]}" if len(lines) > 1 else item.full
+            item.head_tokens = estimate_tokens(item.head)
+        # the frame: the heading, and the last line at its longest for what the packing left
+        # unshown. The estimate adds up over the parts: each adds its own and the newlines before it
         heads = {g: estimate_tokens(f"## {g}") + 1 for g in {i.group for i in ranked}}
-        for frame in (self._markdown([], []), self._markdown([], ranked)):
-            self.items, self.left_out, last = [], [], None
-            used = estimate_tokens(frame)
-            for item in ranked:
-                cost = item.tokens + 1 + (heads[item.group] if item.group != last else 0)
-                if used + cost <= self.budget:
-                    self.items.append(item)
-                    used, last = used + cost, item.group
-                else:
-                    self.left_out.append(item)
-            if not self.left_out:
+        briefs, left, cut = False, False, 0
+        while True:  # (a few rounds: what the last line must say only grows, and so does the cut)
+            frame = f"# tether notes for {self.where or 'this repository'}\n\n" + self._not_shown(
+                len(ranked) if briefs else 0, ranked if left else [], sum(i.full_tokens for i in ranked))
+            self._pack(ranked, heads, self.budget - estimate_tokens(frame) - cut)
+            now = (briefs or any(i.brief for i in self.items), left or bool(self.left_out))
+            over = self.tokens - self.budget if now == (briefs, left) else 0
+            if now == (briefs, left) and (over <= 0 or not self.items):
                 break
-        while self.items and self.tokens > self.budget:  # (a part's edges can join into one piece)
-            self.left_out.insert(0, self.items.pop())
+            briefs, left, cut = *now, cut + max(over, 0)  # (a part's edges can join into one piece)
         rank = {id(item): k for k, item in enumerate(ranked)}  # (ranked.index compared items field by field: 25 ms at 200 notes)
         self.left_out.sort(key=lambda item: rank[id(item)])
+
+    def _pack(self, ranked: list[Item], heads: dict[str, int], room: int) -> None:
+        """:meth:`fit` within ``room`` tokens for the notes (the frame is counted apart)."""
+        self.items, self.left_out, last, used = [], [], None, 0
+        for item in ranked:  # every note named, best first, while the names fit
+            item.brief = item.head is not item.full
+            item.text, item.tokens = item.head, item.head_tokens
+            cost = item.tokens + 1 + (heads[item.group] if item.group != last else 0)
+            if used + cost <= room:
+                self.items.append(item)
+                used, last = used + cost, item.group
+            else:
+                self.left_out.append(item)
+        for item in self.items:  # then told in full, best first, while they fit
+            more = item.full_tokens - item.head_tokens
+            if item.brief and used + more <= room:
+                item.brief, item.text, item.tokens, used = False, item.full, item.full_tokens, used + more
 
 
 def context_for(ws: Workspace, rel: str, line: int | None = None, budget: int = DEFAULT_BUDGET,
@@ -348,4 +380,5 @@ def note_markdown(note: Note, reason: str = "", located: list[Located] = ()) -> 
 def item_json(item: Item) -> dict:
     d = note_json(item.note, item.located)
     d["tier"], d["reason"] = item.tier, item.reason
+    d["shown"] = "title" if item.brief else "full"  # what the Markdown has of it
     return d

@@ -205,7 +205,8 @@ class SourceFile:
                 kind = "method"
             qual = ".".join(prefix + extra + [name])
             outer = node
-            while outer.parent is not None and outer.parent.type in lang.wrappers:
+            while outer.parent is not None and outer.parent.type in lang.wrappers and \
+                    sum(c.type == outer.type for c in outer.parent.named_children) == 1:  # not Go's `type ( A …; B … )`
                 outer = outer.parent
             d = Definition(len(defs), kind, name, qual, child, node.type, start, end,
                            parent.index if parent else None, params, node=node, outer=outer.start_byte)

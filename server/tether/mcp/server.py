@@ -33,7 +33,7 @@ from ..context.search import search, since_iso
 from ..core import anchors as A
 from ..core.files import FolderChanges, is_under
 from ..core.languages import GrammarError
-from ..core.notes import CHECK_KINDS, KINDS, SEVERITIES, CheckError, NoteError
+from ..core.notes import CHECK_KINDS, KINDS, SEVERITIES, CheckError, Note, NoteError
 from ..core.resolution import note_json
 from ..core.text import split_lines
 from ..core.workspace import Place, Workspace, WorkspaceError
@@ -146,14 +146,24 @@ def get_context(path: Annotated[str, Field(description="a file, relative to the 
                 ) -> CallToolResult:
     """The tether notes that apply at a place in the code, ranked: notes on the code at the
     line and on the definitions around it, on the file, on what that code calls, and
-    path-pattern notes. Without a line: every note on the file. Markdown, cut to the token
-    budget (what was left out is named)."""
+    path-pattern notes. Without a line: every note on the file. Markdown within the token
+    budget: every note named first (kind, title, id), then the best told in full while
+    they fit; `get_note` gives one listed by title only in full."""
     ws = STATE.ws
     rel = existing_file(ws, path)
     line0 = None if line is None else line_in(ws, rel, line) - 1
     ctx = context_for(ws, rel, line0, budget=budget) if STATE.ready else Context(rel, line0, [], [], budget)
     return CallToolResult(content=[TextContent(type="text", text=ctx.to_markdown())],
                           structured_content=ctx.to_json())
+
+
+@tool(reads=True)
+def get_note(id: NoteId) -> CallToolResult:
+    """One note in full, as `tether show` prints it: what it says, and where each of its
+    anchors' code is now and in what state (the resource tether://note/{id} as a tool)."""
+    note, text = _shown(id)
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=note_json(note, STATE.ws.locate_note(note)))
 
 
 @tool(reads=True)
@@ -363,14 +373,18 @@ def note_resource(id: str) -> str:
     the end for an agent that means to edit it."""
     with STATE.lock:
         try:
-            if not STATE.ready:
-                raise WorkspaceError(f"no note '{id}': this workspace has no notes yet")
-            ws = STATE.ws
-            note = ws.get(id)
-            text = "\n".join(note_markdown(note, "", ws.locate_note(note))).rstrip()
+            return _shown(id)[1]
         except REFUSED as e:
             raise ResourceNotFoundError(str(e)) from None
-    return f"{text}\n\nfile: {note.path}\n"
+
+
+def _shown(ref: str) -> tuple[Note, str]:
+    if not STATE.ready:
+        raise WorkspaceError(f"no note '{ref}': this workspace has no notes yet")
+    ws = STATE.ws
+    note = ws.get(ref)
+    text = "\n".join(note_markdown(note, "", ws.locate_note(note))).rstrip()
+    return note, f"{text}\n\nfile: {note.path}\n"
 
 
 # -- helpers ------------------------------------------------------------------------------

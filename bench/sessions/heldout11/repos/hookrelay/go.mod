@@ -1,0 +1,3 @@
+module github.com/lanternops/hookrelay
+
+go 1.22
