@@ -434,9 +434,9 @@ def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
         text = before_tool(ws, sid, cwd, touches(_field(event, "tool_name"), event.get("tool_input")))
     elif name == "PostToolUse":
         found = touches(_field(event, "tool_name"), event.get("tool_input"))
-        _safely(ws, event, observe_tool, ws, sid, cwd, event, found)
         if any(t.edit for t in found) and _first_answer(ws, sid, name, _field(event, "tool_use_id")):
             text = after_edit(ws, cwd, found)
+        ws.later(_safely, ws, event, observe_tool, ws, sid, cwd, event, found)  # the log: no part of the answer
     elif name == "UserPromptSubmit":
         _safely(ws, event, K.observe, ws, sid, "prompt", transcript=_transcript(event),
                 text=_HOOK_CONTEXT.sub("", _field(event, "prompt")))

@@ -56,6 +56,9 @@ class Workspace:
         self.repo = NoteRepository(self.root, self.store, self.cores, auto_refresh)
         self.resolutions = Resolutions(self.store, self.tree, self.repo.notes_on, lambda: self.repo.generation,
                                        self.repo.anchored_paths, lambda: self.repo.seal, self.repo.named_in)
+        # work a request's answer does not wait for: a resident server (cli/resident.py) sets a
+        # list and runs what is put there once the answer is out; None: at once (a command alone)
+        self.deferred: list | None = None
 
     # -- finding and creating ------------------------------------------------------------
     @classmethod
@@ -90,6 +93,14 @@ class Workspace:
         if Workspace.resident.get(self.root) is not self:
             self.repo.close()
             self.store.close()
+
+    def later(self, fn: Callable, *args) -> None:
+        """Run ``fn(*args)`` once the answer is out (at once when nobody answers first). Only
+        for what the answer cannot depend on: the server runs it before the next request."""
+        if self.deferred is None:
+            fn(*args)
+        else:
+            self.deferred.append((fn, args))
 
     def cores(self) -> int:
         """Processes a large read or check may share."""
