@@ -275,7 +275,7 @@ def collect(name: str, src: Path) -> None:
                     "works_around": n.works_around, "remove_when": n.remove_when,
                     "places": [place(a) for a in n.anchors], "body": n.body,
                     "candidate": None if c is None else "accepted unchanged" if unchanged(c, n) else "accepted, changed",
-                    "joined": merged.count(n.id)})
+                    "joined": merged.count(n.id) + n.body.count("## Said again (")})  # candidates merged, restatements
             tally = {s: sum(c.status == s for c in decided) for s in (capture.ACCEPTED, capture.MERGED,
                                                                      capture.DISMISSED, capture.PENDING)}
         finally:

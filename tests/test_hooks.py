@@ -291,3 +291,64 @@ def test_vscode_events_reach_the_claude_code_command(repo):
                       "hookEventName": "PreToolUse", "tool_name": "read_file",
                       "tool_input": {"filePath": path(repo, "tools/build.py")}, "tool_use_id": "tool-1"})
     assert titles(repo, context(out, "PreToolUse")) == {"intent", "wide"}
+
+
+def test_a_note_edited_in_place_between_two_events_is_what_the_next_event_hands_over(tmp_path):
+    """A hook alone (no server, no watch) sees a note file rewritten in place — by an editor that
+    writes into the file, say — though the notes folder itself did not change: the new text, and
+    the note now on another place (a shortcut that trusted the folder's time, or the note files'
+    sizes, would hand over the old note, or none)."""
+    (tmp_path / "app.py").write_text(APP_PY, encoding="utf-8")
+    ws, _ = Workspace.init(tmp_path, exact=True)
+    note = ws.record("decision", "app.py", 3, title="Load config eagerly")
+    ws.close()
+    r = Repo()
+    r.root, r.ids = tmp_path, {}
+    read = {"file_path": str(tmp_path / "app.py")}
+    assert "Load config eagerly" in context(hook(r, pre(r, "in-place-1", "Read", **read)), "PreToolUse")
+
+    file = tmp_path / note.path
+    folder = os.stat(file.parent).st_mtime_ns
+    text = file.read_text(encoding="utf-8")
+    edited = text.replace("Load config eagerly", "Load config lazily!")  # the same size
+    assert len(edited) == len(text) and edited != text
+    with open(file, "r+", encoding="utf-8") as f:  # in place: no new file, no rename
+        f.write(edited)
+    assert os.stat(file.parent).st_mtime_ns == folder
+    got = context(hook(r, pre(r, "in-place-2", "Read", **read)), "PreToolUse")
+    assert "Load config lazily!" in got and "eagerly" not in got
+
+    # moved by hand onto another place, in place again: the file it was on has no note now
+    with open(file, "r+", encoding="utf-8") as f:
+        f.write(edited.replace('path = "app.py"', 'path = "ap2.py"'))
+    assert os.stat(file.parent).st_mtime_ns == folder
+    (tmp_path / "ap2.py").write_text(APP_PY, encoding="utf-8")
+    assert hook(r, pre(r, "in-place-3", "Read", **read)) is None or "lazily" not in context(
+        hook(r, pre(r, "in-place-4", "Read", **read)), "PreToolUse")
+    got = context(hook(r, pre(r, "in-place-5", "Read", file_path=str(tmp_path / "ap2.py"))), "PreToolUse")
+    assert "Load config lazily!" in got
+
+
+def test_an_event_looks_at_the_notes_folder_once(repo, monkeypatch):
+    """An edit of several lines asks for the notes at its first line and in the whole file; a
+    hook alone stats every note file each time it looks at the notes folder, so it looks once
+    for the event (in this process, counted)."""
+    import io
+
+    from tether.agents import hooks as H
+    from tether.core.repository import NoteRepository
+    count = [0]
+    scan = NoteRepository._scan
+
+    def counted(self):
+        count[0] += 1
+        return scan(self)
+    monkeypatch.setattr(NoteRepository, "_scan", counted)
+    monkeypatch.chdir(repo.root)
+    edit = pre(repo, "one-look", "Edit", file_path=path(repo, "src/app.py"), old_string="def load_config(path):\n"
+               '    """Load the configuration."""\n    with open(path) as f:', new_string="def load_config(path):")
+    out = io.StringIO()
+    assert H.run("claude-code", io.StringIO(json.dumps(edit)), out) == 0
+    log = repo.root / ".tether" / "cache" / "hooks.log"
+    assert "Load config eagerly" in out.getvalue(), log.read_text() if log.exists() else "no log"
+    assert count[0] == 1, f"the notes folder was scanned {count[0]} times for one event"

@@ -1,5 +1,5 @@
-"""Commands that create, show and change notes: init, record, list, show, edit, retire,
-supersede, confirm, reanchor, sync, reindex."""
+"""Commands that create, show and change notes: init, record, amend, list, show, edit,
+retire, supersede, confirm, reanchor, sync, reindex."""
 
 from __future__ import annotations
 
@@ -97,6 +97,34 @@ def cmd_record(args) -> int:
         verb = "joined" if args.joins else "on"
         print(f"tether: {note.kind} {note.id} {verb} {anchored(ws, note)}", file=sys.stderr)
     return EXIT_OK
+
+
+def cmd_amend(args) -> int:
+    ws = workspace()
+    body = sys.stdin.read() if args.body == "-" else args.body
+    places = [place(ws, p, args) for p in args.add_place] + [Place(g, how=A.GLOB) for g in args.add_glob]
+    drop = [_place_index(ws, ws.get(note_ref(args.id)), spec) for spec in args.drop_place]
+    note = ws.amend(note_ref(args.id), places, kind=args.kind, title=args.title, body=body, rationale=args.rationale,
+                    rejected=[rejected_option(option, why) for option, why in args.rejected],
+                    drop_rejected=args.drop_rejected, works_around=args.works_around, remove_when=args.remove_when,
+                    failure=args.failure, cause=args.cause, drop_places=drop,
+                    or_statement=True)
+    if args.json:
+        out_json(note_json(note, ws.locate_note(note)))
+    else:
+        print(note.id)
+        print(f"tether: {note.kind} {note.id} amended, on {anchored(ws, note)}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _place_index(ws: Workspace, note, spec: str) -> int:
+    """``--drop-place``: N (the Nth place, as `tether show` lists them), PATH:LINE, PATH or a pattern."""
+    if spec.strip().isdigit():
+        return int(spec) - 1
+    if "*" in spec or "?" in spec:
+        return ws.place_index(note, spec)
+    path, line, _, _ = parse_position(spec)
+    return ws.place_index(note, ws.rel(path, Path.cwd()), None if line is None else line - 1)
 
 
 def rejected_option(option: str, why: str | None) -> tuple[str, str]:
