@@ -463,8 +463,14 @@ def edited(base: SourceFile, text: str) -> SourceFile:
         lo, new_hi = min(lo, r.start_byte), max(new_hi, r.end_byte)
     src.change = _change(base, src, lo, new_hi - (new_end - old_end), new_hi)
     if base._names is not None or base._defs is not None:  # (counting them is cheap once they are read)
-        src._names = base.names - Counter(d.qualname for d in src.change.old_defs) + \
-            Counter(d.qualname for d in src.change.new_defs)
+        names = src._names = base.names.copy()  # (not ``-`` and ``+``: each walks every name)
+        for d in src.change.old_defs:
+            names[d.qualname] -= 1
+        for d in src.change.new_defs:
+            names[d.qualname] += 1
+        for q in src.change.names:
+            if names[q] <= 0:
+                del names[q]
     return src
 
 
