@@ -674,6 +674,7 @@ def test_amend_refuses_with_the_reason_and_changes_nothing(repo):
     if len(common) >= 4:  # two notes recorded in the same run share their time prefix
         assert f"'{common}' matches 2 notes" in fails(repo, "amend", common, "--title", "x")
     assert fails(repo, "amend", nid, "--title", " ") == "tether: a note needs a title: the decision or rule itself"
+    assert fails(repo, "amend", nid).startswith(f"tether: nothing to change in {nid}: give what to replace")
     assert fails(repo, "amend", nid, "--drop-rejected", "JSON") == \
         f"tether: {nid} has no rejected option 'JSON' (it has 'YAML')"
     assert fails(repo, "amend", nid, "--drop-place", "src/web.ts:2") == \

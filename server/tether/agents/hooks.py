@@ -55,13 +55,13 @@ from urllib.parse import unquote, urlparse
 import orjson
 
 from ..capture import observations as K
-from ..context.ranking import DEFAULT_BUDGET, Context, Item, context_for, estimate_tokens, note_markdown, repo_context
+from ..context.ranking import DEFAULT_BUDGET, Context, Item, estimate_tokens, note_markdown, ranked_at, repo_context
 from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
 
 AGENTS = ("claude-code", "copilot")
 MAX_CHARS = 9_500  # Claude Code moves additionalContext over 10,000 characters into a file
-ALL = 1 << 30  # a budget nothing reaches: the whole ranking, fitted here after the once-per-session filter
+ALL = 1 << 30  # a line (or budget) nothing reaches
 MAX_FILES = 6  # files handed over for one event (a multi-file edit, or after a compaction)
 MIN_SHARE = 150  # tokens: below this a file's share of the budget is not worth an answer
 KEEP_FILES = 50  # touched files remembered per session
@@ -201,13 +201,13 @@ def ranked_for(ws: Workspace, rel: str, touch: Touch) -> tuple[list[Item], int |
     elif touch.lines is not None:
         ranges = [touch.lines]
     if not ranges:
-        return context_for(ws, rel, None, ALL, text).items, None
+        return ranked_at(ws, rel, None, text), None
     first = ranges[0][0]
-    at_first = context_for(ws, rel, first, ALL, text).items
+    at_first = ranked_at(ws, rel, first, text)
     if len(ranges) == 1 and ranges[0][1] == first:
         return at_first, first
     have = {i.note.id for i in at_first}
-    inside = [i for i in context_for(ws, rel, None, ALL, text).items
+    inside = [i for i in ranked_at(ws, rel, None, text)
               if i.note.id not in have and _overlaps(i, ranges)]
     return sorted(at_first + inside, key=lambda i: (i.note.status != "active", i.tier)), None
 
@@ -250,10 +250,12 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
 
 def fit_fresh(rel: str, line: int | None, fresh: list[Item], budget: int, handles: dict[str, str]
               ) -> tuple[str, list[str]]:
-    """The Markdown of the best of ``fresh`` that fit ``budget``, and the ids it gives."""
+    """The Markdown of the best of ``fresh`` that fit ``budget``, and the ids it gives: the notes
+    told in full (one only named comes again at the next touch, in full if it fits there); when
+    none is, what was named or left out, once."""
     ctx = Context(rel, line, [], [], budget, handle=lambda nid: handles.get(nid, nid))
     ctx.fit(fresh)
-    given = ctx.items or ctx.left_out  # nothing fits: the list of what was left out, once
+    given = [i for i in ctx.items if not i.brief] or ctx.items or ctx.left_out
     return ctx.to_markdown(), [i.note.id for i in given]
 
 
@@ -365,7 +367,7 @@ def session_start(ws: Workspace, sid: str, source: str, budget: int = DEFAULT_BU
             break
         with contextlib.suppress(WorkspaceError):
             if ws.abs(rel).exists():
-                parts.append(hand_over(ws, sid, rel, None, context_for(ws, rel, None, ALL).items, share))
+                parts.append(hand_over(ws, sid, rel, None, ranked_at(ws, rel), share))
                 left -= estimate_tokens(parts[-1])
     return "\n".join(p for p in parts if p)
 
@@ -733,8 +735,8 @@ def run(agent: str, stdin, stdout) -> int:
             if agent not in AGENTS:
                 raise ValueError(f"unknown agent {agent!r}")
             event = read_event(stdin.read())
-            try:
-                ws = Workspace.find(_field(event, "cwd") or os.getcwd())
+            try:  # the notes folder looked at once for the event (a stat of each note file), not at each read
+                ws = Workspace.find(_field(event, "cwd") or os.getcwd(), auto_refresh=False)
             except WorkspaceError:
                 return 0  # not a tether repository: nothing to say
             out = answer(ws, event)

@@ -57,7 +57,7 @@ def cmd_serve(args) -> int:
 @functools.cache
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with ``only`` a command's name, just that command's parser (building
-    all 26 costs a hook call more than answering it); any other word: all of them. Built once a
+    every one costs a hook call more than answering it); any other word: all of them. Built once a
     process (the resident server runs every request through it)."""
     p = argparse.ArgumentParser(prog="tether", description="Keep the why of the code attached to the code.")
     p.add_argument("--version", action="version", version=f"tether {__version__}")
@@ -115,10 +115,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     note_fields(c, None)
     c.add_argument("--drop-rejected", action="append", default=[], metavar="OPTION",
                    help="remove this rejected option (repeatable)")
-    c.add_argument("--add-place", action="append", default=[], dest="add_place", metavar="PATH:LINE",
+    c.add_argument("--add-place", action="append", default=[], metavar="PATH:LINE",
                    help="one more place the note governs: the definition at PATH:LINE (the statement where none "
                         "encloses the line), PATH:LINE-LINE those lines, PATH with --file (repeatable)")
-    c.add_argument("--add-glob", action="append", default=[], dest="add_glob", metavar="PATTERN",
+    c.add_argument("--add-glob", action="append", default=[], metavar="PATTERN",
                    help="one more place: a path pattern such as 'src/auth/**' (repeatable)")
     c.add_argument("--drop-place", action="append", default=[], metavar="PLACE",
                    help="remove one of its places: PATH:LINE (the place whose code holds the line), PATH, a "

@@ -232,7 +232,7 @@ class Resolutions:
             return known["gone"]
         by_dir: dict[str, list[str]] = {}
         for p in sorted(self.anchored_paths()):
-            by_dir.setdefault(os.path.dirname(p), []).append(p)
+            by_dir.setdefault(p.rpartition("/")[0], []).append(p)  # (os.path.dirname: 4 times the cost)
         recent = time.time_ns() - 2_000_000_000
         gone, dirs = [], {}
         for d, paths in sorted(by_dir.items()):
@@ -1021,7 +1021,7 @@ def _missing(root: str, folder: str, paths: list[str]) -> list[str]:
             there = {e.name: e.is_symlink() for e in it}
     except OSError:  # no such folder (or not one): every file in it is gone
         return list(paths)
-    return [p for p in paths if (link := there.get(os.path.basename(p))) is None
+    return [p for p in paths if (link := there.get(p.rpartition("/")[2])) is None
             or link and not os.path.exists(os.path.join(root, p))]
 
 

@@ -9,8 +9,8 @@ the text the anchor was made in).
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from collections.abc import Callable
-from typing import ClassVar, NamedTuple
 from pathlib import Path
 
 from . import anchors as A
@@ -23,18 +23,18 @@ from .resolution import Located, Resolutions
 from .store import Store
 from .syntax import SourceFile
 
+TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
+if TYPE_CHECKING:
+    from typing import ClassVar
+
 __all__ = ["TETHER_DIR", "Located", "NoteError", "Place", "Workspace", "WorkspaceError"]
 
 
-class Place(NamedTuple):
+class Place(namedtuple("Place", "path line col how end", defaults=(None, 0, A.SYMBOL, None))):
     """Where a note is anchored, as a write takes it: ``path:line:col`` (0-based) anchored as
-    ``how`` (symbol, span, file; glob: ``path`` is the pattern), ``end`` for lines."""
+    ``how`` (symbol, span, file; glob: ``path`` is the pattern), ``end`` (line, col) for lines."""
 
-    path: str
-    line: int | None = None
-    col: int = 0
-    how: str = A.SYMBOL
-    end: tuple[int, int] | None = None
+    __slots__ = ()
 
 
 class Workspace:
@@ -62,11 +62,13 @@ class Workspace:
 
     # -- finding and creating ------------------------------------------------------------
     @classmethod
-    def find(cls, start: Path | str = ".") -> Workspace:
+    def find(cls, start: Path | str = ".", auto_refresh: bool = True) -> Workspace:
+        """The workspace ``start`` is in. ``auto_refresh=False``: for a process that answers one
+        request (a hook event), its first read looks at the notes folder and the others trust it."""
         here = Path(start).resolve()
         for d in (here, *here.parents):
             if (d / TETHER_DIR).is_dir():
-                return cls.resident.get(d) or cls(d)
+                return cls.resident.get(d) or cls(d, auto_refresh)
         raise WorkspaceError(f"no {TETHER_DIR}/ in {here} or above: run `tether init` in the repository")
 
     @staticmethod
@@ -289,6 +291,10 @@ class Workspace:
         if title is not None and not title.strip():
             raise WorkspaceError("a note needs a title: the decision or rule itself")
         nid = self.get(ref).id  # an unknown or ambiguous id is named before any place is read
+        if all(x is None for x in (kind, title, body, rationale, works_around, remove_when, failure, cause)) and \
+                not (places or rejected or drop_rejected or drop_places):
+            raise WorkspaceError(f"nothing to change in {nid}: give what to replace (a title, a rationale, …), "
+                                 f"rejected options or places to add or drop")
         placed = [self.anchor_for(p, None, or_statement) for p in places]
         drop_places, drop = set(drop_places), {o.strip().lower() for o in drop_rejected}
 
