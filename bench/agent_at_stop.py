@@ -269,13 +269,13 @@ def collect(name: str, src: Path) -> None:
                     continue  # there before the first session
                 c = came.get(n.id)
                 recorded.append({
-                    "id": n.id, "session": entry["sessions"][k]["session"],
+                    "id": n.id, "session": entry["sessions"][k]["session"], "status": n.status,
                     "kind": "gotcha" if "gotcha" in n.tags else n.kind, "title": n.title, "rationale": n.rationale,
                     "rejected": [{"option": a.option, "because": a.rejected_because} for a in n.alternatives],
                     "works_around": n.works_around, "remove_when": n.remove_when,
                     "places": [place(a) for a in n.anchors], "body": n.body,
                     "candidate": None if c is None else "accepted unchanged" if unchanged(c, n) else "accepted, changed",
-                    "joined": merged.count(n.id)})
+                    "joined": merged.count(n.id) + n.body.count("## Said again (")})  # candidates merged, restatements
             tally = {s: sum(c.status == s for c in decided) for s in (capture.ACCEPTED, capture.MERGED,
                                                                      capture.DISMISSED, capture.PENDING)}
         finally:

@@ -186,7 +186,8 @@ def at_stop(suite: Suite) -> dict | None:
         return None
     played = json.loads(path.read_text(encoding="utf-8"))["scenarios"]
     t = dict.fromkeys(("sessions", "settled", "settled_asked", "idle", "idle_asked", "labels", "stated", "on_code",
-                       "of_kind", "notes", "right", "unchanged", "left_out", "judged", "cut"), 0)
+                       "of_kind", "notes", "right", "unchanged", "left_out", "judged", "cut", "twice",
+                       "superseded"), 0)
     for sc in suite.scenarios:
         got = played.get(sc["name"], {"sessions": [], "notes": []})
         asked = {s["session"]: s for s in got["sessions"]}
@@ -200,7 +201,10 @@ def at_stop(suite: Suite) -> dict | None:
             t["idle"] += not s["edited"]
             t["idle_asked"] += not s["edited"] and s["request"] is not None
             t["cut"] += s.get("cut", False)  # distillation at Stop out of its time budget when laid out
-        notes = got["notes"]
+        # a note the agent itself superseded or retired in a later session of the case (the person reversed it)
+        # is history, handed to no later session: not counted
+        notes = [n for n in got["notes"] if n.get("status", "active") == "active"]
+        t["superseded"] += len(got["notes"]) - len(notes)
         t["notes"] += len(notes)
         t["unchanged"] += sum(n["candidate"] == "accepted unchanged" for n in notes)
         t["labels"] += len(sc["expected"])
@@ -212,21 +216,27 @@ def at_stop(suite: Suite) -> dict | None:
         for i, e in enumerate(sc["expected"]):
             by = [(n, x) for n in notes for x in n["judged"]["states"] if x["label"] == i]
             t["stated"] += bool(by)
+            t["twice"] += len({id(n) for n, _ in by}) > 1  # one rule split over notes, or restated as a second
             t["on_code"] += any(x["code"] for _, x in by)
             t["of_kind"] += any(n["kind"] == e["kind"] for n, _ in by)
     return t
 
 
 def at_stop_line(label: str, t: dict) -> str:
-    judged = (f"recall {ratio(t['stated'], t['judged']):.2f} ({t['stated']}/{t['judged']}), precision "
-              f"{ratio(t['right'], t['notes']):.2f} ({t['right']}/{t['notes']}; {ratio(t['right'] + t['left_out'], t['notes']):.2f} "
+    judged = (f"recall {ratio(t['stated'], t['judged']):.2f} ({t['stated']}/{t['judged']}; target ≥ 0.9), precision "
+              f"{ratio(t['right'], t['notes']):.2f} ({t['right']}/{t['notes']}; target ≥ 0.9; "
+              f"{ratio(t['right'] + t['left_out'], t['notes']):.2f} "
               f"counting the notes the judge found settled but the key left out), on the labelled code "
-              f"{ratio(t['on_code'], t['stated']):.2f} ({t['on_code']}/{t['stated']}), of the labelled kind "
-              f"{ratio(t['of_kind'], t['stated']):.2f} ({t['of_kind']}/{t['stated']}), notes the key left out "
-              f"{t['left_out']}" + (f" ({t['labels'] - t['judged']} labels not judged yet)" if t["judged"] < t["labels"]
-                                    else "")) if t["judged"] else "not judged yet"
+              f"{ratio(t['on_code'], t['stated']):.2f} ({t['on_code']}/{t['stated']}; target ≥ 0.9), of the labelled "
+              f"kind {ratio(t['of_kind'], t['stated']):.2f} ({t['of_kind']}/{t['stated']}), notes the key left out "
+              f"{t['left_out']}, labels stated by more than one note {t['twice']}"
+              + (f", notes the agent superseded in a later session (not counted) {t['superseded']}" if t["superseded"]
+                 else "")
+              + (f" ({t['labels'] - t['judged']} labels not judged yet)" if t["judged"] < t["labels"]
+                 else "")) if t["judged"] else "not judged yet"
     return (f"{label:<22} {t['sessions']:>3} sessions: settled something and asked {ratio(t['settled_asked'], t['settled']):.2f} "
-            f"({t['settled_asked']}/{t['settled']}), edited nothing and asked {t['idle_asked']} (of {t['idle']}); {judged}; "
+            f"({t['settled_asked']}/{t['settled']}; target 1.00), edited nothing and asked {t['idle_asked']} "
+            f"(of {t['idle']}; target 0); {judged}; "
             f"candidates accepted unchanged {ratio(t['unchanged'], t['notes']):.2f} ({t['unchanged']}/{t['notes']})"
             + (f" — {t['cut']} sessions' distillation at Stop was cut short (a loaded machine): lay out again" if t["cut"]
                else ""))

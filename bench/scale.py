@@ -370,6 +370,7 @@ AGENT_ROWS = [  # key, label, target
      "<= 30 ms and <= 4x floor p99"),
     ("hook_alone_p50_ms", "PreToolUse hook alone (no server), p50", None),
     ("hook_alone_p99_ms", "PreToolUse hook alone (no server), p99", "<= 150 ms at 10,000 notes"),
+    ("hook_first_ms", "PreToolUse hook alone, the first after `tether reindex` (once)", None),
 ]
 
 
@@ -409,6 +410,12 @@ def measure_agent_path(root: Path, notes: int, files: int, args) -> dict:
     run(tether_cmd() + ["reindex"], root, env=env)
     floor = [run([sys.executable, "-c", "pass"], root)[0] * 1000 for _ in range(args.calls)]
     res["floor_p50_ms"], res["floor_p99_ms"] = L.pct(floor, 50), L.pct(floor, 99)
+    # the first hook after the index is rebuilt works out once what a rebuild drops (which anchored
+    # files are gone, the big file's definitions): timed on its own, not as one of the calls below,
+    # where it would be their p99 whatever the calls after it cost (a user's index has it already)
+    event = {"session_id": "bench-first", "transcript_path": "", "cwd": str(root), "hook_event_name": "PreToolUse",
+             "tool_name": "Read", "tool_input": {"file_path": str(root / L.BIG)}}
+    res["hook_first_ms"] = run(tether_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000
     alone = timed_calls(root, gen, args.calls, 1, env)["hook"]
     res["hook_alone_p50_ms"], res["hook_alone_p99_ms"] = L.pct(alone, 50), L.pct(alone, 99)
     with serving(root, env):
@@ -423,6 +430,8 @@ def agent_table(res: dict) -> None:
     print(f"\nthe agent's path at {res['notes']:,} notes (each call a new process, as the agent runs it)")
     print(f"{'figure':<64} {'value':>9}  {'target':<30} met   x floor")
     for key, label, target in AGENT_ROWS:
+        if key not in res:  # (the first hook after a reindex: --agent-path only)
+            continue
         v = res[key]
         if key == "hook_alone_p99_ms" and res["notes"] > 10_500:
             target = None  # the table above holds its target at this size

@@ -955,6 +955,7 @@ def test_stop_asks_the_agent_once_to_record_what_its_session_decided_and_the_ans
         reason.index("tether's hints, to check") < reason.index(c["id"])
     assert f"- candidate {c['id']} decision \"{c['title']}\" on `lookup_price` (src/shop/prices.py:" in reason
     assert "  rejected: Redis" in reason and "  said: \"I'll go with an in-process" in reason
+    assert "\nTo correct a note you recorded: tether amend ID [--title" in reason and "amend_note(id, …)" in reason
     for what in ("accept_candidate(id)", "`tether accept ID`", "dismiss_candidate(id)", "--joins ID"):
         assert what in reason
     assert hook(r.root, {**stop, "stop_hook_active": True}) == ""  # once only …
@@ -996,6 +997,10 @@ def test_stop_asks_about_what_the_person_settled_that_tether_could_not_read(tmp_
     assert reason.startswith("This session changed src/shop/money.py.")
     assert "If the session settled nothing worth a note, record nothing" in reason
     assert "not a passing remark, a plan nobody agreed to" in reason  # the standard every labelled set keeps
+    # what is worth a note: what the code cannot say — not the change itself, one note per rule
+    assert "record as tether notes what it settled that the next session could not read from the code" in reason
+    assert "\n- not the change itself: what the code now does" in reason
+    assert "a rule over several places is one note on all of them, not a note per place" in reason
     assert ("- the person may have settled something here (answered options): round half up with `Decimal` / raise "
             "`ValueError` on anything finer than a cent / keep truncating, document it → \"the middle one, "
             "obviously\"") in reason

@@ -336,6 +336,8 @@ INPUT_ERRORS = [
     (["show", "zzzzzzzz"], "no note 'zzzzzzzz'"),
     (["retire", "zzzzzzzz"], "no note 'zzzzzzzz'"),
     (["context", "src/nope.py:3"], "no such file"),
+    # --span would make the definition among them a statement too: one statement is given as PATH:A-B
+    (["record", "decision", "src/app.py:4", "src/app.py:13", "--span", "--title", "t"], "give its lines as PATH:A-B"),
 ]
 
 ARG_ERRORS = [
@@ -620,13 +622,69 @@ def test_record_joins_a_restatement_to_the_note_it_restates(repo):
     first = ok_json(repo, "record", "decision", "src/app.py:4", "--title", "Config is TOML",
                     "--rejected", "YAML", "--json")
     r = ok(repo, "record", "decision", "src/web.ts:2", "--joins", first["id"], "--title",
-           "Same call as last time: TOML for every config file", "--rationale", "comments, and no 1.1 surprises",
+           "TOML for every config file, the web's too", "--rationale", "comments, and no 1.1 surprises",
            "--rejected", "YAML", "--because", "'no' parses as false", "--rejected", "JSON", "--because", "no comments")
     assert r.stdout.strip() == first["id"] and "joined" in r.stderr
     (n,) = [ok_json(repo, "show", first["id"], "--json")]
     assert len(note_files(repo)) == 1
     assert [a.get("name") for a in n["anchors"]] == ["load_config", "handle"]
+    # the restatement widens the rule: its title is the note's now, the old one kept in the body
+    assert n["title"] == "TOML for every config file, the web's too"
+    assert "## Said again" in n["body"] and "Was titled: Config is TOML" in n["body"]
     assert n["rationale"] == "comments, and no 1.1 surprises"
     assert n["alternatives"] == [{"option": "YAML", "rejected_because": "'no' parses as false"},
                                  {"option": "JSON", "rejected_because": "no comments"}]
-    assert "## Said again" in n["body"] and "> Same call as last time: TOML for every config file" in n["body"]
+    # joined again without a title: the title stays
+    ok(repo, "record", "decision", "src/app.py:4", "--joins", first["id"][:8], "--body", "Asked a third time.")
+    n = ok_json(repo, "show", first["id"], "--json")
+    assert n["title"] == "TOML for every config file, the web's too" and n["body"].count("## Said again") == 2
+
+
+def test_amend_corrects_a_note_without_an_editor(repo):
+    nid = ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is TOML", "--rationale", "comments",
+             "--rejected", "YAML", "--because", "too loose", "--rejected", "INI").stdout.strip()
+    short = ok(repo, "list").stdout.split()[0]  # the short id `list` prints
+    r = ok(repo, "amend", short, "--title", "Every config file is TOML", "--rejected", "yaml", "--because",
+           "'no' parses as false: surprises", "--rejected", "JSON", "--because", "no comments",
+           "--drop-rejected", "INI", "--add-place", "src/web.ts:2", "--add-glob", "tools/**")
+    assert r.stdout.strip() == nid and "amended" in r.stderr and "`handle` at src/web.ts:1-4" in r.stderr
+    n = ok_json(repo, "show", nid, "--json")
+    assert n["title"] == "Every config file is TOML" and n["rationale"] == "comments"  # what was not given stays
+    assert n["alternatives"] == [{"option": "YAML", "rejected_because": "'no' parses as false: surprises"},
+                                 {"option": "JSON", "rejected_because": "no comments"}]
+    assert [a.get("name") or a.get("pattern") for a in n["anchors"]] == ["load_config", "handle", "tools/**"]
+    assert len(note_files(repo)) == 1
+    # a place by the code it holds, or by number; "" clears a field; the kind changes
+    n = ok_json(repo, "amend", nid, "--drop-place", "src/app.py:6", "--drop-place", "3", "--rationale", "",
+                "--kind", "invariant", "--json")
+    assert [a["name"] for a in n["anchors"]] == ["handle"] and not n.get("rationale") and n["kind"] == "invariant"
+    assert ok_json(repo, "check", "--format", "json")["findings"] == []  # the invariant's baseline: its code now
+    # the gotcha recorded as a decision, corrected
+    g = ok(repo, "record", "decision", "src/app.py:14", "--title", "Ports are stored").stdout.strip()
+    n = ok_json(repo, "amend", g, "--kind", "gotcha", "--failure", "EADDRINUSE in tests", "--cause",
+                "binding at start races the test server", "--json")
+    assert (n["kind"], n["failure"], n["cause"]) == ("gotcha", "EADDRINUSE in tests",
+                                                     "binding at start races the test server")
+
+
+def test_amend_refuses_with_the_reason_and_changes_nothing(repo):
+    nid = ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is TOML", "--rejected", "YAML").stdout.strip()
+    twin = ok(repo, "record", "decision", "src/app.py:12", "--title", "Ports are stored").stdout.strip()
+    before = sorted(p.read_text() for p in note_files(repo))
+    assert fails(repo, "amend", "0000000000", "--title", "x") == "tether: no note '0000000000' (see `tether list`)"
+    common = os.path.commonprefix([nid, twin])
+    if len(common) >= 4:  # two notes recorded in the same run share their time prefix
+        assert f"'{common}' matches 2 notes" in fails(repo, "amend", common, "--title", "x")
+    assert fails(repo, "amend", nid, "--title", " ") == "tether: a note needs a title: the decision or rule itself"
+    assert fails(repo, "amend", nid).startswith(f"tether: nothing to change in {nid}: give what to replace")
+    assert fails(repo, "amend", nid, "--drop-rejected", "JSON") == \
+        f"tether: {nid} has no rejected option 'JSON' (it has 'YAML')"
+    assert fails(repo, "amend", nid, "--drop-place", "src/web.ts:2") == \
+        f"tether: {nid}: no place at src/web.ts:2 (its places: 1: `load_config` in src/app.py)"
+    assert fails(repo, "amend", nid, "--drop-place", "4").startswith(f"tether: {nid} has no place 4 (it has 1")
+    assert "retire it" in fails(repo, "amend", nid, "--drop-place", "1")
+    assert fails(repo, "amend", nid, "--add-place", "src/app.py:6") == \
+        f"tether: `load_config` in src/app.py is already one of {nid}'s places"
+    assert "../elsewhere.py" in fails(repo, "amend", nid, "--add-place", "../elsewhere.py:1")
+    assert "--because WHY follows the --rejected OPTION" in tether(repo, "amend", nid, "--because", "x").stderr
+    assert sorted(p.read_text() for p in note_files(repo)) == before

@@ -165,6 +165,32 @@ def test_a_file_is_given_once_per_session_unless_its_notes_change(repo):
     assert hook(repo, read) is None
 
 
+def test_a_note_only_named_comes_again_in_full_at_the_next_touch(tmp_path):
+    """A read of a file with more notes than its share of the budget names some of them only;
+    the next touch of the file tells those in full, and not again the ones already told."""
+    from tether.agents.hooks import hand_over
+    from tether.context.ranking import ranked_at
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "pay.py").write_text("".join(f"def step{k}(x):\n    return x + {k}\n\n\n" for k in range(6)))
+    ws, _ = Workspace.init(root, exact=True)
+    why = "The ledger and the card statement must agree to the cent, so this step rounds nothing. " * 2
+    notes = [ws.record("decision", "pay.py", 4 * k, title=f"step{k} keeps the amount exact", rationale=why)
+             for k in range(6)]
+    try:
+        first = hand_over(ws, "s1", "pay.py", None, ranked_at(ws, "pay.py"), 250)
+        handle = {n.id: ws.repo.short_id(n.id) for n in notes}
+        named = [n for n in notes if f"- decision (`step{notes.index(n)}`): {n.title} ({handle[n.id]})" in first]
+        told = [n for n in notes if n not in named and f"{n.title} ({handle[n.id]})" in first]
+        assert named and told and first.count(why.strip()) == len(told)
+        again = hand_over(ws, "s1", "pay.py", None, ranked_at(ws, "pay.py"), 2000)
+        assert again.count(why.strip()) == len(named)  # what was only named, now in full
+        for n in told:  # and what was told, not again
+            assert f"decision \"{n.title}\" ({handle[n.id]})" in again.split("given earlier in this session: ")[1]
+    finally:
+        ws.close()
+
+
 def test_session_start_after_compaction_gives_the_touched_files_again(repo):
     sid = "compacted"
     assert context(hook(repo, event(repo, sid, "SessionStart", source="startup")), "SessionStart")
@@ -291,3 +317,64 @@ def test_vscode_events_reach_the_claude_code_command(repo):
                       "hookEventName": "PreToolUse", "tool_name": "read_file",
                       "tool_input": {"filePath": path(repo, "tools/build.py")}, "tool_use_id": "tool-1"})
     assert titles(repo, context(out, "PreToolUse")) == {"intent", "wide"}
+
+
+def test_a_note_edited_in_place_between_two_events_is_what_the_next_event_hands_over(tmp_path):
+    """A hook alone (no server, no watch) sees a note file rewritten in place — by an editor that
+    writes into the file, say — though the notes folder itself did not change: the new text, and
+    the note now on another place (a shortcut that trusted the folder's time, or the note files'
+    sizes, would hand over the old note, or none)."""
+    (tmp_path / "app.py").write_text(APP_PY, encoding="utf-8")
+    ws, _ = Workspace.init(tmp_path, exact=True)
+    note = ws.record("decision", "app.py", 3, title="Load config eagerly")
+    ws.close()
+    r = Repo()
+    r.root, r.ids = tmp_path, {}
+    read = {"file_path": str(tmp_path / "app.py")}
+    assert "Load config eagerly" in context(hook(r, pre(r, "in-place-1", "Read", **read)), "PreToolUse")
+
+    file = tmp_path / note.path
+    folder = os.stat(file.parent).st_mtime_ns
+    text = file.read_text(encoding="utf-8")
+    edited = text.replace("Load config eagerly", "Load config lazily!")  # the same size
+    assert len(edited) == len(text) and edited != text
+    with open(file, "r+", encoding="utf-8") as f:  # in place: no new file, no rename
+        f.write(edited)
+    assert os.stat(file.parent).st_mtime_ns == folder
+    got = context(hook(r, pre(r, "in-place-2", "Read", **read)), "PreToolUse")
+    assert "Load config lazily!" in got and "eagerly" not in got
+
+    # moved by hand onto another place, in place again: the file it was on has no note now
+    with open(file, "r+", encoding="utf-8") as f:
+        f.write(edited.replace('path = "app.py"', 'path = "ap2.py"'))
+    assert os.stat(file.parent).st_mtime_ns == folder
+    (tmp_path / "ap2.py").write_text(APP_PY, encoding="utf-8")
+    assert hook(r, pre(r, "in-place-3", "Read", **read)) is None or "lazily" not in context(
+        hook(r, pre(r, "in-place-4", "Read", **read)), "PreToolUse")
+    got = context(hook(r, pre(r, "in-place-5", "Read", file_path=str(tmp_path / "ap2.py"))), "PreToolUse")
+    assert "Load config lazily!" in got
+
+
+def test_an_event_looks_at_the_notes_folder_once(repo, monkeypatch):
+    """An edit of several lines asks for the notes at its first line and in the whole file; a
+    hook alone stats every note file each time it looks at the notes folder, so it looks once
+    for the event (in this process, counted)."""
+    import io
+
+    from tether.agents import hooks as H
+    from tether.core.repository import NoteRepository
+    count = [0]
+    scan = NoteRepository._scan
+
+    def counted(self):
+        count[0] += 1
+        return scan(self)
+    monkeypatch.setattr(NoteRepository, "_scan", counted)
+    monkeypatch.chdir(repo.root)
+    edit = pre(repo, "one-look", "Edit", file_path=path(repo, "src/app.py"), old_string="def load_config(path):\n"
+               '    """Load the configuration."""\n    with open(path) as f:', new_string="def load_config(path):")
+    out = io.StringIO()
+    assert H.run("claude-code", io.StringIO(json.dumps(edit)), out) == 0
+    log = repo.root / ".tether" / "cache" / "hooks.log"
+    assert "Load config eagerly" in out.getvalue(), log.read_text() if log.exists() else "no log"
+    assert count[0] == 1, f"the notes folder was scanned {count[0]} times for one event"

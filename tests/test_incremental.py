@@ -8,6 +8,8 @@ docstring left open that swallows the rest of the file, and undoing each."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -16,7 +18,7 @@ from tether.capture import observations as K
 from tether.core import anchors as A
 from tether.core.languages import for_path
 from tether.core.notes import Note
-from tether.core.resolution import resolve_anchors
+from tether.core.resolution import anchored_in, resolve_anchors
 from tether.core.syntax import _PARSED, SourceFile, parsed
 from tether.core.text import digest
 
@@ -206,3 +208,109 @@ def _trimmed(src: SourceFile, sl: int, el: int) -> tuple[int, int]:
     while el > sl and not lines[el].strip():
         el -= 1
     return sl, el
+
+
+def test_a_served_check_answers_from_what_the_edit_reached_and_keeps_every_anchor_after(tmp_path):
+    """A server checking an agent's edit (``tether hook`` after an Edit) resolves before its
+    answer only the invariants' anchors and those the edit may have reached, and the rest once
+    the answer is out (``Workspace.later``). After every edit its findings are those of a
+    command alone on a copy edited alike, and once the rest ran every anchor's resolution and
+    record are those of a process that resolved them all before answering."""
+    import shutil
+
+    from tether.checks.findings import check
+    from tether.core.workspace import Workspace
+
+    rng = random.Random(11)
+    text = PY * 2  # every name twice: what the edits bring back, lose and make ambiguous
+    roots = {side: tmp_path / side for side in ("served", "eager", "alone")}
+    roots["served"].mkdir()
+    (roots["served"] / "x.py").write_text(text)
+    ws, _ = Workspace.init(roots["served"], exact=True)
+    src = SourceFile(text, for_path("x.py"))
+    for k, d in enumerate(src.defs):
+        r = src.def_range(d)
+        kind = "invariant" if k % 3 == 0 else "decision"
+        ws.record(kind, "x.py", r.sl, r.sc, title=f"{kind} on {d.qualname} {k}",
+                  checks=[{"id": "no-print", "kind": "forbid-call", "pattern": "print"}] if k == 3 else ())
+    ws.close()
+    for side in ("eager", "alone"):
+        shutil.copytree(roots["served"], roots[side])
+    served, eager = Workspace(roots["served"]), Workspace(roots["eager"])  # long-lived, each with its parses
+    served.deferred = []  # as a server sets it: the rest after the answer
+    parses = {"served": {}, "eager": {}, "alone": {}}
+
+    def run(side: str, fn, *args):
+        """``fn`` run as in the process of ``side`` (its own parses kept)."""
+        _PARSED.clear()
+        _PARSED.update(parses[side])
+        try:
+            return fn(*args)
+        finally:
+            parses[side] = dict(_PARSED)
+            _PARSED.clear()
+
+    def records(w: Workspace) -> list:
+        with w.store.read() as txn:
+            return [{k: v for k, v in w.store.get(txn, "anchors", f"{n.id}\0{i}").items() if k != "at"}
+                    for n, i, _ in anchored_in("x.py", w.notes_on("x.py"))]
+
+    pieces = ["    x = 1", "def zz():\n    pass", "    print(1)", '"""', "#", "", "    def add(self):\n        return 2",
+              "class Ledger:", "        return -amount"]
+    later = 0
+    try:
+        for k in range(41):
+            if k:
+                lines = text.split("\n")
+                i = rng.randrange(len(lines))
+                if rng.random() < 0.4:
+                    lines.insert(i, rng.choice(pieces))
+                elif rng.random() < 0.3:
+                    del lines[i]
+                else:
+                    lines[i] += rng.choice(["", "  # note", " + 1"])
+                text = "\n".join(lines)
+                for root in roots.values():
+                    (root / "x.py").write_text(text)
+            answer_served = [f.to_text() for f in run("served", check, served, ["x.py"])]
+            later += bool(served.deferred)
+            for fn, args in served.deferred:  # what the server runs once the answer is out
+                run("served", fn, *args)
+            served.deferred.clear()
+            assert answer_served == [f.to_text() for f in run("eager", check, eager, ["x.py"])]
+            alone = Workspace(roots["alone"])
+            try:
+                parses["alone"] = {}  # a new process
+                assert answer_served == [f.to_text() for f in run("alone", check, alone, ["x.py"])]
+            finally:
+                alone.close()
+            assert records(served) == records(eager)
+            assert all(r["resolved_in"] == digest(text) for r in records(served))
+            assert answer(run("served", served.resolutions.locate, "x.py")) == \
+                answer(run("eager", eager.resolutions.locate, "x.py"))
+    finally:
+        served.close()
+        eager.close()
+    assert later > 20  # (the anchors the edit did not reach were resolved after the answer)
+
+
+def test_a_long_lived_process_reads_the_records_another_process_wrote_since(tmp_path):
+    """The anchors' records a server keeps in memory are those of the store until another
+    process writes any: then they are read again (a record made in the text on disk now is
+    used as it is, nothing resolved again)."""
+    from tether.core.workspace import Workspace
+
+    (tmp_path / "x.py").write_text(PY)
+    ws, _ = Workspace.init(tmp_path, exact=True)
+    ws.record("decision", "x.py", 18, 0, title="Pay in cents")
+    todo = anchored_in("x.py", ws.notes_on("x.py"))
+    ws.resolutions.locate("x.py")  # read, resolved, kept: in memory now
+    (tmp_path / "x.py").write_text("\n\n" + PY)
+    other = subprocess.run([sys.executable, "-m", "tether", "check", "x.py"], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=120)  # another process resolves the file as it is now, and writes
+    assert other.returncode == 0, other.stderr
+    h = digest("\n\n" + PY)
+    last, _ = ws.resolutions.last_seen(todo, h)
+    assert [st["resolved_in"] for st in last.values()] == [h]
+    assert ws.resolutions.locate("x.py")[0].range.sl == 20
+    ws.close()

@@ -23,8 +23,8 @@ from tether.core.workspace import Workspace
 
 from samples import APP_PY, TETHER, git_init  # noqa: E402
 
-TOOLS = {"get_context", "get_note", "list_notes", "search_notes", "record_note", "confirm_invariant", "check",
-         "list_candidates", "accept_candidate", "dismiss_candidate"}
+TOOLS = {"get_context", "get_note", "list_notes", "search_notes", "record_note", "amend_note", "confirm_invariant",
+         "check", "list_candidates", "accept_candidate", "dismiss_candidate"}
 
 LOOP_PY = '''\
 import time
@@ -172,6 +172,9 @@ def test_tools_and_their_parameters(shared):
     assert params("record_note") == (["kind", "path", "line", "title", "rationale", "body", "alternatives",
                                       "works_around", "remove_when", "failure", "cause", "also", "joins", "checks"],
                                      ["kind"])
+    assert params("amend_note") == (["id", "kind", "title", "rationale", "body", "alternatives", "drop_alternatives",
+                                     "works_around", "remove_when", "failure", "cause", "add_places", "drop_places"],
+                                    ["id"])
     assert params("confirm_invariant") == (["id"], ["id"])
     assert params("check") == (["paths"], [])
     assert params("list_candidates") == (["path"], [])
@@ -183,7 +186,7 @@ def test_tools_and_their_parameters(shared):
     assert tools["get_context"].input_schema["properties"]["budget"]["default"] == 2000
     assert [t.uri_template for t in templates] == ["tether://note/{id}"]
     writes = {name for name, t in tools.items() if not t.annotations.read_only_hint}
-    assert writes == {"record_note", "confirm_invariant", "accept_candidate", "dismiss_candidate"}
+    assert writes == {"record_note", "amend_note", "confirm_invariant", "accept_candidate", "dismiss_candidate"}
 
 
 def test_context_names_the_note_at_the_line(shared):
@@ -385,7 +388,7 @@ async def test_record_note_on_several_places_a_gotcha_and_a_restatement_joined(r
                             title="tick must not sleep: the loop has one thread",
                             failure="the UI freezes for 100 ms a tick", cause="time.sleep blocks the only thread")
         joined = await call(s, "record_note", kind="invariant", joins=rule["id"], path="src/app.py", line=3,
-                            title="Same rule: no network calls in src", rationale="tests run offline",
+                            title="No network calls anywhere in src", rationale="tests run offline",
                             alternatives=[{"option": "mock the network", "rejected_because": "mocks drift"}])
         findings = (await call(s, "check"))["findings"]
     assert [(a["type"], a.get("name") or a.get("pattern")) for a in rule["anchors"]] == \
@@ -394,8 +397,36 @@ async def test_record_note_on_several_places_a_gotcha_and_a_restatement_joined(r
         ("gotcha", "the UI freezes for 100 ms a tick", "time.sleep blocks the only thread")
     assert joined["id"] == rule["id"] and len(joined["anchors"]) == 4 and joined["rationale"] == "tests run offline"
     assert joined["alternatives"] == [{"option": "mock the network", "rejected_because": "mocks drift"}]
-    assert "Same rule: no network calls in src" in joined["body"]
+    assert joined["title"] == "No network calls anywhere in src"  # the restatement's wider title
+    assert "Was titled: Nothing here talks to the network" in joined["body"]
     assert [f for f in findings if f["note"] == rule["id"]] == []  # every place's code is the invariant's baseline
+
+
+async def test_amend_note_corrects_a_note_in_place(repo):
+    async with connect(repo) as s:
+        note = await call(s, "record_note", kind="decision", path="src/app.py", line=4, title="Config is TOML",
+                          alternatives=[{"option": "YAML"}])
+        amended = await call(s, "amend_note", id=note["id"][:8], title="Every config file is TOML",
+                             alternatives=[{"option": "YAML", "rejected_because": "'no' parses as false"},
+                                           {"option": "JSON", "rejected_because": "no comments"}],
+                             add_places=[{"path": "src/loop.py", "line": 4}, {"path": "src/**"}])
+        dropped = await call(s, "amend_note", id=note["id"], drop_places=[{"path": "src/app.py", "line": 6},
+                                                                          {"path": "src/**"}],
+                             drop_alternatives=["json"], kind="invariant")
+        unknown = await refused(s, "amend_note", id="0000000000", title="x")
+        no_place = await refused(s, "amend_note", id=note["id"], drop_places=[{"path": "src/app.py", "line": 12}])
+        last = await refused(s, "amend_note", id=note["id"], drop_places=[{"path": "src/loop.py", "line": 4}])
+        listed = await call(s, "list_notes")
+    assert amended["id"] == note["id"] and amended["title"] == "Every config file is TOML"
+    assert amended["alternatives"] == [{"option": "YAML", "rejected_because": "'no' parses as false"},
+                                       {"option": "JSON", "rejected_because": "no comments"}]
+    assert [a.get("name") or a.get("pattern") for a in amended["anchors"]] == ["load_config", "tick", "src/**"]
+    assert dropped["kind"] == "invariant" and [a["name"] for a in dropped["anchors"]] == ["tick"]
+    assert dropped["alternatives"] == [{"option": "YAML", "rejected_because": "'no' parses as false"}]
+    assert unknown.endswith("amend_note: no note '0000000000' (see `tether list`)")
+    assert f"{note['id']}: no place at src/app.py:12 (its places: 1: `tick` in src/loop.py)" in no_place
+    assert "retire it" in last
+    assert [n["title"] for n in listed["notes"]] == ["Every config file is TOML"]  # one note, changed in place
 
 
 async def test_two_servers_recording_at_once_lose_no_note(repo):

@@ -55,13 +55,13 @@ from urllib.parse import unquote, urlparse
 import orjson
 
 from ..capture import observations as K
-from ..context.ranking import DEFAULT_BUDGET, Context, Item, context_for, estimate_tokens, note_markdown, repo_context
+from ..context.ranking import DEFAULT_BUDGET, Context, Item, estimate_tokens, note_markdown, ranked_at, repo_context
 from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
 
 AGENTS = ("claude-code", "copilot")
 MAX_CHARS = 9_500  # Claude Code moves additionalContext over 10,000 characters into a file
-ALL = 1 << 30  # a budget nothing reaches: the whole ranking, fitted here after the once-per-session filter
+ALL = 1 << 30  # a line (or budget) nothing reaches
 MAX_FILES = 6  # files handed over for one event (a multi-file edit, or after a compaction)
 MIN_SHARE = 150  # tokens: below this a file's share of the budget is not worth an answer
 KEEP_FILES = 50  # touched files remembered per session
@@ -201,13 +201,13 @@ def ranked_for(ws: Workspace, rel: str, touch: Touch) -> tuple[list[Item], int |
     elif touch.lines is not None:
         ranges = [touch.lines]
     if not ranges:
-        return context_for(ws, rel, None, ALL, text).items, None
+        return ranked_at(ws, rel, None, text), None
     first = ranges[0][0]
-    at_first = context_for(ws, rel, first, ALL, text).items
+    at_first = ranked_at(ws, rel, first, text)
     if len(ranges) == 1 and ranges[0][1] == first:
         return at_first, first
     have = {i.note.id for i in at_first}
-    inside = [i for i in context_for(ws, rel, None, ALL, text).items
+    inside = [i for i in ranked_at(ws, rel, None, text)
               if i.note.id not in have and _overlaps(i, ranges)]
     return sorted(at_first + inside, key=lambda i: (i.note.status != "active", i.tier)), None
 
@@ -250,10 +250,12 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
 
 def fit_fresh(rel: str, line: int | None, fresh: list[Item], budget: int, handles: dict[str, str]
               ) -> tuple[str, list[str]]:
-    """The Markdown of the best of ``fresh`` that fit ``budget``, and the ids it gives."""
+    """The Markdown of the best of ``fresh`` that fit ``budget``, and the ids it gives: the notes
+    told in full (one only named comes again at the next touch, in full if it fits there); when
+    none is, what was named or left out, once."""
     ctx = Context(rel, line, [], [], budget, handle=lambda nid: handles.get(nid, nid))
     ctx.fit(fresh)
-    given = ctx.items or ctx.left_out  # nothing fits: the list of what was left out, once
+    given = [i for i in ctx.items if not i.brief] or ctx.items or ctx.left_out
     return ctx.to_markdown(), [i.note.id for i in given]
 
 
@@ -365,7 +367,7 @@ def session_start(ws: Workspace, sid: str, source: str, budget: int = DEFAULT_BU
             break
         with contextlib.suppress(WorkspaceError):
             if ws.abs(rel).exists():
-                parts.append(hand_over(ws, sid, rel, None, context_for(ws, rel, None, ALL).items, share))
+                parts.append(hand_over(ws, sid, rel, None, ranked_at(ws, rel), share))
                 left -= estimate_tokens(parts[-1])
     return "\n".join(p for p in parts if p)
 
@@ -434,9 +436,9 @@ def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
         text = before_tool(ws, sid, cwd, touches(_field(event, "tool_name"), event.get("tool_input")))
     elif name == "PostToolUse":
         found = touches(_field(event, "tool_name"), event.get("tool_input"))
-        _safely(ws, event, observe_tool, ws, sid, cwd, event, found)
         if any(t.edit for t in found) and _first_answer(ws, sid, name, _field(event, "tool_use_id")):
             text = after_edit(ws, cwd, found)
+        ws.later(_safely, ws, event, observe_tool, ws, sid, cwd, event, found)  # the log: no part of the answer
     elif name == "UserPromptSubmit":
         _safely(ws, event, K.observe, ws, sid, "prompt", transcript=_transcript(event),
                 text=_HOOK_CONTEXT.sub("", _field(event, "prompt")))
@@ -616,12 +618,13 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
     if not ask:
         return ""
     changing = f"{', '.join(edited[:4])}{' …' if len(edited) > 4 else ''}"
-    lines = [f"This session changed {changing}. {REQUEST_OPENS} — decisions, rules, limits, workarounds, "
-             "gotchas — so the next session knows. Write each note yourself, from what you know of the session:",
+    lines = [f"This session changed {changing}. {REQUEST_OPENS} that the next session could not read from the "
+             "code. Write each note yourself, from what you know of the session:",
              *REQUEST_STANDARD,
              "",
              "CLI: " + REQUEST_CLI,
-             "MCP: " + REQUEST_MCP]
+             "MCP: " + REQUEST_MCP,
+             REQUEST_AMEND]
     if fresh or leads:
         lines += ["", "tether's hints, to check against what you know, not a list to accept:"]
     for c in fresh[:MAX_ASKED]:
@@ -649,14 +652,20 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-# the standard every note is written by (the labelled sets' writers kept it; the second readers were given it)
+# the standard every note is written by (the labelled sets' writers kept it; the second readers were given it).
+# The change itself (what the code now does) is left out: a later session reads it from the code, and such notes
+# were most of what agents recorded beyond the writers' labels.
 REQUEST_STANDARD = (
-    "- one note per rule; a rule that restates an existing note joins it (--joins ID) instead of a second note;",
-    "- the title states the decision or rule itself (\"Store datetimes as UTC; convert at the edges\"), not a quote "
-    "of what was said;",
-    "- the rationale the person or the session gave; every option rejected, each with the reason given;",
+    "- worth a note: why the code is so, the options turned down, a rule or limit the code must keep, a workaround "
+    "and when it can go, a gotcha's cause — what a later session would undo or ask again without;",
+    "- not the change itself: what the code now does, and that the person asked for it (\"The export writes one "
+    "CSV row per invoice\"), a later session reads from the code;",
+    "- one note per rule: a rule over several places is one note on all of them, not a note per place; a rule that "
+    "restates an existing note joins it (--joins ID);",
+    "- the title states the rule or decision itself (\"Store datetimes as UTC; convert at the edges\"), not a quote;",
+    "- the rationale the person or the session gave; every option turned down, each with the reason given;",
     "- a workaround: what it works around and when it can go; a gotcha (kind gotcha): the failure and its cause;",
-    "- anchored on the code the rule governs (a definition's line; several places when it governs several);",
+    "- anchored on the code the rule governs (a definition's line);",
     "- only what was settled: not a passing remark, a plan nobody agreed to, a process instruction, or someone "
     "else's rule nobody adopted.",
 )
@@ -665,6 +674,8 @@ REQUEST_CLI = ('tether record KIND PATH:LINE [PATH:LINE …] --title "…" --rat
                "(KIND: decision, invariant, boundary, intent, workaround, gotcha)")
 REQUEST_MCP = ('record_note(kind, path, line, title, rationale, alternatives=[{option, rejected_because}], '
                'works_around, remove_when, failure, cause, also=[{path, line}], joins)')
+REQUEST_AMEND = ('To correct a note you recorded: tether amend ID [--title "…"] [--add-place PATH:LINE] … '
+                 "(tether amend --help); MCP amend_note(id, …)")
 
 
 # what Gemini CLI puts before the person's prompt: tether's own SessionStart context, not the person's words
@@ -728,8 +739,8 @@ def run(agent: str, stdin, stdout) -> int:
             if agent not in AGENTS:
                 raise ValueError(f"unknown agent {agent!r}")
             event = read_event(stdin.read())
-            try:
-                ws = Workspace.find(_field(event, "cwd") or os.getcwd())
+            try:  # the notes folder looked at once for the event (a stat of each note file), not at each read
+                ws = Workspace.find(_field(event, "cwd") or os.getcwd(), auto_refresh=False)
             except WorkspaceError:
                 return 0  # not a tether repository: nothing to say
             out = answer(ws, event)

@@ -14,8 +14,8 @@ from ..core.files import WorkspaceError, glob_match
 from ..core.fork import fork_map
 from ..core.languages import GrammarError, for_path
 from ..core.notes import CheckError, Note, NoteError, check_from_dict, validate
-from ..core.resolution import Located, anchored_in, needs_parse, resolve_anchors
-from ..core.syntax import SourceFile, parsed
+from ..core.resolution import Located, anchored_in, needs_parse, resolve_anchors, unreached
+from ..core.syntax import Change, SourceFile, kept, parsed
 from ..core.text import Range, digest
 from ..core.workspace import Workspace
 from .worker import CheckNotRun, compiles, evaluate_bounded
@@ -204,7 +204,7 @@ def check(ws: Workspace, rels: list[str] | None = None) -> list[Finding]:
             paths |= {rel for rel in ws.files() if any(glob_match(g, rel) for g in globs)}
         rels = sorted(paths)
     out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()]
-    with ws.snapshot(), ws.resolutions.batched(), ws.tree.reading():  # (each folder resolved once)
+    with ws.snapshot(), ws.resolutions.batched(ws.later), ws.tree.reading():  # (each folder resolved once)
         _check_files(ws, rels, out)
     out.sort(key=lambda f: (f.path, f.line, f.range.sc if f.range else 0))
     return out
@@ -212,6 +212,7 @@ def check(ws: Workspace, rels: list[str] | None = None) -> list[Finding]:
 
 def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
     work = []
+    later = set()  # files whose other anchors are resolved after the answer
     for rel in rels:  # the store is read here, in this process ...
         try:
             text = ws.read_source(rel)
@@ -221,19 +222,43 @@ def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
             continue
         notes = ws.notes_on(rel)
         todo = anchored_in(rel, notes)
-        h = digest(text)
-        work.append(FileWork(rel, text, h, notes, todo, *ws.resolutions.last_seen(todo, h)))
+        # answering first (a server), a file this process parsed before is parsed now, from what the edit changed
+        src = parsed(rel, text, for_path(rel)) if ws.deferred is not None and kept(rel) else None
+        h = src.text_digest if src is not None else digest(text)
+        last, olds = ws.resolutions.last_seen(todo, h)
+        now = _needed_now(todo, last, src.change) if src is not None else todo
+        if len(now) < len(todo):
+            later.add(rel)
+            ws.later(_resolve_all, ws, rel, text, h, todo, last, olds)
+        work.append(FileWork(rel, text, h, notes, now, last, olds))
     # ... the files are parsed and checked anywhere (forked children share a big check;
     # a language's files together, so each process compiles fewer languages' queries) ...
     work.sort(key=lambda w: (os.path.splitext(w.rel)[1], w.rel))
     jobs = max(1, min(ws.cores(), sum(w.cost() for w in work) // FORK_BYTES))
     for w, (found, updates) in zip(work, fork_map(check_file, work, jobs)):
-        ws.resolutions.keep(w.text, w.h, updates)  # ... and what is kept is stored here
+        if w.rel not in later:
+            ws.resolutions.keep(w.text, w.h, updates)  # ... and what is kept is stored here
         if any(f.code == ORPHANED for f in found):  # lost here: looked for in other files (no store in a child)
             lost = {ORPHANED, AMBIGUOUS}
             found = [f for f in found if f.code not in lost] + [
                 f for f in file_findings(w.rel, ws.locate(w.rel, w.text)) if f.code in lost]
         out += found
+
+
+def _needed_now(todo: list[tuple], last: dict, ch: Change | None) -> list[tuple]:
+    """The anchors of ``todo`` whose resolution in a file's new text the findings need: after
+    the edit ``ch`` (from the text this process parsed before), only the invariants' and those
+    the edit may have reached. Every other one is carried over attached, its lines shifted,
+    and no finding reports that (it is resolved after the answer)."""
+    if ch is None:
+        return todo
+    return [t for t in todo if t[0].kind == "invariant" or not unreached(t[2], last.get((t[0].id, t[1])), ch)]
+
+
+def _resolve_all(ws: Workspace, rel: str, text: str, h: str, todo: list[tuple], last: dict, olds: dict) -> None:
+    """Every anchor of ``rel`` resolved in ``text`` and kept: what the next resolution starts from."""
+    _, updates, _ = resolve_anchors(rel, text, h, todo, last, olds)
+    ws.resolutions.keep(text, h, updates)
 
 
 def touched(ws: Workspace, changed: dict[str, list[tuple[int, int]] | None]) -> list[tuple[Note, list[Located]]]:

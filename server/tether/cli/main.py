@@ -57,7 +57,7 @@ def cmd_serve(args) -> int:
 @functools.cache
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with ``only`` a command's name, just that command's parser (building
-    all 26 costs a hook call more than answering it); any other word: all of them. Built once a
+    every one costs a hook call more than answering it); any other word: all of them. Built once a
     process (the resident server runs every request through it)."""
     p = argparse.ArgumentParser(prog="tether", description="Keep the why of the code attached to the code.")
     p.add_argument("--version", action="version", version=f"tether {__version__}")
@@ -85,20 +85,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("position", nargs="*", help="PATH:LINE[:COL] (1-based): the definition there (the statement where none "
                                                "encloses the line); PATH:LINE-LINE: those lines; PATH with --file; "
                                                "several when the note governs several places")
-    c.add_argument("--title", help="the decision or rule itself, as a sentence")
-    c.add_argument("--body", default="", help="Markdown body ('-' reads standard input)")
-    c.add_argument("--rationale", default="", help="why (decisions)")
-    c.add_argument("--rejected", action=Rejected, default=[], metavar="OPTION",
-                   help="an option considered and rejected (repeatable); its reason in the --because after it, "
-                        "or (when the option holds no ': ') as 'OPTION: WHY'")
-    c.add_argument("--because", action=Because, dest="rejected", metavar="WHY",
-                   help="why the --rejected option before it was rejected (any text)")
-    c.add_argument("--works-around", default="", help="workarounds: the problem it works around")
-    c.add_argument("--remove-when", default="", help="workarounds: when it can go")
-    c.add_argument("--failure", default="", help="gotchas: what fails (the error or the symptom)")
-    c.add_argument("--cause", default="", help="gotchas: why it fails")
-    c.add_argument("--joins", metavar="NOTE_ID", help="a restatement of this note: add to it (its words, the places "
-                                                      "and rejected options it lacks) instead of a second note")
+    note_fields(c, "")
+    c.add_argument("--joins", metavar="NOTE_ID", help="a restatement of this note: add to it (the places and rejected "
+                                                      "options it lacks, its words) instead of a second note; a "
+                                                      "--title becomes the note's title, to say the rule as it now "
+                                                      "stands (the old title is kept in its body)")
     c.add_argument("--tag", action="append", default=[])
     for flag, what in (("forbid-call", "a call that must not appear (time.sleep, requests.*, *.delete)"),
                        ("require-call", "a call that must appear at least once (audit.log)"),
@@ -117,6 +108,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                    help="anchor a path pattern such as 'src/auth/**' (repeatable; with positions or alone)")
     c.add_argument("--json", action="store_true", help="print the whole note as JSON")
 
+    c = cmd("amend", "notes:cmd_amend", "correct a note without an editor: each option given replaces (or adds to) "
+                                         "what the note says; the rest stays")
+    c.add_argument("id", help="the note's id, or a unique prefix of it (4+ characters)")
+    c.add_argument("--kind", choices=KINDS, help="what kind of note it is")
+    note_fields(c, None)
+    c.add_argument("--drop-rejected", action="append", default=[], metavar="OPTION",
+                   help="remove this rejected option (repeatable)")
+    c.add_argument("--add-place", action="append", default=[], metavar="PATH:LINE",
+                   help="one more place the note governs: the definition at PATH:LINE (the statement where none "
+                        "encloses the line), PATH:LINE-LINE those lines, PATH with --file (repeatable)")
+    c.add_argument("--add-glob", action="append", default=[], metavar="PATTERN",
+                   help="one more place: a path pattern such as 'src/auth/**' (repeatable)")
+    c.add_argument("--drop-place", action="append", default=[], metavar="PLACE",
+                   help="remove one of its places: PATH:LINE (the place whose code holds the line), PATH, a "
+                        "pattern, or N (the Nth, as `tether show` lists them) (repeatable)")
+    how = c.add_mutually_exclusive_group()
+    how.add_argument("--span", action="store_true", help="anchor the statement at each added position")
+    how.add_argument("--file", action="store_true", help="anchor each added file whole")
+    c.add_argument("--json", action="store_true", help="print the whole note as JSON")
+
     c = cmd("list", "notes:cmd_list", "list notes, each anchor with its state and current place")
     c.add_argument("paths", nargs="*", metavar="PATH", help="only notes that apply to these files or folders")
     c.add_argument("--json", action="store_true")
@@ -125,7 +136,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("id")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("edit", "notes:cmd_edit", "open a note file in $VISUAL / $EDITOR")
+    c = cmd("edit", "notes:cmd_edit", "open a note file in $VISUAL / $EDITOR (without one: `tether amend`)")
     c.add_argument("id")
 
     c = cmd("retire", "notes:cmd_retire", "mark a note retired (kept in history, no longer shown as current)")
@@ -246,6 +257,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     c = cmd("doctor", "findings:cmd_doctor", "report broken note files, orphaned or ambiguous anchors, index problems")
     c.add_argument("--json", action="store_true")
     return p if only is None or only in names else build_parser()
+
+
+def note_fields(c, default) -> None:
+    """What a note says, as ``record`` and ``amend`` take it; ``default``: what an option not
+    given is (``amend``: None, the note's stays)."""
+    c.add_argument("--title", help="the decision or rule itself, as a sentence")
+    c.add_argument("--body", default=default, help="Markdown body ('-' reads standard input)")
+    c.add_argument("--rationale", default=default, help="why (decisions)")
+    c.add_argument("--rejected", action=Rejected, default=[], metavar="OPTION",
+                   help="an option considered and rejected (repeatable); its reason in the --because after it, "
+                        "or (when the option holds no ': ') as 'OPTION: WHY'")
+    c.add_argument("--because", action=Because, dest="rejected", metavar="WHY",
+                   help="why the --rejected option before it was rejected (any text)")
+    c.add_argument("--works-around", default=default, help="workarounds: the problem it works around")
+    c.add_argument("--remove-when", default=default, help="workarounds: when it can go")
+    c.add_argument("--failure", default=default, help="gotchas: what fails (the error or the symptom)")
+    c.add_argument("--cause", default=default, help="gotchas: why it fails")
 
 
 class Rejected(argparse.Action):

@@ -66,6 +66,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
     state = _State()
     try:
         Workspace.resident[ws.root] = ws  # every command run here finds it open and warm
+        ws.deferred = []  # what an answer does not wait for runs after it (_serve_one)
         ws.store.defer_sync()  # a request's writes reach the disk after its answer, not before
         ws.repo.watch()  # where it cannot, every read scans the notes folder
         ws.tree.changes = FolderChanges.open(ws.root, tree=True)  # what is known of the sources stays known till they change
@@ -149,15 +150,18 @@ def _serve_one(conn: socket.socket, run, ws, state: _State) -> None:
             with state.running:
                 if state.stop.is_set():
                     return
-                reply = _run(run, ws.root, argv, cwd, stdin)
-            conn.settimeout(max(deadline - time.monotonic(), 0.2))
-            conn.sendall(reply)
+                try:
+                    reply = _run(run, ws.root, argv, cwd, stdin)
+                    conn.settimeout(max(deadline - time.monotonic(), 0.2))
+                    conn.sendall(reply)
+                    conn.close()  # the client reads to the end: closed, its answer is complete
+                finally:  # still one at a time: the next request finds this one's work done and on disk
+                    _deferred(ws)
+                    ws.store.flush()
     except OSError:
         pass  # the client gave up waiting and works alone
     finally:
         state.slots.release()
-    with state.running:  # answered (the connection closed): what it wrote reaches the disk before the next runs
-        ws.store.flush()
 
 
 def _run(main, root, argv: list[str], cwd: str, stdin: bytes) -> bytes:
@@ -193,11 +197,29 @@ def _run(main, root, argv: list[str], cwd: str, stdin: bytes) -> bytes:
     except Exception:  # noqa: BLE001 — one request never takes the server down: the command works alone
         from ..agents.hooks import _log, _traceback
         _log(None, "serve", {}, _traceback())
+        from ..core.workspace import Workspace
+        ws = Workspace.resident.get(root)
+        if ws is not None and ws.deferred:
+            ws.deferred.clear()  # the command does it all again, alone
         return answer(ALONE)
     finally:
         sys.stdin = keep
         os.chdir(here)
     return answer(code, out.getvalue().encode("utf-8", "surrogateescape"), err.getvalue().encode("utf-8", "surrogateescape"))
+
+
+def _deferred(ws) -> None:
+    """What the last request left for after its answer (``Workspace.later``: the session's log,
+    the resolutions kept; the memory it let go), each failure logged, never the server's end."""
+    from ..core.syntax import release
+    todo, ws.deferred = ws.deferred, []
+    for fn, args in todo:
+        try:
+            fn(*args)
+        except Exception:  # noqa: BLE001
+            from ..agents.hooks import _log, _traceback
+            _log(ws, "serve", {}, _traceback())
+    release()  # the parse the request pushed out of those kept
 
 
 def _event(stdin: bytes) -> dict:

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path, PurePosixPath
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
 if TYPE_CHECKING:
     import tree_sitter as ts
 

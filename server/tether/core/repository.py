@@ -69,6 +69,7 @@ class NoteRepository:
         self.background = False
         self._pending: dict[str, list] | None = None  # note file -> [mtime, size, index record, paths]
         self._target: tuple[dict, str] = ({}, "")  # the files and seal the index has when none is pending
+        self._on: dict[str, tuple[int, list[Note]]] = {}  # rel -> (generation, notes_on(rel)), in a long-lived process
 
     # -- reading, reconciled with the files ---------------------------------------------------
     @_recovering
@@ -126,7 +127,7 @@ class NoteRepository:
             return
         self._pending = None
         self._index(todo)
-        self._sealed(bool(todo or removed or files != self._stamp))
+        self._sealed(bool(todo or removed or files != self._stamp), _broken(self.store, known, todo, files))
 
     def _index(self, todo: list[tuple]) -> None:
         """Read and index the note files of ``todo`` a batch at a time (memory stays bounded;
@@ -149,12 +150,13 @@ class NoteRepository:
                     reading.stop()
                 raise
 
-    def _sealed(self, changed: bool) -> None:
-        """The index holds exactly the files of ``_target``: the next process trusts it after one scan."""
+    def _sealed(self, changed: bool, errors: list | None = None) -> None:
+        """The index holds exactly the files of ``_target``: the next process trusts it after one
+        scan. ``errors``: the broken note files, when known (else read from the index)."""
         files, seal = self._target
         if changed:  # (or another process indexed the change)
             self.generation += 1
-        self._load()
+        self._load(errors)
         self._stamp, self.seal = files, seal
         errors = [[e.path, e.line, e.reason] for e in self._errors.values()]
         self.store.write(lambda txn: self.store.put(txn, "meta", "notes_folder", {"seal": seal, "errors": errors}))
@@ -277,6 +279,9 @@ class NoteRepository:
         self.refresh()
         if self._pending:
             self._first_for(rel)
+        hit = self._on.get(rel)
+        if hit is not None and hit[0] == self.generation and not self._pending:
+            return list(hit[1])  # the notes are the same: so is the index that says which apply
         s = self.store
         ids = set()
         with s.read() as txn:
@@ -284,7 +289,11 @@ class NoteRepository:
             for key, pattern in s.items(txn, "globs"):
                 if glob_match(pattern, rel):
                     ids.add(key.split("\0")[0])
-        return sorted((self._notes[i] for i in ids if i in self._notes), key=lambda n: n.id)
+        on = sorted((self._notes[i] for i in ids if i in self._notes), key=lambda n: n.id)
+        if len(self._on) >= 256:
+            self._on.clear()
+        self._on[rel] = (self.generation, on)
+        return list(on)
 
     @_recovering
     def short_ids(self) -> dict[str, str]:
@@ -510,6 +519,16 @@ class _Notes:
             return len(self._got)
         with self.store.read() as txn:  # counted, not read: 100,000 notes take 3 s to build
             return self.store.count(txn, "notes")
+
+
+def _broken(store: Store, known: dict, todo: list[tuple], files: dict) -> list[tuple[str, int, str]]:
+    """The broken note files of ``files`` once ``todo`` is indexed: as ``known`` (the index's
+    records before) had them, the files of ``todo`` as indexed now (a change of a few note
+    files reads their records again, not every note file's)."""
+    with store.read() as txn:
+        recs = {**known, **{rel: store.get(txn, "files", rel) for rel, *_ in todo}}
+    return [(rel, rec["error"]["line"], rec["error"]["reason"]) for rel, rec in recs.items()
+            if rel in files and rec and rec.get("error")]
 
 
 def _readable(note: Note) -> str:

@@ -8,11 +8,11 @@ import bisect
 import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .languages import Language, tree_sitter
 from .text import Positions, Range, digest, normalize, tokens
 
+TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
 if TYPE_CHECKING:
     import tree_sitter as ts
 
@@ -76,10 +76,10 @@ class Statement:
 class SourceFile:
     """One version of one file. ``lang`` None: a text file with no grammar."""
 
-    def __init__(self, text: str, lang: Language | None, tree: ts.Tree | None = None):
+    def __init__(self, text: str, lang: Language | None, tree: ts.Tree | None = None, pos: Positions | None = None):
         self.text = text
         self.lang = lang
-        self.pos = Positions(text)
+        self.pos = pos if pos is not None else Positions(text)
         self.data = text.encode("utf-8", "surrogatepass")
         self.tree = None
         if lang is not None and len(self.data) <= MAX_PARSE_BYTES:
@@ -95,8 +95,16 @@ class SourceFile:
         self._imports: Imports | None = None
         self._names: Counter | None = None
         self.change: Change | None = None  # how this text differs from the one parsed before it (``edited``)
+        self._digest: str | None = None
 
     # -- text ------------------------------------------------------------------------
+    @property
+    def text_digest(self) -> str:
+        """``digest`` of the text (kept: the change to the file's next version names it)."""
+        if self._digest is None:
+            self._digest = digest(self.text)
+        return self._digest
+
     def slice(self, start: int, end: int) -> str:
         return self.data[start:end].decode("utf-8", "replace")
 
@@ -401,6 +409,7 @@ class SourceFile:
 
 _PARSED: OrderedDict[tuple[str, str], SourceFile] = OrderedDict()  # (path, text) -> its parse, newest last
 _PARSED_MAX = 16  # files; a long-lived process (the server an agent's hooks ask) keeps what it parsed last
+_DROPPED: list[SourceFile] = []
 
 
 def parsed(rel: str, text: str, lang: Language | None) -> SourceFile:
@@ -417,8 +426,14 @@ def parsed(rel: str, text: str, lang: Language | None) -> SourceFile:
     src = edited(base, text) if base is not None and base.tree is not None else SourceFile(text, lang)
     _PARSED[key] = src
     while len(_PARSED) > _PARSED_MAX:
-        _PARSED.popitem(last=False)
+        _DROPPED.append(_PARSED.popitem(last=False)[1])
+    del _DROPPED[:-1]  # one waits for release(): freeing a 5,000-line file's parse takes a millisecond
     return src
+
+
+def release() -> None:
+    """Free the parse :func:`parsed` last pushed out (a server: once its answer is out)."""
+    _DROPPED.clear()
 
 
 def kept(rel: str) -> bool:
@@ -440,14 +455,22 @@ def edited(base: SourceFile, text: str) -> SourceFile:
     tree = base.tree.copy()  # the base's own tree keeps describing the base's text
     tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=_point(old, start),
               old_end_point=_point(old, old_end), new_end_point=_point(data, new_end))
-    src = SourceFile(text, base.lang, base.lang.parser().parse(data, tree))
+    pos = base.pos.edited(text, start, old_end, text[start:new_end]) if base.pos._ascii and len(data) == len(text) \
+        else None  # (ASCII both: byte offsets are characters' offsets)
+    src = SourceFile(text, base.lang, base.lang.parser().parse(data, tree), pos)
     lo, new_hi = start, new_end  # the edit, and what tree-sitter says changed structure with it
     for r in tree.changed_ranges(src.tree):
         lo, new_hi = min(lo, r.start_byte), max(new_hi, r.end_byte)
     src.change = _change(base, src, lo, new_hi - (new_end - old_end), new_hi)
     if base._names is not None or base._defs is not None:  # (counting them is cheap once they are read)
-        src._names = base.names - Counter(d.qualname for d in src.change.old_defs) + \
-            Counter(d.qualname for d in src.change.new_defs)
+        names = src._names = base.names.copy()  # (not ``-`` and ``+``: each walks every name)
+        for d in src.change.old_defs:
+            names[d.qualname] -= 1
+        for d in src.change.new_defs:
+            names[d.qualname] += 1
+        for q in src.change.names:
+            if names[q] <= 0:
+                del names[q]
     return src
 
 
@@ -468,6 +491,7 @@ class Change:
     lo_line: int = 0  # the old text's lines holding lo and old_hi
     hi_line: int = 0
     lines: int = 0  # lines the change added (removed: negative)
+    names: frozenset = frozenset()  # the qualified names of old_defs and new_defs
 
     def __post_init__(self):
         self.lo_line, self.hi_line = self.old_pos.line_of_byte(self.lo), self.old_pos.line_of_byte(self.old_hi)
@@ -493,7 +517,8 @@ def _change(base: SourceFile, src: SourceFile, lo: int, old_hi: int, new_hi: int
                                              if not (lo <= _extent(d)[0] and _extent(d)[1] <= new_hi)
                                              and (around_old != around_new or _sig(d) not in around_new))]
         if not grow:
-            change = Change(digest(base.text), base.pos, lo, old_hi, new_hi, olds, news)
+            change = Change(base.text_digest, base.pos, lo, old_hi, new_hi, olds, news,
+                            names=frozenset(d.qualname for d in (*olds, *news)))
             change.lines = src.pos.line_of_byte(new_hi) - change.hi_line
             return change
         lo = min(lo, *(a for a, _ in grow))

@@ -1,7 +1,7 @@
 """The one service every face calls. A :class:`Workspace` composes the note repository
 (note files + index, :mod:`repository`), where the anchors are now (:mod:`resolution`) and
 the workspace's files (:mod:`files`), and holds the operations that write notes: record,
-confirm, re-anchor, sync, retire, supersede, ignore once. The work lives in the parts; this
+join, amend, confirm, re-anchor, sync, retire, supersede, ignore once. The work lives in the parts; this
 class wires them and keeps each write's steps in order (validate, write the file, remember
 the text the anchor was made in).
 """
@@ -9,8 +9,8 @@ the text the anchor was made in).
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from collections.abc import Callable
-from typing import ClassVar, NamedTuple
 from pathlib import Path
 
 from . import anchors as A
@@ -23,18 +23,18 @@ from .resolution import Located, Resolutions
 from .store import Store
 from .syntax import SourceFile
 
+TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
+if TYPE_CHECKING:
+    from typing import ClassVar
+
 __all__ = ["TETHER_DIR", "Located", "NoteError", "Place", "Workspace", "WorkspaceError"]
 
 
-class Place(NamedTuple):
+class Place(namedtuple("Place", "path line col how end", defaults=(None, 0, A.SYMBOL, None))):
     """Where a note is anchored, as a write takes it: ``path:line:col`` (0-based) anchored as
-    ``how`` (symbol, span, file; glob: ``path`` is the pattern), ``end`` for lines."""
+    ``how`` (symbol, span, file; glob: ``path`` is the pattern), ``end`` (line, col) for lines."""
 
-    path: str
-    line: int | None = None
-    col: int = 0
-    how: str = A.SYMBOL
-    end: tuple[int, int] | None = None
+    __slots__ = ()
 
 
 class Workspace:
@@ -56,14 +56,19 @@ class Workspace:
         self.repo = NoteRepository(self.root, self.store, self.cores, auto_refresh)
         self.resolutions = Resolutions(self.store, self.tree, self.repo.notes_on, lambda: self.repo.generation,
                                        self.repo.anchored_paths, lambda: self.repo.seal, self.repo.named_in)
+        # work a request's answer does not wait for: a resident server (cli/resident.py) sets a
+        # list and runs what is put there once the answer is out; None: at once (a command alone)
+        self.deferred: list | None = None
 
     # -- finding and creating ------------------------------------------------------------
     @classmethod
-    def find(cls, start: Path | str = ".") -> Workspace:
+    def find(cls, start: Path | str = ".", auto_refresh: bool = True) -> Workspace:
+        """The workspace ``start`` is in. ``auto_refresh=False``: for a process that answers one
+        request (a hook event), its first read looks at the notes folder and the others trust it."""
         here = Path(start).resolve()
         for d in (here, *here.parents):
             if (d / TETHER_DIR).is_dir():
-                return cls.resident.get(d) or cls(d)
+                return cls.resident.get(d) or cls(d, auto_refresh)
         raise WorkspaceError(f"no {TETHER_DIR}/ in {here} or above: run `tether init` in the repository")
 
     @staticmethod
@@ -90,6 +95,14 @@ class Workspace:
         if Workspace.resident.get(self.root) is not self:
             self.repo.close()
             self.store.close()
+
+    def later(self, fn: Callable, *args) -> None:
+        """Run ``fn(*args)`` once the answer is out (at once when nobody answers first). Only
+        for what the answer cannot depend on: the server runs it before the next request."""
+        if self.deferred is None:
+            fn(*args)
+        else:
+            self.deferred.append((fn, args))
 
     def cores(self) -> int:
         """Processes a large read or check may share."""
@@ -240,40 +253,115 @@ class Workspace:
     def join(self, ref: str, places: list[Place] = (), *, title: str = "", body: str = "", rationale: str = "",
              rejected: list[tuple[str, str]] = (), works_around: str = "", remove_when: str = "", failure: str = "",
              cause: str = "", or_statement: bool = False) -> Note:
-        """A restatement of note ``ref`` joins it instead of making a second note: its words
-        are added to the body ("Said again"), the places it names that the note lacks become
-        anchors, rejected options the note lacks are added and empty fields filled."""
+        """A restatement of note ``ref`` joins it instead of making a second note: the places it
+        names that the note lacks become anchors, rejected options the note lacks are added and
+        empty fields filled; a title becomes the note's title (a restatement says the rule as it
+        now stands, often wider), the old one kept in the body under "Said again" with the
+        restatement's other words."""
         placed = [self.anchor_for(p, None, or_statement) for p in places]
         stamp = now()
 
-        def key(a: A.Anchor) -> tuple:
-            return a.type, a.path, a.pattern, a.name
-
         def change(n: Note):
-            fresh = [(a, src) for a, src in placed if key(a) not in {key(b) for b in n.anchors}]
-            start = len(n.anchors)
-            n.anchors += [a for a, _ in fresh]
-            if n.kind == "invariant" and n.confirmed:  # the new places' code as recorded joins the baseline
-                n.confirmed["hash"] = ",".join(h for h in [n.confirmed.get("hash", ""), *(a.hash for a, _ in fresh)] if h)
-            known = {a.option.lower(): a for a in n.alternatives}
-            for option, why in rejected:
-                had = known.get(option.strip().lower())
-                if had is None:
-                    n.alternatives.append(Alternative(option.strip(), why.strip()))
-                elif not had.rejected_because:
-                    had.rejected_because = why.strip()
+            change.fresh = _add_places(n, placed, skip_known=True)
+            _add_rejected(n, rejected, replace=False)
             for field, value in (("rationale", rationale), ("works_around", works_around),
                                  ("remove_when", remove_when), ("failure", failure), ("cause", cause)):
                 if value.strip() and not getattr(n, field):
                     setattr(n, field, value.strip())
-            said = [f"> {line}" if line else ">" for line in title.strip().splitlines()]
+            said = [f"Was titled: {n.title}"] if title.strip() and title.strip() != n.title else []
             said += [x for x in (rationale.strip() if rationale.strip() != n.rationale else "", body.strip()) if x]
+            if title.strip():
+                n.title = title.strip()
             if said:
                 n.body = (n.body.rstrip("\n") + "\n\n" if n.body.strip() else "") + \
                     f"## Said again ({stamp[:10]})\n\n" + "\n\n".join(said) + "\n"
-            change.fresh = [(start + i, a, src) for i, (a, src) in enumerate(fresh)]
-        note = self.update(ref, change)
-        for i, a, src in change.fresh:
+        return self._remember_new(self.update(ref, change), change.fresh)
+
+    def amend(self, ref: str, places: list[Place] = (), *, kind: str | None = None, title: str | None = None,
+              body: str | None = None, rationale: str | None = None, rejected: list[tuple[str, str]] = (),
+              drop_rejected: list[str] = (), works_around: str | None = None, remove_when: str | None = None,
+              failure: str | None = None, cause: str | None = None, drop_places: list[int] = (),
+              or_statement: bool = False) -> Note:
+        """Correct note ``ref`` in place: each field given (not None) replaces the note's ("" clears
+        it), a rejected option given adds it or replaces the reason of the one of that name,
+        ``drop_rejected`` names options to remove, ``places`` are anchored as further places and
+        ``drop_places`` (0-based anchor indexes) removed. A refusal changes nothing."""
+        if kind is not None and kind not in KINDS:
+            raise WorkspaceError(f"unknown kind '{kind}': use one of {', '.join(KINDS)}")
+        if title is not None and not title.strip():
+            raise WorkspaceError("a note needs a title: the decision or rule itself")
+        nid = self.get(ref).id  # an unknown or ambiguous id is named before any place is read
+        if all(x is None for x in (kind, title, body, rationale, works_around, remove_when, failure, cause)) and \
+                not (places or rejected or drop_rejected or drop_places):
+            raise WorkspaceError(f"nothing to change in {nid}: give what to replace (a title, a rationale, …), "
+                                 f"rejected options or places to add or drop")
+        placed = [self.anchor_for(p, None, or_statement) for p in places]
+        drop_places, drop = set(drop_places), {o.strip().lower() for o in drop_rejected}
+
+        def change(n: Note):  # checked on the note as it is on disk, under the lock: a refusal writes nothing
+            if kind not in (None, "invariant") and n.checks:
+                raise WorkspaceError(f"{n.id} has checks, which only invariants carry; it stays an invariant")
+            bad = next((i for i in sorted(drop_places) if not 0 <= i < len(n.anchors)), None)
+            if bad is not None:
+                raise WorkspaceError(f"{n.id} has no place {bad + 1} (it has {len(n.anchors)}; see `tether show`)")
+            had = {a.option.lower() for a in n.alternatives}
+            gone = next((o for o in drop_rejected if o.strip().lower() not in had), None)
+            if gone is not None:
+                listed = ", ".join(f"'{a.option}'" for a in n.alternatives) or "none"
+                raise WorkspaceError(f"{n.id} has no rejected option '{gone}' (it has {listed})")
+            kept = [a for i, a in enumerate(n.anchors) if i not in drop_places]
+            for anchor, _ in placed:
+                if _key(anchor) in {_key(a) for a in kept}:
+                    raise WorkspaceError(f"{_named(anchor)} is already one of {n.id}'s places")
+            if not kept and not placed:
+                raise WorkspaceError(f"a note keeps at least one place; to drop {n.id}, retire it (`tether retire`)")
+            if drop_places:
+                dropped = {n.anchors[i].hash for i in drop_places} - {None, ""}
+                n.anchors = kept
+                if n.confirmed:  # the dropped places' code leaves the drift guard's baseline
+                    n.confirmed["hash"] = ",".join(h for h in str(n.confirmed.get("hash", "")).split(",")
+                                                   if h and h not in dropped)
+            change.fresh = _add_places(n, placed)
+            if kind is not None and kind != n.kind:
+                if kind == "invariant":  # an invariant's baseline: every place's code as recorded
+                    n.confirmed = {"by": author_name(str(self.root)), "at": now(),
+                                   "hash": ",".join(a.hash for a in n.anchors if a.hash)}
+                elif n.kind == "invariant":
+                    n.confirmed = {}
+                n.kind = kind
+            n.alternatives = [a for a in n.alternatives if a.option.lower() not in drop]
+            _add_rejected(n, rejected, replace=True)
+            for field, value in (("title", title), ("body", body), ("rationale", rationale),
+                                 ("works_around", works_around), ("remove_when", remove_when),
+                                 ("failure", failure), ("cause", cause)):
+                if value is not None:
+                    setattr(n, field, value if field == "body" else value.strip())
+        return self._remember_new(self.update(nid, change), change.fresh)
+
+    def place_index(self, note: Note, path: str, line: int | None = None) -> int:
+        """Which of a note's places is at ``path`` (workspace-relative, or a path pattern) and
+        ``line`` (0-based; the place whose code holds it now, the innermost; None: the file's
+        one place, or its whole-file place)."""
+        located = self.locate_note(note)
+        if "*" in path or "?" in path:
+            hits = [loc for loc in located if loc.anchor.type == A.GLOB and loc.anchor.pattern == normalize_glob(path)]
+        elif line is None:
+            hits = [loc for loc in located if loc.anchor.type != A.GLOB and loc.path == path]
+            hits = hits if len(hits) < 2 else [loc for loc in hits if loc.anchor.type == A.FILE]
+        else:
+            hits = sorted((loc for loc in located if loc.anchor.type not in (A.GLOB, A.FILE) and loc.path == path
+                           and loc.range is not None and loc.range.sl <= line <= loc.range.el),
+                          key=lambda loc: loc.range.el - loc.range.sl)[:1]
+        if len(hits) != 1:
+            at = f"{path}:{line + 1}" if line is not None else path
+            places = "; ".join(f"{loc.index + 1}: {_named(loc.current())}" for loc in located)
+            raise WorkspaceError(f"{note.id}: {'no place' if not hits else 'several places'} at {at} "
+                                 f"(its places: {places})")
+        return hits[0].index
+
+    def _remember_new(self, note: Note, fresh: list[tuple[int, A.Anchor, SourceFile | None]]) -> Note:
+        """Keep the text each place just added was anchored in (see :meth:`record`)."""
+        for i, a, src in fresh:
             if src is not None:
                 self.resolutions.remember(note, i, a, src.text)
         return note
@@ -443,3 +531,36 @@ class Workspace:
         def change(n: Note):
             n.exceptions.append(Waiver(check_id, anchor, author_name(str(self.root)), now(), reason))
         return self.update(note.id, change)
+
+
+def _named(a: A.Anchor) -> str:
+    """An anchor as an error names it: "`name` in path", "path", "pattern src/**"."""
+    return f"pattern {a.pattern}" if a.type == A.GLOB else f"`{a.name}` in {a.path}" if a.name else a.path
+
+
+def _key(a: A.Anchor) -> tuple:
+    """What makes two anchors the same place."""
+    return a.type, a.path, a.pattern, a.name
+
+
+def _add_places(n: Note, placed: list[tuple[A.Anchor, SourceFile | None]], skip_known: bool = False
+                ) -> list[tuple[int, A.Anchor, SourceFile | None]]:
+    """Add anchors to a note (``skip_known``: those it has already are left out), their code
+    joining an invariant's drift-guard baseline; returns (index, anchor, its text) of each."""
+    fresh = [(a, src) for a, src in placed if not skip_known or _key(a) not in {_key(b) for b in n.anchors}]
+    start = len(n.anchors)
+    n.anchors += [a for a, _ in fresh]
+    if n.kind == "invariant" and n.confirmed:
+        n.confirmed["hash"] = ",".join(h for h in [n.confirmed.get("hash", ""), *(a.hash for a, _ in fresh)] if h)
+    return [(start + i, a, src) for i, (a, src) in enumerate(fresh)]
+
+
+def _add_rejected(n: Note, rejected: list[tuple[str, str]], replace: bool) -> None:
+    """Add rejected options the note lacks; of one it has (by name, any case) the reason is
+    filled when empty, or, with ``replace``, replaced by a reason given."""
+    for option, why in rejected:
+        had = next((a for a in n.alternatives if a.option.lower() == option.strip().lower()), None)
+        if had is None:
+            n.alternatives.append(Alternative(option.strip(), why.strip()))
+        elif why.strip() and (replace or not had.rejected_because):
+            had.rejected_because = why.strip()

@@ -161,9 +161,8 @@ def get_context(path: Annotated[str, Field(description="a file, relative to the 
 def get_note(id: NoteId) -> CallToolResult:
     """One note in full, as `tether show` prints it: what it says, and where each of its
     anchors' code is now and in what state (the resource tether://note/{id} as a tool)."""
-    note, text = _shown(id)
-    return CallToolResult(content=[TextContent(type="text", text=text)],
-                          structured_content=note_json(note, STATE.ws.locate_note(note)))
+    note, located, text = _shown(id)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=note_json(note, located))
 
 
 @tool(reads=True)
@@ -221,27 +220,36 @@ class At(BaseModel):
     line: Line | None = Field(None, description="the definition at this line (none: the whole file)")
 
 
+# what a note says, as record_note and amend_note take it (None: not given)
+Title = Annotated[str | None, Field(description="the decision or rule itself, as a sentence")]
+Rationale = Annotated[str | None, Field(description="why (a decision's reason)")]
+WorksAround = Annotated[str | None, Field(description="workarounds: the problem it works around")]
+RemoveWhen = Annotated[str | None, Field(description="workarounds: when it can go")]
+Failure = Annotated[str | None, Field(description="gotchas: what fails (the error or symptom)")]
+Cause = Annotated[str | None, Field(description="gotchas: why it fails")]
+MorePlaces = Annotated[list[At] | None, Field(description="more places the note governs, each {path, line}")]
+
+
 @tool(reads=False)
 def record_note(kind: Literal[KINDS],
                 path: Annotated[str | None, Field(description="a file relative to the workspace root, or a path "
                                                               "pattern such as src/auth/** (none with joins alone)")]
                 = None,
                 line: Line | None = None, *,
-                title: Annotated[str | None, Field(description="the decision or rule itself, as a sentence")] = None,
-                rationale: Annotated[str | None, Field(description="why (a decision's reason)")] = None,
+                title: Title = None,
+                rationale: Rationale = None,
                 body: Annotated[str | None, Field(description="Markdown: what must stay true, what is left out, "
                                                               "what the code is for, what it works around")] = None,
                 alternatives: Annotated[list[Rejected] | None, Field(description="options rejected, and why")] = None,
-                works_around: Annotated[str | None, Field(description="workarounds: the problem it works around")]
-                = None,
-                remove_when: Annotated[str | None, Field(description="workarounds: when it can go")] = None,
-                failure: Annotated[str | None, Field(description="gotchas: what fails (the error or symptom)")] = None,
-                cause: Annotated[str | None, Field(description="gotchas: why it fails")] = None,
-                also: Annotated[list[At] | None, Field(description="more places the note governs, each "
-                                                                   "{path, line}")] = None,
+                works_around: WorksAround = None,
+                remove_when: RemoveWhen = None,
+                failure: Failure = None,
+                cause: Cause = None,
+                also: MorePlaces = None,
                 joins: Annotated[str | None, Field(description="an existing note's id this restates: add to it "
                                                                "(its words, places, rejected options) instead of a "
-                                                               "second note")] = None,
+                                                               "second note; a title becomes the note's, to say "
+                                                               "the rule as it now stands")] = None,
                 checks: Annotated[list[CheckSpec] | None, Field(description="invariants only: rules `check` "
                                                                             "enforces in the anchored code")] = None,
                 ) -> dict[str, Any]:
@@ -250,8 +258,8 @@ def record_note(kind: Literal[KINDS],
     file; a path with * or ? is a path pattern (such as src/auth/**); `also`: more places.
     Decisions carry a rationale and the alternatives rejected; workarounds what they work
     around and when they can go; gotchas the failure and its cause; invariants may carry
-    checks that `check` then enforces. `joins`: a restatement of that note, added to it.
-    Returns the note."""
+    checks that `check` then enforces. `joins`: a restatement of that note, added to it
+    (a title given becomes the note's title). Returns the note."""
     ws = STATE.ws
     places = ([_place(ws, path, line)] if path else []) + [_place(ws, a.path, a.line) for a in also or ()]
     fields = dict(rationale=rationale or "", body=body or "",
@@ -269,6 +277,43 @@ def record_note(kind: Literal[KINDS],
     first, *more = places
     note = ws.record(kind, first.path, first.line, how=first.how, more=more, title=title, or_statement=True,
                      checks=[c.to_dict() for c in checks or ()], compile=compiles, **fields)
+    return note_json(note, ws.locate_note(note))
+
+
+@tool(reads=False)
+def amend_note(id: NoteId,
+               kind: Literal[KINDS] | None = None,
+               title: Title = None,
+               rationale: Rationale = None,
+               body: Annotated[str | None, Field(description="Markdown body")] = None,
+               alternatives: Annotated[list[Rejected] | None, Field(description="options rejected, and why: each "
+                                                                                "added, or its reason replaced")] = None,
+               drop_alternatives: Annotated[list[str] | None, Field(description="rejected options to remove, "
+                                                                               "by name")] = None,
+               works_around: WorksAround = None,
+               remove_when: RemoveWhen = None,
+               failure: Failure = None,
+               cause: Cause = None,
+               add_places: MorePlaces = None,
+               drop_places: Annotated[list[At] | None, Field(description="places to remove, each {path, line}: "
+                                                                         "the place whose code holds the line, "
+                                                                         "a file's or a pattern's")] = None,
+               ) -> dict[str, Any]:
+    """Correct a note in place, as `tether amend` does: each field given replaces the note's
+    ("" clears it), the rest stays; alternatives are added (or their reasons replaced);
+    places are added and removed. Returns the note."""
+    ws = STATE.ws
+    if not STATE.ready:
+        raise WorkspaceError(f"no note '{id}': this workspace has no notes yet")
+    note = ws.get(id)
+    places = [_place(ws, a.path, a.line) for a in add_places or ()]
+    drop = [ws.place_index(note, a.path if "*" in a.path or "?" in a.path else ws.rel(a.path),
+                           None if a.line is None else a.line - 1) for a in drop_places or ()]
+    ws = STATE.for_writing()
+    note = ws.amend(note.id, places, kind=kind, title=title, rationale=rationale, body=body,
+                    rejected=[(a.option, a.rejected_because) for a in alternatives or ()],
+                    drop_rejected=drop_alternatives or [], works_around=works_around, remove_when=remove_when,
+                    failure=failure, cause=cause, drop_places=drop, or_statement=True)
     return note_json(note, ws.locate_note(note))
 
 
@@ -373,18 +418,20 @@ def note_resource(id: str) -> str:
     the end for an agent that means to edit it."""
     with STATE.lock:
         try:
-            return _shown(id)[1]
+            return _shown(id)[2]
         except REFUSED as e:
             raise ResourceNotFoundError(str(e)) from None
 
 
-def _shown(ref: str) -> tuple[Note, str]:
+def _shown(ref: str) -> tuple[Note, list, str]:
+    """A note by its id or short form, where its anchors' code is now, and what `tether show` prints."""
     if not STATE.ready:
         raise WorkspaceError(f"no note '{ref}': this workspace has no notes yet")
     ws = STATE.ws
     note = ws.get(ref)
-    text = "\n".join(note_markdown(note, "", ws.locate_note(note))).rstrip()
-    return note, f"{text}\n\nfile: {note.path}\n"
+    located = ws.locate_note(note)
+    text = "\n".join(note_markdown(note, "", located)).rstrip()
+    return note, located, f"{text}\n\nfile: {note.path}\n"
 
 
 # -- helpers ------------------------------------------------------------------------------
