@@ -784,12 +784,22 @@ def test_what_the_agent_reports_it_chose_and_did_not_is_a_decision_once_the_pers
         ("user", "to_cents(0.125) gives 12. customers must never be billed a made-up cent"), ("edit", ""),
         ("assistant", "Done. What I chose and why:\n\n- **Refuse fractions of a cent.** `to_cents` raises "
                       "`ValueError`, so the importer sees it.\n- **Did not round half up.** It would hide the bad "
-                      "feed.\n- **Did not use `Decimal` everywhere.** Too much for one function."),
+                      "feed.\n- **Did not use a decimal library** (py-moneyed or similar): every call site would "
+                      "change, for one function. A test now pins the refusal."),
         ("user", "Good. That's what I wanted.")], TO_CENTS)
     (c,) = [c for c in out["new"] if c["kind"] == "decision"]
     assert c["title"] == "Refuse fractions of a cent"
-    assert [a["option"] for a in c["alternatives"]] == ["round half up", "use `Decimal` everywhere"]
-    assert c["alternatives"][0]["rejected_because"] == "It would hide the bad feed."
+    assert c["alternatives"] == [  # an aside after the option is its own; the reason, its sentence after, whole
+        {"option": "round half up", "rejected_because": "It would hide the bad feed"},
+        {"option": "use a decimal library (py-moneyed or similar)",
+         "rejected_because": "every call site would change, for one function"}]
+    out = exchange(tmp_path, "reported-fragment", [
+        ("user", "to_cents(0.125) gives 12. customers must never be billed a made-up cent"), ("edit", ""),
+        ("assistant", "Done. What I chose and why:\n\n- **Fixed in the importer only.** The importer now refuses a "
+                      "third decimal, which is where the bad feed comes in.\n- **Did not round half up.** It would "
+                      "hide the bad feed."), ("user", "Good. That's what I wanted.")], TO_CENTS)
+    (c,) = [c for c in out["new"] if c["kind"] == "decision"]
+    assert c["title"] == "Fixed in the importer only: the importer now refuses a third decimal"  # not the fragment
 
 
 def test_a_rule_the_person_has_protected_from_the_next_fix_is_a_workaround(tmp_path):

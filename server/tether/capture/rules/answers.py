@@ -458,11 +458,28 @@ def _reported_choice(session: Session, agent: Utterance, u: Utterance, reply: st
     refs = anchor_refs(session, agent.index, {agent.turn}, f"{took.group('x')} {took.group('why')}", agent.text)
     if refs == [(GLOB_ALL, "")]:
         return None
-    alts = [Alternative(m.group("x").strip(), agent.text[m.end():].split("\n")[0].strip()[:200]) for m in turned]
-    return Proposal("decision", _choice_title(took.group("x")), 0.75, refs,
+    alts = [_turned_down(m.group("x"), agent.text[m.end():].split("\n")[0]) for m in turned]
+    title = _choice_title(took.group("x"))
+    did = re.sub(r"\s*\([^()]*\)", "", (sentences(took.group("why")) or [""])[0])
+    did = re.split(r",\s+(?:which|and|so|but)\b|:\s|\s[—–]\s", did)[0].strip(" .")
+    if re.match(r"^\w+ed\b", title) and 3 <= len(did.split()) <= 14:  # "Fixed in the display only": what was done
+        title = f"{title}: {did if did[:1] == '`' or did[1:2].isupper() else did[:1].lower() + did[1:]}"
+    return Proposal("decision", title, 0.75, refs,
                     [Evidence(session.id, ASSISTANT, agent.at, agent.text[took.start():took.end() + 300].strip(),
                               agent.line), Evidence(session.id, USER, u.at, reply[:400], u.line)],
                     took.group("why").strip()[:300], alts)
+
+
+def _turned_down(option: str, said: str) -> Alternative:
+    """A way the agent says it did not take, with its first sentence after as the reason; an
+    aside in brackets right after the option is part of it ("**Did not switch to a decimal
+    library** (decimal.js or similar): every operator would change …")."""
+    said = said.strip()
+    aside = re.match(r"^\((?P<a>[^()]*)\)\s*:?\s*", said)
+    if aside:
+        option, said = f"{option.strip()} ({aside.group('a')})", said[aside.end():]
+    first = sentences(said)[:1]
+    return Alternative(option.strip(), first[0].rstrip(".") if first else "")
 
 
 _CONCEDE = re.compile(r"^\W*(?:hm+\W+)?(?:ok(?:ay)?\W+)?(?:fair(?: enough| point)?|good point|you'?re right|"
