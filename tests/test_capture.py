@@ -1528,6 +1528,16 @@ def test_a_rejected_option_shows_the_reason_given_against_it_or_none(tmp_path):
                       "Round or raise?"),
         ("user", "raise. silently changing money is worse than an error"), ("edit", "")], TO_CENTS)["new"]
     assert c["alternatives"] == [{"option": "round half up to 13 cents", "rejected_because": ""}], c["alternatives"]
+    # no reason from the agent: the person's objection that names it
+    (c,) = exchange(tmp_path, "objections", [
+        ("user", "to_cents gets 0.125 from the feed. propose something before you change anything."),
+        ("assistant", "I could either round half up to 13 cents, or refuse anything finer than a cent with a "
+                      "`ValueError`. I'd lean to rounding: it's one line."),
+        ("user", "Some objections.\n\n1. Rounding half up hides the feeds that send a third decimal, and finance only "
+                 "sees it at month end.\n2. So refuse anything finer than a cent, with the amount in the message."),
+        ("edit", ""), ("assistant", "Done: `to_cents` refuses anything finer than a cent.")], TO_CENTS)["new"]
+    assert c["alternatives"] == [{"option": "round half up to 13 cents", "rejected_because": "Rounding half up hides "
+                                  "the feeds that send a third decimal, and finance only sees it at month end"}]
     # turned down: the person's words about that option, not the choice they made instead
     (c,) = exchange(tmp_path, "chosen", [
         ("user", "to_cents should accept amounts given as strings"),

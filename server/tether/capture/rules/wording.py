@@ -12,6 +12,7 @@ right is dropped rather than offered misleading (the agent writes that note itse
 | a rule that is the spec of new code asked for ("need canArchiveColumn(user, board, columnId) in board.ts: owners can always, …") | the proposal dropped |
 | a rejected option that is a fragment: it ends on what it points at ("do that", "one of these"), an assent ("go ahead"), a lone word that names nothing ("before"), a piece of a markdown table ("ignore \\; good: delta\\") | the option dropped; a stray backtick or a trailing "— e.g" taken off, a dangling "(…" closed |
 | what a workaround works around, when the words caught name no cause ("why in a comment", "the same thing") | left empty |
+| a rejected option with no reason, that the person's words name ("1. Full jitter means an attempt can come back after 0 seconds.") | that sentence is its reason |
 | a rejected option's reason that gives none: a question ("Clamp or raise?"), a preamble ("Before I do that, I'd push back …"), a description in brackets, what follows from the choice ("so let it pass a transaction id …") | left empty: no reason rather than a wrong one |
 """
 
@@ -21,7 +22,7 @@ import re
 
 from ...core.notes import Alternative
 from ..session import Proposal
-from .sentences import main_clause, sentences, skipped, title_of
+from .sentences import main_clause, sentences, skipped, _stems, title_of
 
 # what leads a title and says nothing of it; taken off until none is left
 _LEAD = re.compile(r"^(?:(?:honestly|frankly|tbh|imo|anyway|btw|by the way|plus|oh|hmm+|well)\b[,:]?\s+|"
@@ -93,9 +94,28 @@ def worded(proposals: list[Proposal]) -> list[Proposal]:
         p.title = title
         if p.kind == "workaround" and _NO_CAUSE.match(p.works_around):
             p.works_around = ""  # "why in a comment", "the same thing": what the rule caught says nothing of it
-        p.alternatives = [a for a in (_option(a) for a in p.alternatives) if a is not None]
+        p.alternatives = [_said_of_it(a, p) for a in (_option(a) for a in p.alternatives) if a is not None]
         out.append(p)
     return out
+
+
+def _said_of_it(a: Alternative, p: Proposal) -> Alternative:
+    """A rejected option the rules found no reason for, with the person's sentence that names it
+    (by a word the choice lacks): "1. Full jitter means an attempt can come back after 0 seconds."
+    — what they held against it, as they said it."""
+    if a.rejected_because:
+        return a
+    key = _stems(a.option) - _stems(p.title)
+    said = [x for e in p.evidence if e.who == "user" for x in sentences(e.quote)]
+    chosen = _stems(p.title)
+    why = next((x for x in said if key & _stems(x) and len(x.split()) >= 5 and not skipped(x) and
+                not _CHOOSES.search(x) and len(chosen & _stems(x)) < max(2, len(chosen) // 2)), "")  # (not the
+    # sentence that makes the choice: "normalise the range like Excel does it, and not raise an error")
+    return Alternative(a.option, re.sub(r"^\W*\d+[.)]\s+", "", why).rstrip(".")) if why else a
+
+
+# a sentence that takes the option rather than holding something against it
+_CHOOSES = re.compile(r"\b(?:let'?s|go with|use|pick|take|keep|prefer|agreed|fine|good|yes)\b", re.I)
 
 
 def without_lead(title: str) -> str:
