@@ -557,6 +557,15 @@ def test_record_symbol_on_a_go_type_line_is_the_type():
         A.record(src, "c.go", line_of(text, "type ("))
 
 
+@pytest.mark.parametrize("name", ["typescript", "tsx"])
+def test_record_symbol_on_a_type_alias_is_the_alias(name):
+    text = 'export type Guard = (to: Route) => boolean | string;\n\ntype Pair = {\n  a: number;\n  b: number;\n};\n'
+    src = SourceFile(text, by_name(name))
+    assert A.record(src, "g.ts", 0).name == "Guard"
+    pair = A.record(src, "g.ts", 3)
+    assert pair.name == "Pair" and (pair.range.sl, pair.range.el) == (2, 5)
+
+
 @pytest.mark.parametrize("name", ["javascript", "typescript", "tsx"])
 def test_record_symbol_in_object_literal_method(name):
     text, _, _ = SNIPPETS[name]
