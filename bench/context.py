@@ -2,6 +2,7 @@
 
     python bench/context.py SCENARIO_DIR... --out RESULTS.jsonl [--budget N]
     python bench/context.py SCENARIO_DIR... --out RESULTS.jsonl --scale 10000
+    python bench/context.py SCENARIO_DIR... --out RESULTS.jsonl --score     # and every figure beside its target
 
 For each scenario: copy ``workspace/`` to a fresh folder, ``tether init`` there, record every
 note through the core (``Workspace.record``: a ``path``+``line`` anchor becomes the symbol
@@ -20,14 +21,16 @@ notes folder scanned for changes on every call (the CLI and hooks: one process p
 once with it and the source tree watched (the MCP server and ``tether serve``, by their own
 watchers, look again only at what changed; a process without a watch of the tree walks it
 again at most once a second to see what changed). The
-``context_for`` p99 ≤ 20 ms target is for 10,000 notes. Score the results with ../shared/bench/context/score.py
-(v2) or score_v3.py (v3).
+``context_for`` p99 ≤ 20 ms target is for 10,000 notes. ``--score`` then scores the results with
+../shared/bench/context/score_v3.py (its whole table) and prints the figures issue 32 names beside
+their targets (version 2: recall and precision); the load average is printed before and after.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -133,7 +136,11 @@ def main() -> int:
     p.add_argument("--out", required=True, metavar="RESULTS.jsonl")
     p.add_argument("--budget", type=int, default=None, help="default: the touch's budget (v3), else the scenario's, else 2000")
     p.add_argument("--scale", type=int, default=0, metavar="N", help="also time context_for with N notes")
+    p.add_argument("--score", action="store_true", help="then score the results (score_v3.py) and print each "
+                   "figure the issue names beside its target")
+    p.add_argument("--scorer", default=str(SCORER), metavar="DIR", help="where score_v3.py is (default: %(default)s)")
     args = p.parse_args()
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores", flush=True)
     with open(args.out, "w") as out:
         for sc in scenarios(args.dirs):
             spec = json.loads((sc / "scenario.json").read_text())
@@ -165,7 +172,35 @@ def main() -> int:
                         print(f"{'':<14} notes {n:>5}  {how:<31} context_for p50 {statistics.median(big):5.1f} ms"
                               f"  p99 {pct(big, 0.99):5.1f} ms  (target p99 <= 20 ms)", flush=True)
                 ws.close()
+    if args.score:
+        print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+        score(scenarios(args.dirs), args.out, Path(args.scorer))
     return 0
+
+
+SCORER = Path(__file__).resolve().parents[2] / "shared" / "bench" / "context"
+# issue 32's targets; version 2 (nothing changes) keeps its own
+TARGETS_V3 = [("recall@budget", "recall_at_budget", 0.90), ("moved code", "recall_moved", 0.95),
+              ("move-file", ("recall_by_change", "move-file"), 0.95), ("precision", "precision", 0.95),
+              ("orphans handed", "orphan_handed_over", 0.0), ("over budget", "over_budget", 0)]
+TARGETS_V2 = [("recall", "recall", 0.98), ("precision", "precision", 0.99)]
+
+
+def score(dirs: list[Path], results: str, scorer: Path) -> None:
+    """score_v3.py's table, then each target figure beside its target."""
+    sys.path.insert(0, str(scorer))
+    import score_v3
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        score_v3.main([*map(str, dirs), results, "--name", "tether", "--json", f.name])
+        got = json.load(open(f.name))["all"]["tether"]
+    v3 = any("changes" in json.loads((d / "scenario.json").read_text()) for d in dirs)
+    print(f"\n{'figure':<16}{'tether':>8}  target")
+    for label, key, target in TARGETS_V3 if v3 else TARGETS_V2:
+        value = got[key[0]][key[1]] if isinstance(key, tuple) else got[key]
+        at_most = label in ("orphans handed", "over budget")
+        ok = value is not None and (value <= target if at_most else value >= target)
+        shown = "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+        print(f"{label:<16}{shown:>8}  {'<=' if at_most else '>='} {target:<5} {'met' if ok else 'NOT MET'}")
 
 
 if __name__ == "__main__":

@@ -626,6 +626,16 @@ def test_record_span_outside_function_gives_lines(name):
     assert a.type == A.LINES and a.range.sl == a.range.el == 0
 
 
+def test_record_span_on_a_top_level_statement_takes_all_its_lines():
+    """A note on a module constant's table covers the whole table, not its first line; a line inside it is that line."""
+    text = 'import os\n\nTABLE = (\n    "a",\n    "b",\n)\n\n# a comment\nX = 1\n'
+    src = SourceFile(text, by_name("python"))
+    whole = A.record(src, "m.py", 2, how=A.SPAN)
+    assert whole.type == A.LINES and (whole.range.sl, whole.range.el) == (2, 5)
+    assert (A.record(src, "m.py", 3, how=A.SPAN).range.sl, A.record(src, "m.py", 3, how=A.SPAN).range.el) == (3, 3)
+    assert A.record(src, "m.py", 7, how=A.SPAN).range.el == 7  # a comment: its own line
+
+
 @pytest.mark.parametrize("name", snippet_params())
 def test_record_out_of_range_line_raises(name):
     text, _, _ = SNIPPETS[name]

@@ -165,6 +165,32 @@ def test_a_file_is_given_once_per_session_unless_its_notes_change(repo):
     assert hook(repo, read) is None
 
 
+def test_a_note_only_named_comes_again_in_full_at_the_next_touch(tmp_path):
+    """A read of a file with more notes than its share of the budget names some of them only;
+    the next touch of the file tells those in full, and not again the ones already told."""
+    from tether.agents.hooks import hand_over
+    from tether.context.ranking import ranked_at
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "pay.py").write_text("".join(f"def step{k}(x):\n    return x + {k}\n\n\n" for k in range(6)))
+    ws, _ = Workspace.init(root, exact=True)
+    why = "The ledger and the card statement must agree to the cent, so this step rounds nothing. " * 2
+    notes = [ws.record("decision", "pay.py", 4 * k, title=f"step{k} keeps the amount exact", rationale=why)
+             for k in range(6)]
+    try:
+        first = hand_over(ws, "s1", "pay.py", None, ranked_at(ws, "pay.py"), 250)
+        handle = {n.id: ws.repo.short_id(n.id) for n in notes}
+        named = [n for n in notes if f"- decision (`step{notes.index(n)}`): {n.title} ({handle[n.id]})" in first]
+        told = [n for n in notes if n not in named and f"{n.title} ({handle[n.id]})" in first]
+        assert named and told and first.count(why.strip()) == len(told)
+        again = hand_over(ws, "s1", "pay.py", None, ranked_at(ws, "pay.py"), 2000)
+        assert again.count(why.strip()) == len(named)  # what was only named, now in full
+        for n in told:  # and what was told, not again
+            assert f"decision \"{n.title}\" ({handle[n.id]})" in again.split("given earlier in this session: ")[1]
+    finally:
+        ws.close()
+
+
 def test_session_start_after_compaction_gives_the_touched_files_again(repo):
     sid = "compacted"
     assert context(hook(repo, event(repo, sid, "SessionStart", source="startup")), "SessionStart")

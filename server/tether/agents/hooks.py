@@ -250,10 +250,12 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
 
 def fit_fresh(rel: str, line: int | None, fresh: list[Item], budget: int, handles: dict[str, str]
               ) -> tuple[str, list[str]]:
-    """The Markdown of the best of ``fresh`` that fit ``budget``, and the ids it gives."""
+    """The Markdown of the best of ``fresh`` that fit ``budget``, and the ids it gives: the notes
+    told in full (one only named comes again at the next touch, in full if it fits there); when
+    none is, what was named or left out, once."""
     ctx = Context(rel, line, [], [], budget, handle=lambda nid: handles.get(nid, nid))
     ctx.fit(fresh)
-    given = ctx.items or ctx.left_out  # nothing fits: the list of what was left out, once
+    given = [i for i in ctx.items if not i.brief] or ctx.items or ctx.left_out
     return ctx.to_markdown(), [i.note.id for i in given]
 
 

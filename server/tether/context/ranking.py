@@ -56,8 +56,8 @@ class Item:
     tag: str = ""  # what its heading leaves unsaid: which definition, moved, changed
     text: str = ""  # as handed over (Markdown): in full, or named only (``brief``: its first line)
     tokens: int = 0  # estimate_tokens(text)
-    brief: bool = False
-    full: str = ""
+    brief: bool = False  # named only: the budget had no room for its text
+    full: str = ""  # the note in full, and (head) its first line as a list item, with their estimates
     full_tokens: int = 0
     head: str = ""
     head_tokens: int = 0

@@ -161,9 +161,8 @@ def get_context(path: Annotated[str, Field(description="a file, relative to the 
 def get_note(id: NoteId) -> CallToolResult:
     """One note in full, as `tether show` prints it: what it says, and where each of its
     anchors' code is now and in what state (the resource tether://note/{id} as a tool)."""
-    note, text = _shown(id)
-    return CallToolResult(content=[TextContent(type="text", text=text)],
-                          structured_content=note_json(note, STATE.ws.locate_note(note)))
+    note, located, text = _shown(id)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=note_json(note, located))
 
 
 @tool(reads=True)
@@ -419,18 +418,20 @@ def note_resource(id: str) -> str:
     the end for an agent that means to edit it."""
     with STATE.lock:
         try:
-            return _shown(id)[1]
+            return _shown(id)[2]
         except REFUSED as e:
             raise ResourceNotFoundError(str(e)) from None
 
 
-def _shown(ref: str) -> tuple[Note, str]:
+def _shown(ref: str) -> tuple[Note, list, str]:
+    """A note by its id or short form, where its anchors' code is now, and what `tether show` prints."""
     if not STATE.ready:
         raise WorkspaceError(f"no note '{ref}': this workspace has no notes yet")
     ws = STATE.ws
     note = ws.get(ref)
-    text = "\n".join(note_markdown(note, "", ws.locate_note(note))).rstrip()
-    return note, f"{text}\n\nfile: {note.path}\n"
+    located = ws.locate_note(note)
+    text = "\n".join(note_markdown(note, "", located)).rstrip()
+    return note, located, f"{text}\n\nfile: {note.path}\n"
 
 
 # -- helpers ------------------------------------------------------------------------------
