@@ -168,16 +168,7 @@ def test_random_edits_keep_the_names_and_the_resolutions():
     pieces = ["    x = 1", "def zz():\n    pass", "class K:\n    def m(self):\n        pass", '"""', "#", "    ", "):",
               "def ", "class ", "@deco", "", "    def add(self):\n        return 2"]
     for _ in range(60):
-        lines = text.split("\n")
-        i = rng.randrange(len(lines))
-        if rng.random() < 0.4:
-            lines.insert(i, rng.choice(pieces))
-        elif rng.random() < 0.5:
-            del lines[i]
-        else:
-            j = rng.randrange(len(lines[i]) + 1)
-            lines[i] = lines[i][:j] + rng.choice(pieces) + lines[i][j + rng.randrange(3):]
-        new = "\n".join(lines)
+        new = random_edit(rng, text, pieces)
         src = parsed(rel, new, lang)
         assert Counter(src.names) == Counter(SourceFile(new, lang).names)
         h = digest(new)
@@ -186,6 +177,20 @@ def test_random_edits_keep_the_names_and_the_resolutions():
         assert answer(served) == answer(fresh)
         last, text = records(updates), new
         olds[h] = new
+
+
+def random_edit(rng: random.Random, text: str, pieces: list[str]) -> str:
+    """``text`` with a line inserted, deleted, or a piece typed into it."""
+    lines = text.split("\n")
+    i = rng.randrange(len(lines))
+    if rng.random() < 0.4:
+        lines.insert(i, rng.choice(pieces))
+    elif rng.random() < 0.5:
+        del lines[i]
+    else:
+        j = rng.randrange(len(lines[i]) + 1)
+        lines[i] = lines[i][:j] + rng.choice(pieces) + lines[i][j + rng.randrange(3):]
+    return "\n".join(lines)
 
 
 def test_the_definitions_an_edit_touched_are_read_around_it_as_in_the_whole_file():
@@ -256,20 +261,12 @@ def test_a_served_check_answers_from_what_the_edit_reached_and_keeps_every_ancho
                     for n, i, _ in anchored_in("x.py", w.notes_on("x.py"))]
 
     pieces = ["    x = 1", "def zz():\n    pass", "    print(1)", '"""', "#", "", "    def add(self):\n        return 2",
-              "class Ledger:", "        return -amount"]
+              "class Ledger:", "        return -amount", "  # note", " + 1", "def pay(amount):\n    return 0"]
     later = 0
     try:
         for k in range(41):
             if k:
-                lines = text.split("\n")
-                i = rng.randrange(len(lines))
-                if rng.random() < 0.4:
-                    lines.insert(i, rng.choice(pieces))
-                elif rng.random() < 0.3:
-                    del lines[i]
-                else:
-                    lines[i] += rng.choice(["", "  # note", " + 1"])
-                text = "\n".join(lines)
+                text = random_edit(rng, text, pieces)
                 for root in roots.values():
                     (root / "x.py").write_text(text)
             answer_served = [f.to_text() for f in run("served", check, served, ["x.py"])]
