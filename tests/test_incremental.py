@@ -311,3 +311,39 @@ def test_a_long_lived_process_reads_the_records_another_process_wrote_since(tmp_
     assert [st["resolved_in"] for st in last.values()] == [h]
     assert ws.resolutions.locate("x.py")[0].range.sl == 20
     ws.close()
+
+
+def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(tmp_path):
+    """The hook before an agent's Edit makes a server parse the file after answering, so the
+    check after the edit (the answer the agent waits for) parses only what the edit changed."""
+    import json
+
+    from tether.cli import resident
+    from tether.cli.main import main
+    from tether.core.workspace import Workspace
+
+    (tmp_path / "x.py").write_text(PY)
+    ws, _ = Workspace.init(tmp_path, exact=True)
+    ws.record("decision", "x.py", 18, 0, title="Pay in cents")
+    Workspace.resident[ws.root] = ws
+    ws.deferred = []
+    _PARSED.clear()
+    try:
+        event = {"session_id": "s", "transcript_path": "", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
+                 "tool_name": "Edit", "tool_use_id": "t",
+                 "tool_input": {"file_path": str(tmp_path / "x.py"), "old_string": "x = amount * 2",
+                                "new_string": "x = amount * 3"}}
+        assert "Pay in cents" in resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path),
+                                               json.dumps(event).encode()).decode()
+        resident._deferred(ws)  # what the server does once the answer is out
+        assert parsed("x.py", PY, for_path("x.py"))._names is not None  # parsed, its names read: kept
+        (tmp_path / "x.py").write_text(PY.replace("x = amount * 2", "x = amount * 3"))
+        event.update(hook_event_name="PostToolUse", tool_response={"filePath": str(tmp_path / "x.py")})
+        resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path), json.dumps(event).encode())
+        after = parsed("x.py", PY.replace("x = amount * 2", "x = amount * 3"), for_path("x.py"))
+        assert after.change is not None and after.change.base == digest(PY)  # from the text parsed ahead
+        resident._deferred(ws)
+    finally:
+        Workspace.resident.pop(ws.root, None)
+        ws.deferred = None
+        ws.close()
