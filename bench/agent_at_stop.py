@@ -269,7 +269,7 @@ def collect(name: str, src: Path) -> None:
                     continue  # there before the first session
                 c = came.get(n.id)
                 recorded.append({
-                    "id": n.id, "session": entry["sessions"][k]["session"],
+                    "id": n.id, "session": entry["sessions"][k]["session"], "status": n.status,
                     "kind": "gotcha" if "gotcha" in n.tags else n.kind, "title": n.title, "rationale": n.rationale,
                     "rejected": [{"option": a.option, "because": a.rejected_because} for a in n.alternatives],
                     "works_around": n.works_around, "remove_when": n.remove_when,

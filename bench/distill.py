@@ -186,7 +186,8 @@ def at_stop(suite: Suite) -> dict | None:
         return None
     played = json.loads(path.read_text(encoding="utf-8"))["scenarios"]
     t = dict.fromkeys(("sessions", "settled", "settled_asked", "idle", "idle_asked", "labels", "stated", "on_code",
-                       "of_kind", "notes", "right", "unchanged", "left_out", "judged", "cut", "twice"), 0)
+                       "of_kind", "notes", "right", "unchanged", "left_out", "judged", "cut", "twice",
+                       "superseded"), 0)
     for sc in suite.scenarios:
         got = played.get(sc["name"], {"sessions": [], "notes": []})
         asked = {s["session"]: s for s in got["sessions"]}
@@ -200,7 +201,10 @@ def at_stop(suite: Suite) -> dict | None:
             t["idle"] += not s["edited"]
             t["idle_asked"] += not s["edited"] and s["request"] is not None
             t["cut"] += s.get("cut", False)  # distillation at Stop out of its time budget when laid out
-        notes = got["notes"]
+        # a note the agent itself superseded or retired in a later session of the case (the person reversed it)
+        # is history, handed to no later session: not counted
+        notes = [n for n in got["notes"] if n.get("status", "active") == "active"]
+        t["superseded"] += len(got["notes"]) - len(notes)
         t["notes"] += len(notes)
         t["unchanged"] += sum(n["candidate"] == "accepted unchanged" for n in notes)
         t["labels"] += len(sc["expected"])
@@ -226,6 +230,8 @@ def at_stop_line(label: str, t: dict) -> str:
               f"{ratio(t['on_code'], t['stated']):.2f} ({t['on_code']}/{t['stated']}; target ≥ 0.9), of the labelled "
               f"kind {ratio(t['of_kind'], t['stated']):.2f} ({t['of_kind']}/{t['stated']}), notes the key left out "
               f"{t['left_out']}, labels stated by more than one note {t['twice']}"
+              + (f", notes the agent superseded in a later session (not counted) {t['superseded']}" if t["superseded"]
+                 else "")
               + (f" ({t['labels'] - t['judged']} labels not judged yet)" if t["judged"] < t["labels"]
                  else "")) if t["judged"] else "not judged yet"
     return (f"{label:<22} {t['sessions']:>3} sessions: settled something and asked {ratio(t['settled_asked'], t['settled']):.2f} "

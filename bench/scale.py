@@ -371,6 +371,7 @@ AGENT_ROWS = [  # key, label, target
     ("hook_alone_p50_ms", "PreToolUse hook alone (no server), p50", None),
     ("hook_alone_p99_ms", "PreToolUse hook alone (no server), p99", "<= 150 ms at 10,000 notes"),
     ("hook_first_ms", "PreToolUse hook alone, the first after `tether reindex` (once)", None),
+    ("stat_notes_ms", "floor alone: a stat of every note file (in process, best of 5)", None),
 ]
 
 
@@ -416,6 +417,7 @@ def measure_agent_path(root: Path, notes: int, files: int, args) -> dict:
     event = {"session_id": "bench-first", "transcript_path": "", "cwd": str(root), "hook_event_name": "PreToolUse",
              "tool_name": "Read", "tool_input": {"file_path": str(root / L.BIG)}}
     res["hook_first_ms"] = run(tether_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000
+    res["stat_notes_ms"] = min(stat_notes(root) for _ in range(5))
     alone = timed_calls(root, gen, args.calls, 1, env)["hook"]
     res["hook_alone_p50_ms"], res["hook_alone_p99_ms"] = L.pct(alone, 50), L.pct(alone, 99)
     with serving(root, env):

@@ -557,6 +557,15 @@ def test_record_symbol_on_a_go_type_line_is_the_type():
         A.record(src, "c.go", line_of(text, "type ("))
 
 
+@pytest.mark.parametrize("name", ["typescript", "tsx"])
+def test_record_symbol_on_a_type_alias_is_the_alias(name):
+    text = 'export type Guard = (to: Route) => boolean | string;\n\ntype Pair = {\n  a: number;\n  b: number;\n};\n'
+    src = SourceFile(text, by_name(name))
+    assert A.record(src, "g.ts", 0).name == "Guard"
+    pair = A.record(src, "g.ts", 3)
+    assert pair.name == "Pair" and (pair.range.sl, pair.range.el) == (2, 5)
+
+
 @pytest.mark.parametrize("name", ["javascript", "typescript", "tsx"])
 def test_record_symbol_in_object_literal_method(name):
     text, _, _ = SNIPPETS[name]
@@ -624,6 +633,16 @@ def test_record_span_outside_function_gives_lines(name):
     src = SourceFile(text, by_name(name))
     a = A.record(src, "demo", 0, 2, how=A.SPAN)  # the package / import line
     assert a.type == A.LINES and a.range.sl == a.range.el == 0
+
+
+def test_record_span_on_a_top_level_statement_takes_all_its_lines():
+    """A note on a module constant's table covers the whole table, not its first line; a line inside it is that line."""
+    text = 'import os\n\nTABLE = (\n    "a",\n    "b",\n)\n\n# a comment\nX = 1\n'
+    src = SourceFile(text, by_name("python"))
+    whole = A.record(src, "m.py", 2, how=A.SPAN)
+    assert whole.type == A.LINES and (whole.range.sl, whole.range.el) == (2, 5)
+    assert (A.record(src, "m.py", 3, how=A.SPAN).range.sl, A.record(src, "m.py", 3, how=A.SPAN).range.el) == (3, 3)
+    assert A.record(src, "m.py", 7, how=A.SPAN).range.el == 7  # a comment: its own line
 
 
 @pytest.mark.parametrize("name", snippet_params())

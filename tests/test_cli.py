@@ -336,6 +336,8 @@ INPUT_ERRORS = [
     (["show", "zzzzzzzz"], "no note 'zzzzzzzz'"),
     (["retire", "zzzzzzzz"], "no note 'zzzzzzzz'"),
     (["context", "src/nope.py:3"], "no such file"),
+    # --span would make the definition among them a statement too: one statement is given as PATH:A-B
+    (["record", "decision", "src/app.py:4", "src/app.py:13", "--span", "--title", "t"], "give its lines as PATH:A-B"),
 ]
 
 ARG_ERRORS = [

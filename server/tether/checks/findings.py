@@ -15,7 +15,7 @@ from ..core.fork import fork_map
 from ..core.languages import GrammarError, for_path
 from ..core.notes import CheckError, Note, NoteError, check_from_dict, validate
 from ..core.resolution import Located, anchored_in, needs_parse, resolve_anchors, unreached
-from ..core.syntax import SourceFile, kept, parsed
+from ..core.syntax import Change, SourceFile, kept, parsed
 from ..core.text import Range, digest
 from ..core.workspace import Workspace
 from .worker import CheckNotRun, compiles, evaluate_bounded
@@ -222,9 +222,11 @@ def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
             continue
         notes = ws.notes_on(rel)
         todo = anchored_in(rel, notes)
-        h = digest(text)
+        # answering first (a server), a file this process parsed before is parsed now, from what the edit changed
+        src = parsed(rel, text, for_path(rel)) if ws.deferred is not None and kept(rel) else None
+        h = src.text_digest if src is not None else digest(text)
         last, olds = ws.resolutions.last_seen(todo, h)
-        now = _needed_now(rel, text, todo, last) if ws.deferred is not None else todo
+        now = _needed_now(todo, last, src.change) if src is not None else todo
         if len(now) < len(todo):
             later.add(rel)
             ws.later(_resolve_all, ws, rel, text, h, todo, last, olds)
@@ -243,14 +245,11 @@ def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
         out += found
 
 
-def _needed_now(rel: str, text: str, todo: list[tuple], last: dict) -> list[tuple]:
-    """The anchors of ``todo`` whose resolution in ``text`` the findings need: all, but after
-    an edit of a file this process parsed before (a server answering an agent's hooks) only
-    the invariants' and those the edit may have reached. Every other one is carried over
-    attached, its lines shifted, and no finding reports that (it is resolved after the answer)."""
-    if not kept(rel):
-        return todo
-    ch = parsed(rel, text, for_path(rel)).change
+def _needed_now(todo: list[tuple], last: dict, ch: Change | None) -> list[tuple]:
+    """The anchors of ``todo`` whose resolution in a file's new text the findings need: after
+    the edit ``ch`` (from the text this process parsed before), only the invariants' and those
+    the edit may have reached. Every other one is carried over attached, its lines shifted,
+    and no finding reports that (it is resolved after the answer)."""
     if ch is None:
         return todo
     return [t for t in todo if t[0].kind == "invariant" or not unreached(t[2], last.get((t[0].id, t[1])), ch)]

@@ -74,7 +74,7 @@ def cmd_record(args) -> int:
     ws = workspace()
     rejected = [rejected_option(option, why) for option, why in args.rejected]
     body = sys.stdin.read() if args.body == "-" else args.body
-    places = [place(ws, p, args) for p in args.position] + [Place(g, how=A.GLOB) for g in args.glob]
+    places = places_of(ws, args.position, args) + [Place(g, how=A.GLOB) for g in args.glob]
     fields = dict(body=body, rationale=args.rationale, rejected=rejected, works_around=args.works_around,
                   remove_when=args.remove_when, failure=args.failure, cause=args.cause)
     if args.joins:
@@ -102,7 +102,7 @@ def cmd_record(args) -> int:
 def cmd_amend(args) -> int:
     ws = workspace()
     body = sys.stdin.read() if args.body == "-" else args.body
-    places = [place(ws, p, args) for p in args.add_place] + [Place(g, how=A.GLOB) for g in args.add_glob]
+    places = places_of(ws, args.add_place, args) + [Place(g, how=A.GLOB) for g in args.add_glob]
     drop = [_place_index(ws, ws.get(note_ref(args.id)), spec) for spec in args.drop_place]
     note = ws.amend(note_ref(args.id), places, kind=args.kind, title=args.title, body=body, rationale=args.rationale,
                     rejected=[rejected_option(option, why) for option, why in args.rejected],
@@ -140,6 +140,15 @@ def rejected_option(option: str, why: str | None) -> tuple[str, str]:
     if not option.strip():
         raise UsageError("--rejected: the option is empty")
     return option.strip(), why.strip()
+
+
+def places_of(ws: Workspace, positions: list[str], args) -> list[Place]:
+    """The places of the command line. ``--span`` with several is refused: it would turn every
+    definition among them into a statement, where people mean one (say that one as PATH:A-B)."""
+    if getattr(args, "span", False) and len(positions) > 1:
+        raise UsageError("--span applies to every position: to anchor one statement among several places, give its "
+                         "lines as PATH:A-B (a span without --span) and drop --span")
+    return [place(ws, p, args) for p in positions]
 
 
 def place(ws: Workspace, position: str, args) -> Place:

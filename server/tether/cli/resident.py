@@ -210,7 +210,8 @@ def _run(main, root, argv: list[str], cwd: str, stdin: bytes) -> bytes:
 
 def _deferred(ws) -> None:
     """What the last request left for after its answer (``Workspace.later``: the session's log,
-    the resolutions kept), each failure logged, never the server's end."""
+    the resolutions kept; the memory it let go), each failure logged, never the server's end."""
+    from ..core.syntax import release
     todo, ws.deferred = ws.deferred, []
     for fn, args in todo:
         try:
@@ -218,6 +219,7 @@ def _deferred(ws) -> None:
         except Exception:  # noqa: BLE001
             from ..agents.hooks import _log, _traceback
             _log(ws, "serve", {}, _traceback())
+    release()  # the parse the request pushed out of those kept
 
 
 def _event(stdin: bytes) -> dict:

@@ -119,7 +119,7 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
             s = _commented_stmt(src, byte)
         if s is not None:
             return vouched(span_anchor(src, path, s), src)
-        el = end[0] if end else line
+        el = end[0] if end else _top_level_end(src, byte, line)
         return vouched(lines_anchor(src, path, line, max(line, el)), src)
     raise AnchorError(f"unknown anchor type {how!r}")
 
@@ -153,6 +153,17 @@ def _documented_def(src: SourceFile, byte: int) -> Definition | None:
             d = src.def_at(node.start_byte)
             return d if d is not None and d.node.start_byte >= node.start_byte else None
     return None
+
+
+def _top_level_end(src: SourceFile, byte: int, line: int) -> int:
+    """Outside any function, the last line of the top-level statement that starts on ``line``
+    (a constant's table, a multi-line call): the lines of all of it, not its first line alone."""
+    if src.tree is None:
+        return line
+    for node in src.tree.root_node.named_children:
+        if node.start_byte <= byte < node.end_byte:
+            return node.end_point[0] if node.start_point[0] == line and node.type not in src.lang.comments else line
+    return line
 
 
 def _commented_stmt(src: SourceFile, byte: int) -> Statement | None:

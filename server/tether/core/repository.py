@@ -69,6 +69,7 @@ class NoteRepository:
         self.background = False
         self._pending: dict[str, list] | None = None  # note file -> [mtime, size, index record, paths]
         self._target: tuple[dict, str] = ({}, "")  # the files and seal the index has when none is pending
+        self._on: dict[str, tuple[int, list[Note]]] = {}  # rel -> (generation, notes_on(rel)), in a long-lived process
 
     # -- reading, reconciled with the files ---------------------------------------------------
     @_recovering
@@ -278,6 +279,9 @@ class NoteRepository:
         self.refresh()
         if self._pending:
             self._first_for(rel)
+        hit = self._on.get(rel)
+        if hit is not None and hit[0] == self.generation and not self._pending:
+            return list(hit[1])  # the notes are the same: so is the index that says which apply
         s = self.store
         ids = set()
         with s.read() as txn:
@@ -285,7 +289,11 @@ class NoteRepository:
             for key, pattern in s.items(txn, "globs"):
                 if glob_match(pattern, rel):
                     ids.add(key.split("\0")[0])
-        return sorted((self._notes[i] for i in ids if i in self._notes), key=lambda n: n.id)
+        on = sorted((self._notes[i] for i in ids if i in self._notes), key=lambda n: n.id)
+        if len(self._on) >= 256:
+            self._on.clear()
+        self._on[rel] = (self.generation, on)
+        return list(on)
 
     @_recovering
     def short_ids(self) -> dict[str, str]:

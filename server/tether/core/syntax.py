@@ -95,8 +95,16 @@ class SourceFile:
         self._imports: Imports | None = None
         self._names: Counter | None = None
         self.change: Change | None = None  # how this text differs from the one parsed before it (``edited``)
+        self._digest: str | None = None
 
     # -- text ------------------------------------------------------------------------
+    @property
+    def text_digest(self) -> str:
+        """``digest`` of the text (kept: the change to the file's next version names it)."""
+        if self._digest is None:
+            self._digest = digest(self.text)
+        return self._digest
+
     def slice(self, start: int, end: int) -> str:
         return self.data[start:end].decode("utf-8", "replace")
 
@@ -401,6 +409,7 @@ class SourceFile:
 
 _PARSED: OrderedDict[tuple[str, str], SourceFile] = OrderedDict()  # (path, text) -> its parse, newest last
 _PARSED_MAX = 16  # files; a long-lived process (the server an agent's hooks ask) keeps what it parsed last
+_DROPPED: list[SourceFile] = []
 
 
 def parsed(rel: str, text: str, lang: Language | None) -> SourceFile:
@@ -417,8 +426,14 @@ def parsed(rel: str, text: str, lang: Language | None) -> SourceFile:
     src = edited(base, text) if base is not None and base.tree is not None else SourceFile(text, lang)
     _PARSED[key] = src
     while len(_PARSED) > _PARSED_MAX:
-        _PARSED.popitem(last=False)
+        _DROPPED.append(_PARSED.popitem(last=False)[1])
+    del _DROPPED[:-1]  # one waits for release(): freeing a 5,000-line file's parse takes a millisecond
     return src
+
+
+def release() -> None:
+    """Free the parse :func:`parsed` last pushed out (a server: once its answer is out)."""
+    _DROPPED.clear()
 
 
 def kept(rel: str) -> bool:
@@ -448,8 +463,14 @@ def edited(base: SourceFile, text: str) -> SourceFile:
         lo, new_hi = min(lo, r.start_byte), max(new_hi, r.end_byte)
     src.change = _change(base, src, lo, new_hi - (new_end - old_end), new_hi)
     if base._names is not None or base._defs is not None:  # (counting them is cheap once they are read)
-        src._names = base.names - Counter(d.qualname for d in src.change.old_defs) + \
-            Counter(d.qualname for d in src.change.new_defs)
+        names = src._names = base.names.copy()  # (not ``-`` and ``+``: each walks every name)
+        for d in src.change.old_defs:
+            names[d.qualname] -= 1
+        for d in src.change.new_defs:
+            names[d.qualname] += 1
+        for q in src.change.names:
+            if names[q] <= 0:
+                del names[q]
     return src
 
 
@@ -496,7 +517,7 @@ def _change(base: SourceFile, src: SourceFile, lo: int, old_hi: int, new_hi: int
                                              if not (lo <= _extent(d)[0] and _extent(d)[1] <= new_hi)
                                              and (around_old != around_new or _sig(d) not in around_new))]
         if not grow:
-            change = Change(digest(base.text), base.pos, lo, old_hi, new_hi, olds, news,
+            change = Change(base.text_digest, base.pos, lo, old_hi, new_hi, olds, news,
                             names=frozenset(d.qualname for d in (*olds, *news)))
             change.lines = src.pos.line_of_byte(new_hi) - change.hi_line
             return change
