@@ -635,6 +635,15 @@ def test_record_span_outside_function_gives_lines(name):
     assert a.type == A.LINES and a.range.sl == a.range.el == 0
 
 
+def test_record_on_a_blank_line_between_definitions_is_refused():
+    text = "X = 1\n\n\ndef f():\n\n    return 1\n"
+    src = SourceFile(text, by_name("python"))
+    for how in (A.SPAN, A.SYMBOL):
+        with pytest.raises(A.AnchorError, match="the line is blank"):
+            A.record(src, "b.py", 1, how=how)
+    assert A.record(src, "b.py", 4).name == "f"  # a blank line inside a function: that function
+
+
 def test_record_span_on_a_top_level_statement_takes_all_its_lines():
     """A note on a module constant's table covers the whole table, not its first line; a line inside it is that line."""
     text = 'import os\n\nTABLE = (\n    "a",\n    "b",\n)\n\n# a comment\nX = 1\n'

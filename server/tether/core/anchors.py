@@ -101,6 +101,9 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
     if not 0 <= line < len(src.pos.lines):
         raise AnchorError(f"{path}:{line + 1}: line out of range (the file has {len(src.pos.lines)} lines)")
     text = src.pos.lines[line]
+    if not text.strip() and end is None and (how == SPAN or src.tree is None or src.def_at(src.pos.byte(line, 0)) is None):
+        # a blank line between definitions names no code (a note there would hold an empty line)
+        raise AnchorError(f"{path}:{line + 1}: the line is blank; give a line of the code the note is about")
     indent = utf16_len(text[:len(text) - len(text.lstrip())])
     if col < indent:  # a position in the indentation means the code that starts the line
         col = indent
