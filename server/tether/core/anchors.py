@@ -109,9 +109,9 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
         col = indent
     byte = src.pos.byte(line, col)
     if how == SYMBOL:
-        d = src.def_at(byte) if src.tree is not None else None
-        if d is None and src.tree is not None:
-            d = _documented_def(src, byte) or src.implementation_of_stub(byte)
+        d = None
+        if src.tree is not None:  # a method's @overload stub declares the method, not its class
+            d = src.implementation_of_stub(byte) or src.def_at(byte) or _documented_def(src, byte)
         if d is None:
             where = "no grammar for this file type" if src.tree is None else "no definition here"
             raise NoDefinition(f"{path}:{line + 1}: {where}; anchor a span (--span) or the file (--file)")
