@@ -557,6 +557,15 @@ def test_record_symbol_on_a_go_type_line_is_the_type():
         A.record(src, "c.go", line_of(text, "type ("))
 
 
+@pytest.mark.parametrize("name", ["typescript", "tsx"])
+def test_record_symbol_on_a_type_alias_is_the_alias(name):
+    text = 'export type Guard = (to: Route) => boolean | string;\n\ntype Pair = {\n  a: number;\n  b: number;\n};\n'
+    src = SourceFile(text, by_name(name))
+    assert A.record(src, "g.ts", 0).name == "Guard"
+    pair = A.record(src, "g.ts", 3)
+    assert pair.name == "Pair" and (pair.range.sl, pair.range.el) == (2, 5)
+
+
 @pytest.mark.parametrize("name", ["javascript", "typescript", "tsx"])
 def test_record_symbol_in_object_literal_method(name):
     text, _, _ = SNIPPETS[name]
@@ -624,6 +633,15 @@ def test_record_span_outside_function_gives_lines(name):
     src = SourceFile(text, by_name(name))
     a = A.record(src, "demo", 0, 2, how=A.SPAN)  # the package / import line
     assert a.type == A.LINES and a.range.sl == a.range.el == 0
+
+
+def test_record_on_a_blank_line_between_definitions_is_refused():
+    text = "X = 1\n\n\ndef f():\n\n    return 1\n"
+    src = SourceFile(text, by_name("python"))
+    for how in (A.SPAN, A.SYMBOL):
+        with pytest.raises(A.AnchorError, match="the line is blank"):
+            A.record(src, "b.py", 1, how=how)
+    assert A.record(src, "b.py", 4).name == "f"  # a blank line inside a function: that function
 
 
 def test_record_span_on_a_top_level_statement_takes_all_its_lines():

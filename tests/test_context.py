@@ -286,6 +286,29 @@ def test_a_tight_budget_names_every_note_before_telling_the_best_in_full(tmp_pat
         ws.close()
 
 
+def test_an_overload_signature_is_touched_as_the_method_it_declares(tmp_path):
+    """A line of a Python @overload stub is about the implementation it declares: recorded
+    there, a note anchors the method (not its class); asked there, the method's notes are the
+    notes on the code here."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "box.py").write_text("from typing import overload\n\n\nclass Box:\n    @overload\n    def __init__(\n"
+                                 "        self, key: str,\n    ) -> None: ...\n\n    def __init__(self, key):\n"
+                                 "        self.key = key\n\n    def size(self):\n        return 1\n")
+    ws, _ = Workspace.init(root, exact=True)
+    try:
+        on_stub = ws.record("decision", "box.py", 6, title="keys are strings")  # the stub's parameter line
+        on_class = ws.record("intent", "box.py", 3, title="Box holds one key")
+        assert on_stub.anchors[0].name == "Box.__init__"
+        at_stub = context_for(ws, "box.py", 6)
+        assert [(i.note.id, i.tier) for i in at_stub.items] == [(on_stub.id, ON_SYMBOL), (on_class.id, ENCLOSING)]
+        assert at_stub.where == "box.py:7"  # the answer is still about the line asked
+        at_size = context_for(ws, "box.py", 13)
+        assert on_stub.id not in {i.note.id for i in at_size.items}  # not a note on the class any more
+    finally:
+        ws.close()
+
+
 def test_cli_budget_and_json(ws):
     line = line_of("pkg/billing.py", "self.audit(amount)") + 1
     run = lambda *a: subprocess.run([sys.executable, "-m", "tether", *a], cwd=ws.root, capture_output=True, text=True)  # noqa: E731

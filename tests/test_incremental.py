@@ -168,16 +168,7 @@ def test_random_edits_keep_the_names_and_the_resolutions():
     pieces = ["    x = 1", "def zz():\n    pass", "class K:\n    def m(self):\n        pass", '"""', "#", "    ", "):",
               "def ", "class ", "@deco", "", "    def add(self):\n        return 2"]
     for _ in range(60):
-        lines = text.split("\n")
-        i = rng.randrange(len(lines))
-        if rng.random() < 0.4:
-            lines.insert(i, rng.choice(pieces))
-        elif rng.random() < 0.5:
-            del lines[i]
-        else:
-            j = rng.randrange(len(lines[i]) + 1)
-            lines[i] = lines[i][:j] + rng.choice(pieces) + lines[i][j + rng.randrange(3):]
-        new = "\n".join(lines)
+        new = random_edit(rng, text, pieces)
         src = parsed(rel, new, lang)
         assert Counter(src.names) == Counter(SourceFile(new, lang).names)
         h = digest(new)
@@ -186,6 +177,20 @@ def test_random_edits_keep_the_names_and_the_resolutions():
         assert answer(served) == answer(fresh)
         last, text = records(updates), new
         olds[h] = new
+
+
+def random_edit(rng: random.Random, text: str, pieces: list[str]) -> str:
+    """``text`` with a line inserted, deleted, or a piece typed into it."""
+    lines = text.split("\n")
+    i = rng.randrange(len(lines))
+    if rng.random() < 0.4:
+        lines.insert(i, rng.choice(pieces))
+    elif rng.random() < 0.5:
+        del lines[i]
+    else:
+        j = rng.randrange(len(lines[i]) + 1)
+        lines[i] = lines[i][:j] + rng.choice(pieces) + lines[i][j + rng.randrange(3):]
+    return "\n".join(lines)
 
 
 def test_the_definitions_an_edit_touched_are_read_around_it_as_in_the_whole_file():
@@ -256,20 +261,12 @@ def test_a_served_check_answers_from_what_the_edit_reached_and_keeps_every_ancho
                     for n, i, _ in anchored_in("x.py", w.notes_on("x.py"))]
 
     pieces = ["    x = 1", "def zz():\n    pass", "    print(1)", '"""', "#", "", "    def add(self):\n        return 2",
-              "class Ledger:", "        return -amount"]
+              "class Ledger:", "        return -amount", "  # note", " + 1", "def pay(amount):\n    return 0"]
     later = 0
     try:
         for k in range(41):
             if k:
-                lines = text.split("\n")
-                i = rng.randrange(len(lines))
-                if rng.random() < 0.4:
-                    lines.insert(i, rng.choice(pieces))
-                elif rng.random() < 0.3:
-                    del lines[i]
-                else:
-                    lines[i] += rng.choice(["", "  # note", " + 1"])
-                text = "\n".join(lines)
+                text = random_edit(rng, text, pieces)
                 for root in roots.values():
                     (root / "x.py").write_text(text)
             answer_served = [f.to_text() for f in run("served", check, served, ["x.py"])]
@@ -314,3 +311,39 @@ def test_a_long_lived_process_reads_the_records_another_process_wrote_since(tmp_
     assert [st["resolved_in"] for st in last.values()] == [h]
     assert ws.resolutions.locate("x.py")[0].range.sl == 20
     ws.close()
+
+
+def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(tmp_path):
+    """The hook before an agent's Edit makes a server parse the file after answering, so the
+    check after the edit (the answer the agent waits for) parses only what the edit changed."""
+    import json
+
+    from tether.cli import resident
+    from tether.cli.main import main
+    from tether.core.workspace import Workspace
+
+    (tmp_path / "x.py").write_text(PY)
+    ws, _ = Workspace.init(tmp_path, exact=True)
+    ws.record("decision", "x.py", 18, 0, title="Pay in cents")
+    Workspace.resident[ws.root] = ws
+    ws.deferred = []
+    _PARSED.clear()
+    try:
+        event = {"session_id": "s", "transcript_path": "", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
+                 "tool_name": "Edit", "tool_use_id": "t",
+                 "tool_input": {"file_path": str(tmp_path / "x.py"), "old_string": "x = amount * 2",
+                                "new_string": "x = amount * 3"}}
+        assert "Pay in cents" in resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path),
+                                               json.dumps(event).encode()).decode()
+        resident._deferred(ws)  # what the server does once the answer is out
+        assert parsed("x.py", PY, for_path("x.py"))._names is not None  # parsed, its names read: kept
+        (tmp_path / "x.py").write_text(PY.replace("x = amount * 2", "x = amount * 3"))
+        event.update(hook_event_name="PostToolUse", tool_response={"filePath": str(tmp_path / "x.py")})
+        resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path), json.dumps(event).encode())
+        after = parsed("x.py", PY.replace("x = amount * 2", "x = amount * 3"), for_path("x.py"))
+        assert after.change is not None and after.change.base == digest(PY)  # from the text parsed ahead
+        resident._deferred(ws)
+    finally:
+        Workspace.resident.pop(ws.root, None)
+        ws.deferred = None
+        ws.close()

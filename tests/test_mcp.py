@@ -387,7 +387,7 @@ async def test_record_note_on_several_places_a_gotcha_and_a_restatement_joined(r
         gotcha = await call(s, "record_note", kind="gotcha", path="src/loop.py", line=4,
                             title="tick must not sleep: the loop has one thread",
                             failure="the UI freezes for 100 ms a tick", cause="time.sleep blocks the only thread")
-        joined = await call(s, "record_note", kind="invariant", joins=rule["id"], path="src/app.py", line=3,
+        joined = await call(s, "record_note", kind="invariant", joins=rule["id"], path="src/app.py", line=1,
                             title="No network calls anywhere in src", rationale="tests run offline",
                             alternatives=[{"option": "mock the network", "rejected_because": "mocks drift"}])
         findings = (await call(s, "check"))["findings"]

@@ -79,6 +79,12 @@ def test_a_python_overload_stub_records_its_implementation():
     src = SourceFile(text, for_path("m.py"))
     a = A.record(src, "m.py", 5, 4)
     assert (a.name, a.range.sl) == ("get", 9)
+    method = ("from typing import overload\n\n\nclass Box:\n    @overload\n    def __init__(\n        self, key: str,\n"
+              "    ) -> None: ...\n\n    def __init__(self, key):\n        self.key = key\n\n    def size(self):\n"
+              "        return 1\n")
+    src = SourceFile(method, for_path("box.py"))
+    a = A.record(src, "box.py", 6, 8)  # a parameter of the stub: the method, not its class
+    assert (a.name, a.range.sl) == ("Box.__init__", 9)
 
 
 TWINS = '''import sys

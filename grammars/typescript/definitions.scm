@@ -4,6 +4,7 @@
 (abstract_class_declaration name: (_) @name) @definition.class
 (interface_declaration name: (_) @name) @definition.class
 (enum_declaration name: (_) @name) @definition.class
+(type_alias_declaration name: (_) @name) @definition.class
 (internal_module name: (_) @name) @definition.class
 (public_field_definition
   name: (_) @name

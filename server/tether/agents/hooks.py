@@ -387,6 +387,9 @@ def before_tool(ws: Workspace, sid: str, cwd: Path, found: list[Touch], budget: 
     for rel, t in places:
         ranked, line = ranked_for(ws, rel, t)
         parts.append(hand_over(ws, sid, rel, line, ranked, budget // len(places)))
+        if t.edit and ws.deferred is not None:  # a server: the check after the edit parses only what it changed
+            from ..checks.findings import parse_ahead
+            ws.later(parse_ahead, ws, rel)
     return "\n".join(p for p in parts if p)
 
 

@@ -255,6 +255,16 @@ def _needed_now(todo: list[tuple], last: dict, ch: Change | None) -> list[tuple]
     return [t for t in todo if t[0].kind == "invariant" or not unreached(t[2], last.get((t[0].id, t[1])), ch)]
 
 
+def parse_ahead(ws: Workspace, rel: str) -> None:
+    """``rel`` parsed as it is now and kept, with its definitions' names: the check after an
+    edit of it then parses only what the edit changed (a server told the file is to be edited)."""
+    try:
+        text = ws.read_source(rel)
+    except WorkspaceError:
+        return
+    parsed(rel, text, for_path(rel)).names  # noqa: B018
+
+
 def _resolve_all(ws: Workspace, rel: str, text: str, h: str, todo: list[tuple], last: dict, olds: dict) -> None:
     """Every anchor of ``rel`` resolved in ``text`` and kept: what the next resolution starts from."""
     _, updates, _ = resolve_anchors(rel, text, h, todo, last, olds)

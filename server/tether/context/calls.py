@@ -66,9 +66,7 @@ def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) ->
         return []
     if src.tree is None or not 0 <= line < len(src.pos.byte_starts):
         return []
-    row = src.pos.lines[line]
-    byte = src.pos.byte_starts[line] + len(row[:len(row) - len(row.lstrip())].encode("utf-8", "surrogatepass"))
-    touched = _innermost(src, byte)
+    touched = _innermost(src, _code_start(src, line))
     if touched is None:
         return []
     index.refresh()
@@ -88,6 +86,28 @@ def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) ->
                 via = f" as `{spelled}`" if spelled not in (target.qualname, target.name) else ""
                 out.append((loc.note, f"on `{target.qualname}`{where}, called here{via}", f"`{target.qualname}`{where}"))
     return out
+
+
+def declared_line(ws: Workspace, rel: str, line: int, text: str | None = None) -> int:
+    """``line`` (0-based), or on a line of a Python ``@overload`` stub the first line of the
+    implementation it declares: touching a signature is touching what it declares, as
+    recording there anchors the implementation."""
+    if for_path(rel) is None:
+        return line
+    try:
+        src, _ = _index_of(ws).touched(rel, text)
+    except WorkspaceError:
+        return line
+    if src.tree is None or not 0 <= line < len(src.pos.byte_starts):
+        return line
+    impl = src.implementation_of_stub(_code_start(src, line))
+    return line if impl is None else src.def_range(impl).sl
+
+
+def _code_start(src: SourceFile, line: int) -> int:
+    """The byte where the code of ``line`` starts (after its indentation)."""
+    row = src.pos.lines[line]
+    return src.pos.byte_starts[line] + len(row[:len(row) - len(row.lstrip())].encode("utf-8", "surrogatepass"))
 
 
 def _innermost(src: SourceFile, byte: int) -> Definition | None:

@@ -206,15 +206,18 @@ def _ranked(ws: Workspace, rel: str, line: int | None, text: str | None) -> tupl
         if loc.path == rel:  # not an anchor of this file whose code is in another one now
             by_note.setdefault(loc.note.id, []).append(loc)
     items: list[Item] = []
+    at = line
+    if line is not None:
+        from .calls import callee_notes, declared_line  # the call graph is only needed at a line
+        at = declared_line(ws, rel, line, text)  # (on an @overload stub: its implementation)
     for locs in by_note.values():
-        tier, reason, tag = _rank(locs, line)
+        tier, reason, tag = _rank(locs, at)
         if tier is not None:
             group = "On code in this file" if line is None and tier == ON_SYMBOL else GROUPS.get(tier, "")
             items.append(Item(locs[0].note, tier, reason, locs, group, tag))
     seen = {i.note.id for i in items}
     if line is not None:
-        from .calls import callee_notes  # the call graph is only needed at a line
-        for note, reason, tag in callee_notes(ws, rel, line, text):
+        for note, reason, tag in callee_notes(ws, rel, at, text):
             if note.id not in seen:
                 seen.add(note.id)
                 items.append(Item(note, CALLEE, reason, [], GROUPS[CALLEE], tag))

@@ -101,14 +101,17 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
     if not 0 <= line < len(src.pos.lines):
         raise AnchorError(f"{path}:{line + 1}: line out of range (the file has {len(src.pos.lines)} lines)")
     text = src.pos.lines[line]
+    if not text.strip() and end is None and (how == SPAN or src.tree is None or src.def_at(src.pos.byte(line, 0)) is None):
+        # a blank line between definitions names no code (a note there would hold an empty line)
+        raise AnchorError(f"{path}:{line + 1}: the line is blank; give a line of the code the note is about")
     indent = utf16_len(text[:len(text) - len(text.lstrip())])
     if col < indent:  # a position in the indentation means the code that starts the line
         col = indent
     byte = src.pos.byte(line, col)
     if how == SYMBOL:
-        d = src.def_at(byte) if src.tree is not None else None
-        if d is None and src.tree is not None:
-            d = _documented_def(src, byte) or src.implementation_of_stub(byte)
+        d = None
+        if src.tree is not None:  # a method's @overload stub declares the method, not its class
+            d = src.implementation_of_stub(byte) or src.def_at(byte) or _documented_def(src, byte)
         if d is None:
             where = "no grammar for this file type" if src.tree is None else "no definition here"
             raise NoDefinition(f"{path}:{line + 1}: {where}; anchor a span (--span) or the file (--file)")
