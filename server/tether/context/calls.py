@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 import weakref
+from collections import namedtuple
 from dataclasses import dataclass
 from posixpath import dirname, join, normpath
 
@@ -43,14 +44,14 @@ _MEMBER_FIELDS = (("object", "attribute"), ("object", "property"), ("operand", "
                   ("path", "name"))
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
-    path: str
-    qualname: str
-    name: str  # simple name
-    kind: str
-    parent: str | None  # qualname of the enclosing definition
-    method: bool  # reached as x.name (defined in a class, an object literal, or assigned to a member)
+class Target(namedtuple("Target", "path qualname name kind parent method")):
+    """A definition in the workspace: ``path``, ``qualname``, ``name`` (simple), ``kind``,
+    ``parent`` (qualname of the enclosing definition, or None), ``method`` (reached as x.name:
+    defined in a class, an object literal, or assigned to a member). A tuple, not a frozen
+    dataclass: a process with no server makes one for every definition in the workspace when it
+    loads the call graph, and a tuple is made in a third of the time."""
+
+    __slots__ = ()
 
 
 def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) -> list[tuple[Note, str, str]]:
