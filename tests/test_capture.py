@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from capture_fixtures import anchor_label, make_repo, materialize, matches, replay, scenario
+from capture_fixtures import FIXTURES, anchor_label, make_repo, materialize, matches, replay, scenario
 from tether.core.files import glob_match
 
 ID_RE = r"[0-9a-hjkmnp-tv-z]{26}"
@@ -326,8 +326,7 @@ def test_a_vscode_copilot_chat_session_is_read_through_the_same_reader(tmp_path)
     (d,) = [c for c in out["new"] if c["kind"] == "decision"]
     assert d["title"].startswith("Refuse anything that isn't a whole number of cents")
     assert d["alternatives"] == [{"option": "clamp the value to whole cents with `round`", "rejected_because":
-                                  "Clamping keeps old CSV imports working, but a bad price would slip through "
-                                  "unnoticed"}]
+                                  "a bad price would slip through unnoticed"}]  # (not what it has for it)
     (i,) = [c for c in out["new"] if c["kind"] == "invariant"]
     assert i["title"] == "Prices are kept as whole cents everywhere"
     quotes = [e for c in out["new"] for e in c["evidence"]]
@@ -544,8 +543,8 @@ def test_an_option_the_person_picks_is_a_decision_and_the_others_are_rejected_wi
     assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent")
     assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
     assert c["alternatives"] == [
-        {"option": "Round half up", "rejected_because": "what finance expects on invoices, but it hides bad input"},
-        {"option": "Truncate", "rejected_because": "never overcharges, but totals drift"}]
+        {"option": "Round half up", "rejected_because": "it hides bad input"},  # what it has against it
+        {"option": "Truncate", "rejected_because": "totals drift"}]
     assert [e["who"] for e in c["evidence"]] == ["assistant", "user"] and c["evidence"][1]["quote"] == "the second"
 
 
@@ -615,9 +614,8 @@ def test_options_laid_out_as_a_table_and_a_label_said_after_turning_the_recommen
         ("user", "nope. no silent fixes. B")], TO_CENTS)
     (c,) = out["new"]
     assert (c["kind"], c["title"]) == ("decision", "`to_cents`: refuse")
-    assert c["alternatives"] == [{"option": "Round half up", "rejected_because": "How: `Decimal` quantize; Bad: hides "
-                                                                                  "sloppy feeds"},
-                                 {"option": "Truncate", "rejected_because": "How: as today; Bad: loses money quietly"}]
+    assert c["alternatives"] == [{"option": "Round half up", "rejected_because": "hides sloppy feeds"},
+                                 {"option": "Truncate", "rejected_because": "loses money quietly"}]
 
 
 def test_the_agent_taking_an_option_of_its_own_list_as_a_workaround_names_it(tmp_path):
@@ -786,12 +784,22 @@ def test_what_the_agent_reports_it_chose_and_did_not_is_a_decision_once_the_pers
         ("user", "to_cents(0.125) gives 12. customers must never be billed a made-up cent"), ("edit", ""),
         ("assistant", "Done. What I chose and why:\n\n- **Refuse fractions of a cent.** `to_cents` raises "
                       "`ValueError`, so the importer sees it.\n- **Did not round half up.** It would hide the bad "
-                      "feed.\n- **Did not use `Decimal` everywhere.** Too much for one function."),
+                      "feed.\n- **Did not use a decimal library** (py-moneyed or similar): every call site would "
+                      "change, for one function. A test now pins the refusal."),
         ("user", "Good. That's what I wanted.")], TO_CENTS)
     (c,) = [c for c in out["new"] if c["kind"] == "decision"]
     assert c["title"] == "Refuse fractions of a cent"
-    assert [a["option"] for a in c["alternatives"]] == ["round half up", "use `Decimal` everywhere"]
-    assert c["alternatives"][0]["rejected_because"] == "It would hide the bad feed."
+    assert c["alternatives"] == [  # an aside after the option is its own; the reason, its sentence after, whole
+        {"option": "round half up", "rejected_because": "It would hide the bad feed"},
+        {"option": "use a decimal library (py-moneyed or similar)",
+         "rejected_because": "every call site would change, for one function"}]
+    out = exchange(tmp_path, "reported-fragment", [
+        ("user", "to_cents(0.125) gives 12. customers must never be billed a made-up cent"), ("edit", ""),
+        ("assistant", "Done. What I chose and why:\n\n- **Fixed in the importer only.** The importer now refuses a "
+                      "third decimal, which is where the bad feed comes in.\n- **Did not round half up.** It would "
+                      "hide the bad feed."), ("user", "Good. That's what I wanted.")], TO_CENTS)
+    (c,) = [c for c in out["new"] if c["kind"] == "decision"]
+    assert c["title"] == "Fixed in the importer only: the importer now refuses a third decimal"  # not the fragment
 
 
 def test_a_rule_the_person_has_protected_from_the_next_fix_is_a_workaround(tmp_path):
@@ -1334,9 +1342,9 @@ def test_what_the_agent_says_of_an_option_is_its_rejection_reason_only_when_it_h
         ("assistant", "Options:\n- **Banker's rounding** — round half to even\n- **Round half up** — rounds 0.125 to 13, "
                       "but hides bad input\n- **Raise** — refuse anything finer than a cent\n\nI'd go with raising."),
         ("user", "raise"), ("edit", "")], QUIET)["new"]
-    assert c["title"] == "`to_cents`: raise" and c["alternatives"] == [
+    assert c["title"] == "Raise: refuse anything finer than a cent" and c["alternatives"] == [  # (the label, said)
         {"option": "Banker's rounding — round half to even", "rejected_because": ""},  # a description, no reason
-        {"option": "Round half up", "rejected_because": "rounds 0.125 to 13, but hides bad input"}]
+        {"option": "Round half up", "rejected_because": "hides bad input"}]
 
 
 def test_a_choice_reverted_later_is_offered_the_way_it_ended(tmp_path):
@@ -1363,7 +1371,10 @@ def tool_session(tmp_path: Path, name: str, steps: list[tuple]) -> tuple[Path, P
         lines.append({"type": kind, "sessionId": name, "uuid": f"u{len(lines)}",
                       "timestamp": f"2026-11-30T10:{len(lines):02d}:00.000Z", "message": {"role": kind, "content": content}})
     for n, step in enumerate(steps):
-        if step[0] == "bash":
+        if step[0] == "file":  # ("file", path, text): there before the session, no part of it
+            (root / step[1]).parent.mkdir(parents=True, exist_ok=True)
+            (root / step[1]).write_text(step[2])
+        elif step[0] == "bash":
             _, command, output, failed = step
             add("assistant", [{"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": command}}])
             add("user", [{"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": output, "is_error": failed}])
@@ -1492,3 +1503,218 @@ def test_at_stop_a_gotcha_is_offered_with_its_failure_and_cause(replayed, tmp_pa
     assert c["kind"] == "gotcha" and f"- candidate {c['id']} gotcha " in reason
     assert "  failure: TypeError: can't compare offset-naive and offset-aware datetimes; cause: " in reason
     assert "works around:" not in reason
+
+
+# -- what an agent trusting the hints would be misled by (the tune sets' players reported each) ----------------
+
+def exchange_on(tmp_path: Path, name: str, files: dict[str, str], said: list[tuple[str, str]],
+                edit: tuple[str, str, str]) -> dict:
+    """:func:`exchange` on the sample repository with ``files`` written into it first (code that
+    was there before the session)."""
+    root = tmp_path / name
+    make_repo(root)
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    ok(root, "init")
+    return ok_json(root, "distill", "--transcript", str(more_session(root, tmp_path / f"{name}.jsonl", said, edit)))
+
+
+def test_a_rejected_option_shows_the_reason_given_against_it_or_none(tmp_path):
+    # the agent's own question is no reason ("Round or raise?")
+    (c,) = exchange(tmp_path, "question", [
+        ("user", "to_cents gets 0.125 from the feed and rounds it away"),
+        ("assistant", "Two ways to go: round half up to 13 cents, or raise `ValueError` with the amount in the message. "
+                      "Round or raise?"),
+        ("user", "raise. silently changing money is worse than an error"), ("edit", "")], TO_CENTS)["new"]
+    assert c["alternatives"] == [{"option": "round half up to 13 cents", "rejected_because": ""}], c["alternatives"]
+    # no reason from the agent: the person's objection that names it
+    (c,) = exchange(tmp_path, "objections", [
+        ("user", "to_cents gets 0.125 from the feed. propose something before you change anything."),
+        ("assistant", "I could either round half up to 13 cents, or refuse anything finer than a cent with a "
+                      "`ValueError`. I'd lean to rounding: it's one line."),
+        ("user", "Some objections.\n\n1. Rounding half up hides the feeds that send a third decimal, and finance only "
+                 "sees it at month end.\n2. So refuse anything finer than a cent, with the amount in the message."),
+        ("edit", ""), ("assistant", "Done: `to_cents` refuses anything finer than a cent.")], TO_CENTS)["new"]
+    assert c["alternatives"] == [{"option": "round half up to 13 cents", "rejected_because": "Rounding half up hides "
+                                  "the feeds that send a third decimal, and finance only sees it at month end"}]
+    # turned down: the person's words about that option, not the choice they made instead
+    (c,) = exchange(tmp_path, "chosen", [
+        ("user", "to_cents should accept amounts given as strings"),
+        ("assistant", "I can do that, but I want to flag the risk first: a string can carry a comma. I'd lean to "
+                      "`Decimal` for strings."),
+        ("user", "no. I get the risk, but we own the feed and the rule for it is dots only. convert them, accept every "
+                 "string. we tried Decimal in the importer last year and it was ten times slower."), ("edit", "")],
+        QUIET)["new"]
+    assert c["alternatives"] == [{"option": "`Decimal` for strings", "rejected_because":
+                                  "we tried Decimal in the importer last year and it was ten times slower"}]
+    # the agent's push-back: its reason, not its preamble
+    (c,) = exchange(tmp_path, "preamble", [
+        ("user", "to_cents should round half up"),
+        ("assistant", "Before I do that, I'd push back a bit on rounding. The feed sends a third decimal only when "
+                      "the importer is broken, and rounding half up would hide that on every invoice. I'd **refuse "
+                      "fractions of a cent** with a `ValueError` instead. If you still want rounding, say so."),
+        ("user", "hm ok fair. refuse fractions of a cent then."), ("edit", ""), ("assistant", "Done.")], TO_CENTS)["new"]
+    (alt,) = c["alternatives"]
+    assert alt["rejected_because"].startswith("The feed sends a third decimal only when the importer is broken"), alt
+    # from the agent's list: what it held against an option, not what the option is
+    (c,) = exchange(tmp_path, "described", [
+        ("user", "to_cents: how should it treat half a cent?"),
+        ("assistant", "A few ways:\n1. **Round half up** (0.125 → 13). One line, but totals drift over a long invoice.\n"
+                      "2. **Raise** — refuse anything finer than a cent.\n3. **Clamp** — keep refusing nothing, but "
+                      "log a warning so support can see it.\n\nWhich fits?"),
+        ("user", "2"), ("edit", "")], TO_CENTS)["new"]
+    assert c["alternatives"] == [{"option": "Round half up", "rejected_because": "totals drift over a long invoice"},
+                                 {"option": "Clamp — keep refusing nothing, but log a warning so support can see it",
+                                  "rejected_because": ""}], c["alternatives"]  # (a short description names it)
+
+
+def test_a_candidate_is_on_the_code_its_rule_governs(tmp_path):
+    money = (FIXTURES / "repo" / "src/shop/money.py").read_text() + \
+        "\n\nclass AmountError(ValueError):\n    \"\"\"An amount that is no price.\"\"\"\n"
+    # an error class the rule names is what the code raises, not what the rule governs
+    (c,) = exchange_on(tmp_path, "raised", {"src/shop/money.py": money}, [
+        ("user", "to_cents gets 0.125 from the feed"),
+        ("assistant", "Should `to_cents` round half up, or raise `AmountError`?"),
+        ("user", "raise `AmountError` with the amount in the message. a cent lost per invoice adds up"), ("edit", "")],
+        TO_CENTS)["new"]
+    assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"], c["anchors"]
+    # a test block named like the code is not the code ("describe('toCents')")
+    spec = 'import { toCents } from "../src/money";\n\ndescribe("toCents", () => {\n  it("rounds", () => {});\n});\n'
+    ts = 'export function toCents(amount: number): number {\n  return Math.round(amount * 100);\n}\n'
+    root, t = tool_session(tmp_path, "describe", [
+        ("file", "web/money.ts", ts), ("file", "web/money.test.ts", spec),
+        ("user", "the app calls toCents on every keystroke. amounts must never lose a fraction of a cent: finance "
+                 "reconciles every cent"),
+        ("edit", "web/money.ts", "  return Math.round(amount * 100);\n",
+         "  if (Math.round(amount * 100) !== amount * 100) throw new Error(String(amount));\n  return amount * 100;\n"),
+        ("edit", "web/money.test.ts", '  it("rounds", () => {});\n', '  it("rounds", () => {});\n  it("throws", () => {});\n'),
+        ("assistant", "Done.")])
+    (c,) = ok_json(root, "distill", "--transcript", str(t))["new"]
+    assert [anchor_label(a) for a in c["anchors"]] == ["web/money.ts:toCents"], c["anchors"]
+    # one rule of several a message joins with semicolons: where its clause says, not the library another names
+    (c, *_) = exchange(tmp_path, "clauses", [
+        ("user", "context: the ledger sums cents per account, which is the whole reason amounts are ints — so "
+                 "to_cents must never return a float, one int per amount; no rounding helpers in this library "
+                 "either (the gateway rounds)"), ("edit", ""), ("assistant", "Done.")], QUIET)["new"]
+    assert c["title"].startswith("to_cents must never return a float") and \
+        [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"], c
+
+
+def test_a_choice_taken_back_is_offered_with_what_was_held_against_the_old_one(tmp_path):
+    root, t = tool_session(tmp_path, "so", [
+        ("user", "to_cents gets float noise from the feed, 0.1 + 0.2 and such. I think we should round to the cent, "
+                 "half up. yeah, let's do that, round half up."),
+        ("edit", "src/shop/money.py", "    return round(amount * 100)\n", "    return int(amount * 100 + 0.5)\n"),
+        ("assistant", "Added rounding half up to `to_cents`: `int(amount * 100 + 0.5)`. Tests pass."),
+        ("user", "hmm. thinking about it more, that's going to hide bad feeds: a price of 0.125 quietly becomes 13 "
+                 "cents. revert the rounding. the feed knows each currency's precision, so let it pass the number of "
+                 "decimals: to_cents refuses anything finer."),
+        ("edit", "src/shop/money.py", "    return int(amount * 100 + 0.5)\n", "    return round(amount * 100)\n"),
+        ("assistant", "Reverted the rounding; `to_cents` now takes the precision.")])
+    (c,) = ok_json(root, "distill", "--transcript", str(t))["new"]
+    assert c["title"].startswith("Let it pass the number of decimals"), c["title"]  # not the premise
+    assert c["rationale"] == "the feed knows each currency's precision"
+    (alt,) = c["alternatives"]
+    assert alt["rejected_because"].startswith("that's going to hide bad feeds"), alt  # not the new choice
+
+
+def test_a_gotcha_is_a_trap_the_person_hit_told_by_what_they_saw(tmp_path):
+    fix = ("edit", "src/shop/money.py", "    return round(amount * 100)\n", "    return round(float(amount) * 100)\n")
+    # a change asked for with an example pasted: the code as it was is no trap
+    root, t = tool_session(tmp_path, "wanted", [
+        ("user", "```python\n>>> to_cents('1.5')\n150\n>>> to_cents('x')\nValueError: not an amount: 'x'\n```\n"
+                 "want this: amounts given as strings work too. today it's a TypeError."),
+        ("assistant", "Today `to_cents` multiplies whatever it gets by 100, so a string is repeated instead of scaled."),
+        fix, ("assistant", "Done: `to_cents` converts strings first.")])
+    assert [c["kind"] for c in ok_json(root, "distill", "--transcript", str(t))["new"]] == []
+    # a bug reported, reproduced by a test the agent wrote: the failure is what the person saw, not the test's output
+    test = "python -m pytest -q tests/test_dates.py"
+    root, t = tool_session(tmp_path, "ticket", [
+        ("user", "Support ticket, pasted:\n\n> Our invoice shows 28 cents for an item priced 0.29, and the totals "
+                 "are off by a cent here and there.\n\nCan you find out what's going on?"),
+        ("assistant", "Suspicious: `to_cents` multiplies a float by 100. Let me confirm with a test."),
+        ("edit", "tests/test_dates.py", "from shop.dates import", "from shop.money import to_cents\nfrom shop.dates import"),
+        ("bash", test, "FAILED tests/test_dates.py::test_cents - AssertionError: assert 28 == 29", True),
+        ("assistant", "Confirmed: `amount * 100` is 28.999999999999996 for 0.29 because 0.29 has no exact binary "
+                      "float, and `to_cents` drops the fraction."),
+        fix, ("bash", test, "3 passed", False), ("assistant", "Fixed.")])
+    (c,) = ok_json(root, "distill", "--transcript", str(t))["new"]
+    assert c["kind"] == "gotcha" and c["works_around"] == "Our invoice shows 28 cents for an item priced 0.29, and " \
+                                                          "the totals are off by a cent here and there", c
+
+
+def test_a_title_states_the_rule_not_its_premise_a_label_or_a_cut_quote(tmp_path):
+    # "X, so Y": X is why, Y the limit
+    (c,) = exchange(tmp_path, "premise", [
+        ("user", "to_cents: honestly the gateway only ever sends euros, so whatever happens with other currencies is "
+                 "fine for now, we don't need to handle them"), ("edit", ""), ("assistant", "Done.")], QUIET)["new"]
+    assert (c["kind"], c["title"]) == ("boundary", "Whatever happens with other currencies is fine for now, we don't "
+                                                   "need to handle them"), c
+    assert c["rationale"] == "the gateway only ever sends euros"
+    # an option picked by its label: with what the agent said it does
+    (c,) = exchange(tmp_path, "label", [
+        ("user", "to_cents: 0.125 comes in from the feed. what can we do?"),
+        ("assistant", "A few ways:\n1. **Round half up** — 13 cents, but it hides bad feeds.\n2. **Underflow** — "
+                      "raise `ValueError` for anything finer than a cent (`to_cents(0.125)` fails loudly).\n\n"
+                      "Which one?"),
+        ("user", "2"), ("edit", "")], TO_CENTS)["new"]
+    assert c["title"] == "Underflow: raise `ValueError` for anything finer than a cent", c["title"]
+    # a question answered "yes" is said as a statement; an option is read whole ("`#AMOUNT!`": a "!" in a word)
+    (c,) = exchange(tmp_path, "asked", [
+        ("user", "to_cents gets 0.125 from the feed"),
+        ("assistant", "Should the amount be refused when it has a third decimal, instead of rounded, so that the feed "
+                      "gets fixed?"), ("user", "yes"), ("edit", "")], TO_CENTS)["new"]
+    assert c["title"] == "The amount is refused when it has a third decimal", c["title"]
+    (c,) = exchange(tmp_path, "bang", [
+        ("user", "to_cents gets 0.125 from the feed"),
+        ("assistant", "Two ways: raise `ValueError` for the whole invoice, or store `#AMOUNT!` in the line's total, the "
+                      "way sheets show an error in a cell. Which one?"),
+        ("user", "the second. one bad line must not block an invoice"), ("edit", "")], TO_CENTS)["new"]
+    assert c["title"].startswith("Store `#AMOUNT!` in the line's total"), c["title"]
+    # a long statement: up to the end of a clause, its asides left out, never cut mid-thought
+    (c,) = exchange(tmp_path, "long", [
+        ("user", "to_cents must never round a fraction of a cent away (the ledger sums cents per account and "
+                 "finance reconciles them monthly), one exact int per amount, no 'helpful' rounding of feeds that "
+                 "send three decimals, whoever asks")], QUIET)["new"]
+    assert c["title"] == "to_cents must never round a fraction of a cent away, one exact int per amount", c["title"]
+
+
+def test_the_person_not_settling_is_no_lead(tmp_path):
+    out = exchange(tmp_path, "unsure", [
+        ("user", "to_cents gets 0.125 from the feed"),
+        ("assistant", "Two ways to go: round half up to 13 cents, or raise `ValueError` with the amount in the message. "
+                      "Round or raise?"),
+        ("user", "hmm not sure. what does the importer do with a ValueError? and would 0.125 just become 13 silently?"),
+        ("assistant", "The importer logs it and skips the row. And yes, rounding would be silent."),
+        ("user", "raise then. a skipped row gets looked at, a silent cent doesn't"), ("edit", "")], TO_CENTS)
+    assert [c["kind"] for c in out["new"]] == ["decision"] and out["leads"] == [], out["leads"]
+    out = exchange(tmp_path, "later", [
+        ("user", "let me think about it, I need to talk to Ana about rounding anyway. for now just make to_cents "
+                 "accept strings, it must not crash on them"), ("edit", ""), ("assistant", "Done.")], QUIET)
+    assert out["leads"] == [], out["leads"]  # put off: what is said after is no rule either
+
+
+def test_a_rule_said_again_is_offered_to_join_the_note_it_restates(tmp_path):
+    root, t = session_file(tmp_path, "first", [
+        ("user", "to_cents must never round a fraction of a cent away: finance reconciles every cent")], QUIET, "--agents")
+    (c,) = ok_json(root, "distill", "--transcript", str(t))["new"]
+    note = re.search(ID_RE, ok(root, "accept", c["id"]).stdout).group(0)
+    t = more_session(root, tmp_path / "second.jsonl", [
+        ("user", "format_price: same as in money.py, a price must never lose a cent on its way to the screen"),
+        ("edit", ""), ("assistant", "Done.")],
+        ("src/shop/money.py", '    return f"${cents / 100:.2f}"\n', '    return f"${cents // 100}.{cents % 100:02d}"\n'))
+    stop = {"session_id": "second", "transcript_path": str(t), "cwd": str(root), "hook_event_name": "Stop",
+            "stop_hook_active": False}
+    reason = json.loads(hook(root, stop))["reason"]
+    (c,) = ok_json(root, "review")["candidates"]
+    assert c["title"] == "A price must never lose a cent on its way to the screen"  # not "Same as in money.py, …"
+    assert f"- candidate {c['id']} " in reason and \
+        f"  restates note {note} \"" in reason and f"`tether accept {c['id']} --merge {note}`" in reason, reason
+
+
+def test_the_spec_of_new_code_asked_for_is_no_rule(tmp_path):
+    out = exchange(tmp_path, "spec", [
+        ("user", "need to_cents(amount) in money.py: euros and dollars only, amounts must be positive, everything "
+                 "else raises."), ("edit", ""), ("assistant", "Done.")], QUIET)
+    assert out["new"] == [], out["new"]  # the feature asked for: the agent says at Stop what, if anything, was settled

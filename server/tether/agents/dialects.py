@@ -171,8 +171,8 @@ def run(agent: str, stdin, stdout, stderr) -> int:
             name = event.get("hook_event_name")
             reply = d.neutral.get(name, {}) if isinstance(name, str) else {}
             cwd = claude_event(d, event, "").get("cwd")
-            try:
-                ws = Workspace.find(cwd if isinstance(cwd, str) else os.getcwd())
+            try:  # one look at the notes folder for the event, as hooks.run
+                ws = Workspace.find(cwd if isinstance(cwd, str) else os.getcwd(), auto_refresh=False)
             except WorkspaceError:
                 ws = None  # not a tether repository: nothing to say
             if ws is not None:

@@ -641,6 +641,10 @@ def stop_request(ws: Workspace, sid: str, edited: list[str]) -> str:
             lines.append("  " + "; ".join(x for x in (f"works around: {c.works_around}" if c.works_around else "",
                                                       f"can go when: {c.remove_when}" if c.remove_when else "") if x))
         lines.append(f"  said: \"{' '.join(c.evidence[0].quote.split())[:160]}\"")
+        again = capture.restated_note(ws, c)
+        if again is not None:  # "same as in permissions.ts": a join, not a second note
+            lines.append(f"  restates note {again.id} \"{again.title}\": join it (`tether accept {c.id} --merge "
+                         f"{again.id}`, or record with --joins {again.id}), not a second note")
     if len(fresh) > MAX_ASKED:
         lines.append(f"- … and {len(fresh) - MAX_ASKED} more (`tether review`)")
     lines += [f"- the person may have settled something here ({x['why']}): {x['quote']}" for x in leads]

@@ -452,6 +452,25 @@ def near_duplicates(ws: Workspace, c: Candidate) -> list[Note]:
     return [n for _, n in sorted(found, key=lambda t: (-t[0], t[1].id))]
 
 
+def restated_note(ws: Workspace, c: Candidate) -> Note | None:
+    """The active note a candidate says again: one it would duplicate (:func:`near_duplicates`),
+    or — when its words say they recall one ("same as in permissions.ts", "the same like with
+    the names last week") — the note they name: by its file, else the one sharing the most words
+    with what was said (two at least). The agent joins it there rather than keeping a second."""
+    near = near_duplicates(ws, c)
+    if near:
+        return near[0]
+    from .rules.sentences import _REMINDER  # (the rules read candidates; this one phrase, read here too)
+    said = _quoted(c)
+    if not _REMINDER.search(said):
+        return None
+    words = set(text_tokens(said))
+    scored = [((any(a.path.rsplit("/", 1)[-1] in said for a in n.anchors if a.path), n.kind == c.note_kind,
+                len(words & set(text_tokens(_said(n))))), n) for n in ws.notes() if n.status == "active"]
+    scored = [(k, n) for k, n in scored if k[0] or k[2] >= 2]
+    return max(scored, key=lambda kn: kn[0])[1] if scored else None
+
+
 def _note_names(ws: Workspace, n: Note) -> list[A.Anchor]:
     """A note's anchors under their current names (a renamed symbol is compared by its new name)."""
     out = []

@@ -33,7 +33,7 @@ from ..candidates import Evidence
 from ..session import GLOB_ALL, Proposal, Session, Utterance
 from ..transcript import ASSISTANT, USER
 from .sentences import (
-    _alt, _ANYWHERE, _around_sentence, _ASSENT, _ASSENT_NOT, _choice_title, classify, _DELIBERATE, _GO_WITH, Hit,
+    _alt, _ANYWHERE, _around_sentence, _ASSENT, _ASSENT_NOT, _choice_title, classify, _DELIBERATE, _EMPH, _GO_WITH, Hit,
     _LOOKS, main_clause, _NONE_IN, _NOT_DELIBERATE, _PRONOUN_END, reason_of, _rejected_reasons, _REMINDER, sentences,
     _stems, title_of, _tokens, _UNDECIDED, _UNIVERSAL, _WHOLE,
 )
@@ -458,11 +458,28 @@ def _reported_choice(session: Session, agent: Utterance, u: Utterance, reply: st
     refs = anchor_refs(session, agent.index, {agent.turn}, f"{took.group('x')} {took.group('why')}", agent.text)
     if refs == [(GLOB_ALL, "")]:
         return None
-    alts = [Alternative(m.group("x").strip(), agent.text[m.end():].split("\n")[0].strip()[:200]) for m in turned]
-    return Proposal("decision", _choice_title(took.group("x")), 0.75, refs,
+    alts = [_turned_down(m.group("x"), agent.text[m.end():].split("\n")[0]) for m in turned]
+    title = _choice_title(took.group("x"))
+    did = re.sub(r"\s*\([^()]*\)", "", (sentences(took.group("why")) or [""])[0])
+    did = re.split(r",\s+(?:which|and|so|but)\b|:\s|\s[—–]\s", did)[0].strip(" .")
+    if re.match(r"^\w+ed\b", title) and 3 <= len(did.split()) <= 14:  # "Fixed in the display only": what was done
+        title = f"{title}: {did if did[:1] == '`' or did[1:2].isupper() else did[:1].lower() + did[1:]}"
+    return Proposal("decision", title, 0.75, refs,
                     [Evidence(session.id, ASSISTANT, agent.at, agent.text[took.start():took.end() + 300].strip(),
                               agent.line), Evidence(session.id, USER, u.at, reply[:400], u.line)],
                     took.group("why").strip()[:300], alts)
+
+
+def _turned_down(option: str, said: str) -> Alternative:
+    """A way the agent says it did not take, with its first sentence after as the reason; an
+    aside in brackets right after the option is part of it ("**Did not switch to a decimal
+    library** (decimal.js or similar): every operator would change …")."""
+    said = said.strip()
+    aside = re.match(r"^\((?P<a>[^()]*)\)\s*:?\s*", said)
+    if aside:
+        option, said = f"{option.strip()} ({aside.group('a')})", said[aside.end():]
+    first = sentences(said)[:1]
+    return Alternative(option.strip(), first[0].rstrip(".") if first else "")
 
 
 _CONCEDE = re.compile(r"^\W*(?:hm+\W+)?(?:ok(?:ay)?\W+)?(?:fair(?: enough| point)?|good point|you'?re right|"
@@ -493,13 +510,43 @@ def _conceded(session: Session, earlier: list[Utterance], agent: Utterance, u: U
     if refs == [(GLOB_ALL, "")]:
         return None
     why = next((x for x in sentences(agent.text) if _PUSHBACK.search(x)), "")
+    # the reason is what the push-back holds against what was asked, not its preamble ("Before I do that, I'd push
+    # back a bit on fail-fast."): the first sentence after it that speaks of it
+    said = sentences(agent.text)
+    against = next((x for x in said[said.index(why) + 1:] if _stems(x) & _stems(wanted.group("x")) and
+                    not x.rstrip().endswith("?") and not _PUSHBACK.search(x)), "") if why in said else ""
     head = main_clause(choice).rstrip(".")
     return Proposal("decision", _choice_title(head), 0.75, refs,
                     [Evidence(session.id, USER, asked.at, wanted.group(0), asked.line),
                      Evidence(session.id, ASSISTANT, agent.at, _around_sentence(agent.text, why)[:400], agent.line),
                      Evidence(session.id, USER, u.at, reply[:400], u.line)],
                     _reason_in([x for x in then if x != choice]),
-                    [Alternative(wanted.group("x").strip(), reason_of(why) or why)])
+                    [Alternative(wanted.group("x").strip(), against.rstrip(".") or reason_of(why) or
+                                 (why.split(": ", 1)[1].rstrip(".") if ": " in why else ""))])
+
+
+def _said_against(psents: list[str], option: str, choice: str) -> str:
+    """The person's sentence that names the option they turn down by a word the choice does not
+    have ("we tried read-only in the desktop app last year and users just got stuck"): why not
+    that one, rather than why the choice."""
+    key = _stems(option) - _stems(choice) - _stems("lean go use keep would rather")
+    return next((y.rstrip(".!") for y in psents if y != choice and key & _stems(y) and
+                 not y.rstrip().endswith("?")), "")
+
+
+def _labelled(title: str, pick: Option) -> str:
+    """A pick that is only a label ("Underlay") said with what the agent said it does, when that
+    is short and holds nothing against it: "Underlay: merge the stamp beneath the page content
+    instead of over it"."""
+    if len(title.split()) > 2 or not pick.why or re.match(r"^\W*\w+\W*:", pick.why):  # (a table's "how: …")
+        return title
+    said = _EMPH.sub("", re.split(r"(?<=[.;!])\s", pick.why, maxsplit=1)[0])
+    while re.search(r"\([^()]*\)", said):  # asides in brackets, nested ones too ("(`merge_page(…, over=False)`)")
+        said = re.sub(r"\s*\([^()]*\)", "", said)
+    said = said.strip(" .;!")
+    if not said or len(said.split()) > 14 or _AGAINST.search(said) or said.endswith("?"):
+        return title
+    return f"{title}: {said}"
 
 
 # the person takes back the option they picked: "actualy no, thinking about it more 2 is weird — lets go with 1"
@@ -578,9 +625,15 @@ def exchanges(session: Session) -> list[Proposal]:
             named = re.sub(r"^(?:the|that|this)\s+|\s+(?:thing|part|stuff|bit|idea|approach)$", "",
                            re.sub(r"\s+(?:after all|any ?more)$", "", rest, flags=re.I), flags=re.I)
             named = named if len(named.split()) >= 2 and named != said_head else last.head  # "the wait forever part"
+            # what the person held against it before taking it back ("that's going to feel random. a slow drag …
+            # revert the time window"), else what they said for the new choice
+            before = [x for x in psents[:next((i for i, x in enumerate(psents) if _REVERT.search(x)), 0)]
+                      if len(x.split()) >= 4 and not x.rstrip().endswith("?")]
+            against = re.sub(r"^\W*(?:actual+y|on second thought|thinking about it (?:more|again)|on reflection)\W+",
+                             "", " ".join(before), flags=re.I).strip(" ,.")
             out.append(Proposal("decision", _choice_title(head), 0.75, refs,
                                 [*last.said, Evidence(session.id, USER, u.at, reply[:400], u.line)], why,
-                                [Alternative(named, why), *earlier]))
+                                [Alternative(named, against[:300] or why), *earlier]))
             last = _Decided(out[-1], head)
             continue
         if agent.turn == u.turn - 1:  # a reply to the agent's last message, read whole
@@ -649,7 +702,8 @@ def exchanges(session: Session) -> list[Proposal]:
                 if odd is not None:  # the option chosen looks wrong on purpose: a workaround, and why
                     kind, around = "workaround", mine or why
                     evidence.append(Evidence(session.id, ASSISTANT, odd[0].at, odd[1], odd[0].line))
-                picked = Proposal(kind, _choice_title(_named(pick.head, asked, a.text)), 0.8, refs, evidence,
+                picked = Proposal(kind, _labelled(_choice_title(_named(pick.head, asked, a.text)), pick), 0.8, refs,
+                                  evidence,
                                   mine or why, rejected, works_around=around)
                 followed = any(session.edits({u.turn + d}) for d in (0, 1, 2))
                 if refs != [(GLOB_ALL, "")] and followed:  # a pick no code followed ("I'll open tickets for the first
@@ -716,6 +770,8 @@ def exchanges(session: Session) -> list[Proposal]:
                                           r"should i|want me to|"
                                           r"my plan is|i(?:'ve)? (?:made|changed|switched|added))\s+",
                                           "", proposal, count=1, flags=re.I)).strip(" .?")
+            rejected = re.sub(r"^(?:lean|go|opt)\s+(?:to(?:wards?)?|for|with)\s+", "", rejected, flags=re.I)  # "I'd lean
+            # to read-only": the option is "read-only"
             hits = [(x, classify(x, person=True)) for x in psents]
             hits = [(x, h) for x, h in hits if h is not None and h.kind in ("invariant", "decision", "boundary")]
             settles: list[tuple[str, str, str, float]] = []  # (sentence, kind, title, confidence): what the reply settles
@@ -771,7 +827,8 @@ def exchanges(session: Session) -> list[Proposal]:
                             Evidence(session.id, USER, u.at, quoted, u.line)]
                 alternatives = [] if kind == "boundary" and n and neither else \
                     [o.rejected() for o in neither or listed] or \
-                    ([Alternative(rejected, why)] if rejected else [])  # (what it did, unsaid: no option to name)
+                    ([Alternative(rejected, _said_against(psents, rejected, x) or why)] if rejected else [])  # (what it
+                # did, unsaid: no option to name)
                 out.append(Proposal(kind, title, conf, refs, evidence, why, alternatives,
                                     recalls=bool(_REMINDER.search(x) or _REMINDER.search(reply[:200]))))  # "no — no
                 # innerHTML, same rule as …", "no. same as in money.py. the running total must …"
@@ -786,7 +843,10 @@ def _taken_back_to(head: str, old: Proposal) -> tuple[str, str]:
     in the hot loop" → "float", "Decimal is too slow in the hot loop")."""
     head = re.sub(r"^(?:(?:go|switch|revert)\s+)?(?:back\s+)?to\s+", "", head, flags=re.I)
     choice, _, why = head.partition(", ")
-    if len(why.split()) < 3:
+    so = re.match(r"^(?:and\s+)?so\s+(?P<x>.+)$", why, re.I)
+    if so:  # "the app knows when a drag starts and ends, so let it pass a transaction id": the premise is why
+        choice, why = so.group("x"), choice
+    elif len(why.split()) < 3:
         choice, why = head, ""
     named = next((a.option for a in old.alternatives if _stems(a.option) & _stems(choice)), choice) \
         if len(choice.split()) == 1 else choice

@@ -15,8 +15,10 @@ unless it is a hard rule ("… must never …") in a session that changed no cod
 the repository (pattern ``**``) and loses confidence; said by the agent, it is dropped. A rule
 for every function of a file ("every rule gives back only a key") is about the file. A rule "for the whole X package" is about that folder (``src/x/**/*.py``); "in this lib",
 "for this codebase", "anywhere in ledgerline" about the package the session worked in; "everything
-in format.ts" about that file. An error class the session declared is not what a statement is
-about when the code raising it changed too; a doc comment above a definition is part of it. A gotcha
+in format.ts" about that file — said in the rule's own clause, not in another clause of a message
+that joins several with semicolons. An error class the session declared, or a class named as one
+(``PageRangeError``), is not what a statement is about when the code raising it changed too, nor
+is a test block named like the code (``describe("moveCard")``) when code changed; a doc comment above a definition is part of it. A gotcha
 anchors on the edit that fixed it. A person recalling an earlier decision ("remember we …",
 "reminder: …") marks the proposal ``recalls``: the queue joins it to that decision. A choice
 the person states and then settles among the agent's options, on the same code, is one
@@ -86,6 +88,8 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
              or "." in d and re.search(rf"\b{re.escape(d)}\b", words)]  # `WriteThroughCache.set`
     asked = [(path, d) for path, d in asked if not any(n.startswith(f"{d}.") for _, n in asked)]  # a method, not its class
     asked = [r for r in asked if r[1] not in _error_types(session)]  # "RateMissing: no rate …": what raises it
+    if any(not _TEST_PATH.search(c.path) for c in edits):  # `describe("moveCard")`: the test, not the code it tests
+        asked = [r for r in asked if not _TEST_PATH.search(r[0])]
     for pool in (in_turn, [] if edits else session.edits()):  # other turns' code: only when this one edited none
         for text in (sentence, message):
             named = []
@@ -105,8 +109,9 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
             raised = _error_types(session)  # "raise a new `UnbalancedEntry`": about the code that raises it
             if any(n not in raised for c in in_turn if not _TEST_PATH.search(c.path) for n in c.symbols):
                 named = [r for r in named if r[1] not in raised]
-            if any(not _TEST_PATH.search(c.path) for c in edits):  # a test's name ("async validators") is not
-                named = [r for r in named if not _TEST_PATH.search(r[0])]  # what a note is about when code changed
+            if any(not _TEST_PATH.search(c.path) for c in edits or pool):  # a test's name ("async validators",
+                # `describe("fractional keys")`) is not what a note is about when code changed
+                named = [r for r in named if not _TEST_PATH.search(r[0])]
             if named:  # a class named, and the methods of it the turn changed ("a counter in `AsyncRunner`")
                 changed = [(c.path, x) for c in pool for x in c.symbols for path, n in named
                            if c.path == path and x.startswith(f"{n}.")]
@@ -126,8 +131,11 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
     best = max(pool, key=lambda c: (len(words & _content(c.text + " " + " ".join(c.symbols))),
                                     -abs(c.index - at), c.index > at))
     ranked = [best, *sorted((c for c in pool if c is not best), key=lambda c: (abs(c.index - at), c.index < at))]
-    # the work a statement leads to is every definition its turn's edits touched, the likeliest first
-    return _with(_refs_of(ranked[0]), [r for c in ranked[1:] for r in _refs_of(c) if r[1]] + asked)
+    # the work a statement leads to is every definition its turn's edits touched, the likeliest first (tests only
+    # when it is about one: a `describe("moveCard")` block is not what a rule on `moveCard` governs)
+    code = not _TEST_PATH.search(ranked[0].path)
+    return _with(_refs_of(ranked[0]), [r for c in ranked[1:] if not (code and _TEST_PATH.search(c.path))
+                                       for r in _refs_of(c) if r[1]] + asked)
 
 
 _ERROR_CLASS = re.compile(r"\bclass\s+(\w+)\s*(?:\(\s*[\w.]*(?:Error|Exception|Warning)\s*\)|"
@@ -144,8 +152,13 @@ def _type_decls(session: Session) -> set[str]:
 
 def _error_types(session: Session) -> set[str]:
     """The error classes the session's edits declare (``class RateMissing(LookupError)``,
-    ``class Timeout extends Error``): what code raises, not what a statement is about."""
-    return _declared(session)[0]
+    ``class Timeout extends Error``), and the classes of the code it touched named as errors
+    (``PageRangeError``): what code raises, not what a statement is about."""
+    named = {n for names in session.defined.values() for n in names if _ERROR_NAME.match(n)}
+    return _declared(session)[0] | named
+
+
+_ERROR_NAME = re.compile(r"^[A-Z]\w*(?:Error|Exception)$")
 
 
 def _declared(session: Session) -> tuple[set[str], set[str]]:

@@ -135,13 +135,15 @@ class RuleExtractor:
                     turns.add(u.turn + 1)
                 elif not _agent_plan(session, u, hit, s):
                     continue  # the agent alone: an explanation, a summary or a musing, not something settled
-                whole = _WHOLE.search(s) or next((_WHOLE.search(x) for x in sents[i + 1:i + 4]  # "… It's a GDPR
-                                                  if _APPLIES.match(x) and _WHOLE.search(x)), None)  # thing and it
-                # applies everywhere in mailq"
+                own_clause = _clause_of(s, hit.title)  # "…; so moveCard must never …; no rebalancing in this
+                # library": the scope and the code a rule is on are what its own clause says
+                whole = _WHOLE.search(own_clause) or next((_WHOLE.search(x) for x in sents[i + 1:i + 4]  # "… It's a
+                                                           if _APPLIES.match(x) and _WHOLE.search(x)), None)  # GDPR
+                # thing and it applies everywhere in mailq"
                 scope = _scope_of(session, whole) if whole and hit.kind != "decision" else None
                 def tie(turns: set[int]) -> list[tuple[str, str]]:  # (an item of a list of rules: what it says,
-                    return anchor_refs(session, u.index, turns, item or s, item or u.text,  # not what the others name)
-                                       alone=item is not None)
+                    return anchor_refs(session, u.index, turns, item or own_clause, item or u.text,  # not what the
+                                       alone=item is not None)  # others name)
                 refs = scope or tie(turns)
                 for later in (1, 2, 3):  # said before the work it leads to (a few questions and answers first)
                     if refs != [(GLOB_ALL, "")] or scope or u.who != USER:
@@ -463,3 +465,14 @@ def _third_person(verb: str) -> str:
     if re.search(r"[^aeiou]y$", verb):
         return verb[:-1] + "ies"
     return verb + ("es" if re.search(r"(?:s|sh|ch|x|z|o)$", verb) else "s")
+
+
+def _clause_of(sentence: str, title: str) -> str:
+    """The clause of a sentence that joins several with semicolons where its title is said
+    ("…; so moveCard must never rewrite …; …"); the whole sentence when it is one clause or
+    the title is not found in one."""
+    clauses = re.split(r";\s+", sentence)
+    if len(clauses) < 2:
+        return sentence
+    key = re.sub(r"^\W+|[…\W]+$", "", title).lower()[:40]
+    return next((c for c in clauses if key and key in c.lower()), sentence)

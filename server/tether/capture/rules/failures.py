@@ -4,7 +4,8 @@ bug the person reports (pasted or told) that the agent diagnoses and fixes. Both
 | kind | what is read |
 |---|---|
 | gotcha | a failed command (its error text), then an edit, then the same command succeeding — with the agent's explanation ("fails because…", "the problem is…") as the title when it gave one, else its first sentence on the code it then fixed as evidence; not a test the session's own change broke and it then updated, nor a failure that neither names the code then edited nor is talked about in its words |
-| gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output) — or tells it in words ("cli never exits now", "the axis is empty") and the agent names a cause ("That's the sweep timer: …") — the agent diagnoses it (after reproducing it, maybe) before editing, then fixes it in the same turn: its diagnosis is the title, all of it the evidence, every fix of the turn the code |
+| gotcha | the person reports a bug with what they saw pasted in (a traceback, an error, a query's output) — or tells it in words ("cli never exits now", "the axis is empty") and the agent names a cause ("That's the sweep timer: …") — the agent diagnoses it (after reproducing it, maybe) before editing, then fixes it in the same turn: its diagnosis is the title, all of it the evidence, every fix of the turn the code; not a change the person asks for with an example pasted ("want this: … today it's sorted"), nor the agent's account of what the code does today |
+| (its failure) | a failing test the agent wrote to reproduce what the person reported: what they saw ("> Our 'Doing' column says 5/3 …"), not the test's output |
 """
 
 from __future__ import annotations
@@ -119,6 +120,10 @@ def gotchas(session: Session) -> list[Proposal]:
         err = error_line(f.output)
         if explanation is None:
             continue  # nobody said why it failed: its output is no title (the agent is asked at Stop)
+        told = next((u for u in reversed(events[:f.index]) if isinstance(u, Utterance) and u.who == USER and
+                     u.turn == f.turn), None)
+        if told is not None and any(_TEST_PATH.search(c.path) for c in session.edits({f.turn}) if c.index < f.index):
+            err = _symptom(told.text) or err  # a test written to reproduce what the person reported: their symptom
         title = title_of(cause) if cause and len(cause.split()) >= 4 else title_of(explanation[1])
         evidence = [Evidence(session.id, TOOL, f.at, f"$ {f.command}\n{err}".strip(), f.line)]
         if explanation:  # what the agent found, said around that sentence too
@@ -133,6 +138,17 @@ def gotchas(session: Session) -> list[Proposal]:
         refs = _with(_refs_of(fix), [r for c in fixes for r in _refs_of(c) if r[1]])
         out.append(Proposal("gotcha", title, conf, refs, evidence, cause, works_around=err))
     return out
+
+
+def _symptom(text: str) -> str:
+    """What the person saw, as they reported it: a line quoted from a ticket ("> Our 'Doing'
+    column says 5/3 …"), else the sentence that tells a symptom, else the error pasted; "" when
+    none."""
+    quoted = [ln.lstrip("> ").strip() for ln in text.split("\n") if ln.startswith(">") and ln.strip("> ")]
+    told = [x for x in sentences(text) if _SYMPTOM.search(x) and not x.rstrip().endswith("?")]
+    seen = (sentences(quoted[0])[:1] if quoted else []) or told[:1] or \
+        ([error_line(text)] if _ERROR_LINE.search(text) else [])
+    return seen[0][:200].rstrip(".") if seen else ""
 
 
 def _names_code(text: str, call: Call) -> bool:
@@ -155,6 +171,13 @@ _SYMPTOM = re.compile(r"\b(?:never (?:exits|ends|returns|finishes|stops|terminat
 # the agent naming the cause: "That's the sweep timer: …", "Reproduced, and it's floating point", "Found it."
 _DIAGNOSED = re.compile(r"^(?:reproduced|found it|that's|that is|it's|this is|the (?:problem|issue|cause|culprit|"
                         r"bug|reason) (?:is|was))\b|\b(?:because|caused by|due to|comes from|turns out)\b", re.I)
+
+
+# the person asks for other behaviour, what they pasted shows what they want: no bug reported
+_WANTED = re.compile(r"(?:^|\n|[.!]\s+)\s*(?:i\s+|we\s+)?(?:want|need|would like)\s+(?:this|it|that|the)\b|"
+                     r"\btoday it'?s\b", re.I)
+# what the code does today, as the agent tells it before changing it
+_TODAY = re.compile(r"^\W*(?:today|currently|right now|at the moment|as it stands),?\s", re.I)
 
 
 def reported(session: Session) -> list[Proposal]:
@@ -182,6 +205,9 @@ def reported(session: Session) -> list[Proposal]:
                       not remark(without_lead(x))), "")  # not "I think I know this one.": what it found
         if not first or _NARRATION.match(first) or not pasted and not _DIAGNOSED.search(first):
             continue  # told, not pasted: only with a diagnosis ("That's the sweep timer: …", "it's floating point")
+        if _WANTED.search(u.text) and not _SYMPTOM.search(u.text) or _TODAY.match(first):
+            continue  # a change asked for ("want this: the order they typed. today it's sorted"), the agent's
+            # account of what the code does today: the behaviour the session replaces, no trap
         err = error_line(u.text) if _ERROR_LINE.search(u.text) else ""
         evidence = [Evidence(session.id, USER, u.at, (err or u.text.strip().split("\n")[0])[:300], u.line),
                     Evidence(session.id, ASSISTANT, diag.at, _around_sentence(diag.text, ""), diag.line),  # all of it

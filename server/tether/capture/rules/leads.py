@@ -24,6 +24,12 @@ _RULE_WORD = re.compile(r"\b(?:must|never|always|only|has to|have to|needs? to|s
                         r"from now on|no longer|instead|rather|keep|stays?|remains?|out of scope|for now)\b", re.I)
 
 
+# the person not settling: unsure, putting it off, only asking, guessing at what the code does today
+_UNSETTLED = re.compile(r"^\W*(?:hm+\W+)?(?:(?:i'?m )?not sure|no idea|dunno|i don'?t know|i think|i guess|i believe|"
+                        r"maybe|perhaps)\b|\blet me (?:think|check|ask|ping|talk|sleep on)\b|"
+                        r"\b(?:i'?m|i am) (?:only |just )?asking\b", re.I)
+
+
 def leads(session: Session, covered: set[int | str]) -> list[Lead]:
     """Where the person may have settled something no proposal quotes (``covered``: the
     transcript lines the proposals quote, or for what was read from the observation log, which
@@ -52,6 +58,8 @@ def leads(session: Session, covered: set[int | str]) -> list[Lead]:
         opts = options_in(agent.text) if agent is not None and agent.turn == u.turn - 1 else []
         plan = next((x for x in sentences(agent.text) if _PROPOSAL.search(x)), "") \
             if agent is not None and agent.turn == u.turn - 1 else ""
+        if opts and not any(not skipped(x) and not _UNSETTLED.search(x) for x in sentences(u.text)):
+            continue  # "hmm not sure. what does the cli do with …?": asked back, nothing picked
         if opts:  # the sentence of a long reply that speaks of the options, not its greeting
             named = max(sentences(u.text) or [words], key=lambda x: max(len(_stems(x) & _stems(o.head)) for o in opts))
             spoken = words if len(words) <= 160 or not any(_stems(named) & _stems(o.head) for o in opts) else \
@@ -61,7 +69,8 @@ def leads(session: Session, covered: set[int | str]) -> list[Lead]:
             why, quote = "turned down", f"\"{words[:200]}\""
         elif plan and _ASSENT.match(u.text) and len(u.text.split()) <= 6:  # "👍" to "I'll key it by (customer, id)"
             why, quote = "accepted the agent's plan", f"\"{plan[:160]}\" → \"{words[:40]}\""
-        elif rules := [x for x in sentences(u.text) if _RULE_WORD.search(x) and not skipped(x)]:  # quoted from the
+        elif rules := [x for x in sentences(u.text) if _RULE_WORD.search(x) and not skipped(x) and
+                       not _UNSETTLED.search(x) and not _UNSETTLED.search(u.text[:120])]:  # quoted from the
             # sentence that says it, not from the start of a long message
             why, quote = "sounds like a rule", f"\"{_around_sentence(u.text, rules[0])[:200]}\""
         else:

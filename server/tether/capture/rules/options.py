@@ -24,13 +24,43 @@ class Option:
     quote: str  # the option as written
 
     def rejected(self) -> Alternative:
-        """The option as turned down: what the agent said against it is the reason; what only
-        describes it ("— round half to even", "— with an explicit stack instead of recursion")
-        belongs to the option, and no reason is given."""
-        if not self.why or _AGAINST.search(self.why):
-            return Alternative(self.head, self.why)
+        """The option as turned down: what the agent said against it is the reason — from the
+        clause that holds it, not the description before ("One-line change, but the word gets
+        hard to see" → "the word gets hard to see"); what only describes it ("— round half to
+        even") belongs to the option when short, and no reason is given."""
+        against = _against(self.why)
+        if against:
+            return Alternative(self.head, against)
         said = re.split(r"(?<=[.;!])\s", self.why, maxsplit=1)[0].rstrip(".;!")
-        return Alternative(f"{self.head} — {said}", "")
+        while re.search(r"\s\([^()]*\)", said):  # (its asides in brackets left out)
+            said = re.sub(r"\s\([^()]*\)", "", said)
+        brief = said and len(said.split()) <= 16 and not said.startswith("(")  # a long description is no part of its name
+        return Alternative(f"{self.head} — {said}" if brief else self.head, "")
+
+
+def _against(why: str) -> str:
+    """What of an option's description holds something against it: its sentences that do,
+    each from its "but" on ("(0.35 → 0.12). One-line change, but the word gets hard to see"
+    → "the word gets hard to see"); "" when none does — also "Keep refusing the drop, but
+    return a reason": a "but" that goes on describing (a verb as the option's own, no word
+    against it after) holds nothing."""
+    out, buts = [], []
+    for s in re.split(r"(?<=[.;!])\s+", why.strip()):
+        s = re.sub(r"^\W*(?:cons?|bad|downsides?)\W*:\W*", "", s, flags=re.I)  # "**Cons:** …", a table's "bad: …"
+        if s.rstrip().endswith("?"):
+            continue
+        m = re.search(r"(?:^|,\s*|\s)(?:but|−)\s+(?P<rest>.+)$", s, re.I)  # ("+ in order − a request per key")
+        if m is not None and (_AGAINST.search(m.group("rest")) or not _DESCRIBES.match(m.group("rest"))):
+            buts.append(m.group("rest") if m.start() else s)
+        elif m is None and _AGAINST.search(s):
+            out.append(s)
+    # a "but" says what holds against it; the other sentences, then, describe it ("draw only the outlines")
+    return " ".join(buts or out).rstrip(".;!")
+
+
+# "but return a reason", "but keep the old one": a "but" that goes on describing the option, as an order
+_DESCRIBES = re.compile(r"^(?!(?:the|a|an|it|its|this|that|they|them|you|we|every|each|some|any|no|not|nothing|"
+                        r"another|other|one|still|also|then|only|even)\b)[a-z]+(?<!s)(?<!ed)(?<!ing)\b")
 
 
 # words that hold something against an option ("but another service to run", "lost on restart", "too slow")
@@ -58,8 +88,8 @@ _OPTIONS_CUE = re.compile(r"\b(options?|ways?|approaches|alternatives|choices|ei
 _INLINE = re.compile(r"(?:\boptions?\s*:|\beither|\b(?:two|three|a few|some|several) (?:[a-z]+ )?(?:ways|options|approaches|"
                      r"choices|alternatives)(?: here| to (?:do|go|fix)(?: it| this)?)?\s*:|"
                      r"\b(?:we|you|i) could(?: either)?)\s+"
-                     r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|\.(?=\S)){3,240}?),?\s+(?:[—–-]\s+)?or\s+(?:\(?b\)\s*)?"
-                     r"(?P<b>(?:[^.?!;]|\.(?=\S)){3,120})", re.I)
+                     r"(?:\(?a\)\s*)?(?P<a>(?:[^.?!;]|[.!](?=\S)){3,240}?),?\s+(?:[—–-]\s+)?or\s+(?:\(?b\)\s*)?"
+                     r"(?P<b>(?:[^.?!;]|[.!](?=\S)){3,120})", re.I)  # (a "!" or "." inside a word: "`#CYCLE!`")
 # "Should the cache be per-process or shared in Redis?": two options in a question
 _ASKED = re.compile(r"\b(?:be|use|go with|keep|make it|store (?:it|them|this)?\s*(?:in|as)?|prefer|want|do)\s+"
                     r"(?P<a>[^?,;]{2,60}?),?\s+or\s+(?P<b>[^?,;]{2,60})\?|"
@@ -211,6 +241,8 @@ def options_in(text: str) -> list[Option]:
         m = _INLINE.search(sent) or _ASKED.search(sent)
         if m and (not listed or body.find(sent[:40]) > body.find(listed[-1].quote)):  # the options laid out last
             parts = next((m.group(x), m.group(y)) for x, y in ("ab", "cd", "ef") if m.group(x))
+            parts = [re.split(r",\s+(?:which|but|so|though)\b", x, maxsplit=1)[0] for x in parts]  # "…, which is
+            # the one that stops replays": what is said of an option, not the option
             heads = [re.sub(r"\s+(?:fine|ok|okay|enough|good enough)$", "",  # "or is a module constant fine?"
                             re.sub(r"^(?:to\s+|we\s+|i\s+(?:can\s+)?|you\s+|is\s+|it\s+be\s+)", "", part.strip(" ,"),
                                    flags=re.I).strip(), flags=re.I) for part in parts]
@@ -223,8 +255,8 @@ def _said_about(text: str, head: str, other: str = "") -> str:
     ``head`` (by a word the ``other`` option does not have)."""
     key = _stems(head) - _stems(other)
     for sent in sentences(text):
-        if _INLINE.search(sent) or _ASKED.search(sent) or _RECOMMEND.search(sent):
-            continue
+        if _INLINE.search(sent) or _ASKED.search(sent) or _RECOMMEND.search(sent) or sent.rstrip().endswith("?"):
+            continue  # ("Clamp or raise?" asks; it says nothing of either)
         if key & _stems(sent.split(",")[0]):
             return sent.rstrip(".")
     return ""

@@ -4,12 +4,16 @@ right is dropped rather than offered misleading (the agent writes that note itse
 
 | what | done |
 |---|---|
-| a title led by a hedge, an aside or a count ("I think …", "Honestly …", "I get the risk, but …", "Third, …", "(2) …"), by the agent's plan ("I'll open the file with …"), or ending "please" | the lead-in and "please" dropped: "Open the file with …" |
+| a title led by a hedge, an aside, a count or the note it restates ("I think …", "Honestly …", "I get the risk, but …", "Third, …", "(2) …", "Same as in money.py, …"), by the agent's plan ("I'll open the file with …"), or ending "please" | the lead-in and "please" dropped: "Open the file with …" |
 | a title that is a remark, not a statement: a generic word ("Option", "Order"), an apology or a slip owned up to ("Sorry …", "Forgot the import"), an aside ("That while I'm in here"), a pronoun with a verb and nothing named ("They get english", "It is on purpose", "I know this one") | titled by the first statement its quotes make; dropped when they make none |
+| a title that is a question's words ("The breaker be keyed by the endpoint URL", of "Should the breaker be keyed by …?") | said as a statement: "The breaker is keyed by …" |
 | a title that puts the choice off ("Let me think about it, I need to talk to Ana …") | the proposal dropped |
 | a process instruction: the package's version, its changelog or lock file ("leave package.json version alone") | the proposal dropped |
+| a rule that is the spec of new code asked for ("need canArchiveColumn(user, board, columnId) in board.ts: owners can always, …") | the proposal dropped |
 | a rejected option that is a fragment: it ends on what it points at ("do that", "one of these"), an assent ("go ahead"), a lone word that names nothing ("before"), a piece of a markdown table ("ignore \\; good: delta\\") | the option dropped; a stray backtick or a trailing "— e.g" taken off, a dangling "(…" closed |
 | what a workaround works around, when the words caught name no cause ("why in a comment", "the same thing") | left empty |
+| a rejected option with no reason, that the person's words name ("1. Full jitter means an attempt can come back after 0 seconds.") | that sentence is its reason |
+| a rejected option's reason that gives none: a question ("Clamp or raise?"), a preamble ("Before I do that, I'd push back …"), a description in brackets, what follows from the choice ("so let it pass a transaction id …") | left empty: no reason rather than a wrong one |
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import re
 
 from ...core.notes import Alternative
 from ..session import Proposal
-from .sentences import main_clause, sentences, skipped, title_of
+from .sentences import main_clause, sentences, skipped, _stems, title_of
 
 # what leads a title and says nothing of it; taken off until none is left
 _LEAD = re.compile(r"^(?:(?:honestly|frankly|tbh|imo|anyway|btw|by the way|plus|oh|hmm+|well)\b[,:]?\s+|"
@@ -26,7 +30,9 @@ _LEAD = re.compile(r"^(?:(?:honestly|frankly|tbh|imo|anyway|btw|by the way|plus|
                    r"i (?:think|guess|know|mean|believe|suppose|reckon|feel like)\s+(?:that\s+)?|"
                    r"i'?m (?:pretty |fairly )?sure\s+(?:that\s+)?|"
                    r"i (?:get|see|hear|understand) (?:the|your) \w+,?\s+but\s+|"  # "I get the risk, but …"
-                   r"no\s+(?=(?:leave|keep|don'?t|just|use|stay)\b))", re.I)  # "no leave the max one alone"
+                   r"no\s+(?=(?:leave|keep|don'?t|just|use|stay)\b)|"  # "no leave the max one alone"
+                   r"(?:the\s+)?same\s+(?:as|like)\s+(?:in|with|for)\s+[\w.`/-]+\s*[,:;—–-]\s*)", re.I)  # "same as in
+# money.py, …": which note it restates, not the rule
 # the agent's plan, said as one: "I'll open the file with …" is "Open the file with …"
 _PLAN = re.compile(r"^(?:i'll|i will|we'll|we will|let'?s)\s+(?=[a-z`])(?!not\b|never\b|be\b)", re.I)
 # a title that is one word naming no choice
@@ -47,6 +53,13 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:i|you|they|he|she)\b", re.I)  # (a title's "
 # how the work is released rather than how the code behaves
 _PROCESS = re.compile(r"\b(?:package(?:-lock)?\.json|changelog|lock ?file|bump\w* (?:the )?version|"
                       r"version (?:number|bump))\b", re.I)
+
+# a question's subject and verb left as asked: "The breaker be keyed by …"
+_BE = re.compile(r"^(?P<s>(?:the|a|an|every|each|our|all)\s+[\w`.-]+(?:\s+[\w`.-]+)?)\s+be\s+(?=\w)", re.I)
+
+# a request for new code with its spec after a colon: the feature asked for, not a rule of the code
+_SPEC = re.compile(r"^\W*(?:(?:i|we)\s+)?(?:need|add|write|implement|create|build)\s+(?:a\s+|an\s+|the\s+)?"
+                   r"`?[A-Za-z_]\w*`?\([^:!?]{0,60}:\s", re.I)
 
 # what a workaround works around, when a rule caught words that name no cause
 _NO_CAUSE = re.compile(r"^\W*(?:\S+(?:\s+\S+)?\W*$|(?:why|how|what|it|this|that|the same|no|leave|keep)\b)", re.I)
@@ -73,12 +86,36 @@ def worded(proposals: list[Proposal]) -> list[Proposal]:
                           if not skipped(x) and len(x.split()) >= 4 and not remark(without_lead(x))), "")
         if not title or _PROCESS.search(title):
             continue
+        if p.kind in ("invariant", "boundary") and p.evidence and _SPEC.match(p.evidence[0].quote):
+            continue  # "need canArchiveColumn(…) in board.ts: owners can always, …": what to build, asked for
+        be = _BE.match(title)  # "Should the breaker be keyed by …?" answered "yes": "The breaker is keyed by …"
+        if be:
+            title = f"{be.group('s')} {'are' if be.group('s').endswith('s') else 'is'} {title[be.end():]}"
         p.title = title
         if p.kind == "workaround" and _NO_CAUSE.match(p.works_around):
             p.works_around = ""  # "why in a comment", "the same thing": what the rule caught says nothing of it
-        p.alternatives = [a for a in (_option(a) for a in p.alternatives) if a is not None]
+        p.alternatives = [_said_of_it(a, p) for a in (_option(a) for a in p.alternatives) if a is not None]
         out.append(p)
     return out
+
+
+def _said_of_it(a: Alternative, p: Proposal) -> Alternative:
+    """A rejected option the rules found no reason for, with the person's sentence that names it
+    (by a word the choice lacks): "1. Full jitter means an attempt can come back after 0 seconds."
+    — what they held against it, as they said it."""
+    if a.rejected_because:
+        return a
+    key = _stems(a.option) - _stems(p.title)
+    said = [x for e in p.evidence if e.who == "user" for x in sentences(e.quote)]
+    chosen = _stems(p.title)
+    why = next((x for x in said if key & _stems(x) and len(x.split()) >= 5 and not skipped(x) and
+                not _CHOOSES.search(x) and len(chosen & _stems(x)) < max(2, len(chosen) // 2)), "")  # (not the
+    # sentence that makes the choice: "normalise the range like Excel does it, and not raise an error")
+    return Alternative(a.option, re.sub(r"^\W*\d+[.)]\s+", "", why).rstrip(".")) if why else a
+
+
+# a sentence that takes the option rather than holding something against it
+_CHOOSES = re.compile(r"\b(?:let'?s|go with|use|pick|take|keep|prefer|agreed|fine|good|yes)\b", re.I)
 
 
 def without_lead(title: str) -> str:
@@ -115,4 +152,11 @@ def _option(a: Alternative) -> Alternative | None:
     head = re.split(r",\s|\s[—–]\s", option)[0]  # (what was said of it follows a comma or a dash)
     if not option or _POINTS.search(head) or _TABLE_BITS.search(option) or head.lower() in _FUNCTION_WORDS:
         return None
-    return Alternative(option, a.rejected_because) if option != a.option else a
+    why = "" if _NO_REASON.search(a.rejected_because) else a.rejected_because
+    return Alternative(option, why) if (option, why) != (a.option, a.rejected_because) else a
+
+
+# a reason that is none: a question ("Clamp or raise?"), the agent's preamble ("Before I do that, I'd push back a bit
+# on fail-fast."), the option's own description in brackets, what follows from the choice ("so let it pass …")
+_NO_REASON = re.compile(r"\?\s*$|^\W*(?:before i do that|i'?d push back|let me push back)\b|^\s*\([^()]*\)\W*$|"
+                        r"^\W*so\s+(?:let|we|i|just)\b", re.I)

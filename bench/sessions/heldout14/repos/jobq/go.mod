@@ -1,0 +1,3 @@
+module github.com/acme/jobq
+
+go 1.22
