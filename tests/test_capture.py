@@ -325,8 +325,9 @@ def test_a_vscode_copilot_chat_session_is_read_through_the_same_reader(tmp_path)
     # agent's own reason; and the rule the person added
     (d,) = [c for c in out["new"] if c["kind"] == "decision"]
     assert d["title"].startswith("Refuse anything that isn't a whole number of cents")
-    assert d["alternatives"] == [{"option": "clamp the value to whole cents with `round`", "rejected_because":
-                                  "a bad price would slip through unnoticed"}]  # (not what it has for it)
+    assert d["alternatives"] == [{"option": "clamp the value to whole cents with `round` — Clamping keeps "
+                                  "old CSV imports working", "rejected_because": "a bad price would slip through "
+                                  "unnoticed"}]  # (what it has for it describes it: no reason)
     (i,) = [c for c in out["new"] if c["kind"] == "invariant"]
     assert i["title"] == "Prices are kept as whole cents everywhere"
     quotes = [e for c in out["new"] for e in c["evidence"]]
@@ -543,8 +544,8 @@ def test_an_option_the_person_picks_is_a_decision_and_the_others_are_rejected_wi
     assert (c["kind"], c["title"]) == ("decision", "Refuse fractions of a cent")
     assert [anchor_label(a) for a in c["anchors"]] == ["src/shop/money.py:to_cents"]
     assert c["alternatives"] == [
-        {"option": "Round half up", "rejected_because": "it hides bad input"},  # what it has against it
-        {"option": "Truncate", "rejected_because": "totals drift"}]
+        {"option": "Round half up — what finance expects on invoices", "rejected_because": "it hides bad input"},
+        {"option": "Truncate — never overcharges", "rejected_because": "totals drift"}]  # what it has against it
     assert [e["who"] for e in c["evidence"]] == ["assistant", "user"] and c["evidence"][1]["quote"] == "the second"
 
 
@@ -1344,7 +1345,7 @@ def test_what_the_agent_says_of_an_option_is_its_rejection_reason_only_when_it_h
         ("user", "raise"), ("edit", "")], QUIET)["new"]
     assert c["title"] == "Raise: refuse anything finer than a cent" and c["alternatives"] == [  # (the label, said)
         {"option": "Banker's rounding — round half to even", "rejected_because": ""},  # a description, no reason
-        {"option": "Round half up", "rejected_because": "hides bad input"}]
+        {"option": "Round half up — rounds 0.125 to 13", "rejected_because": "hides bad input"}]
 
 
 def test_a_choice_reverted_later_is_offered_the_way_it_ended(tmp_path):

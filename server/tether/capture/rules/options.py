@@ -26,16 +26,19 @@ class Option:
     def rejected(self) -> Alternative:
         """The option as turned down: what the agent said against it is the reason — from the
         clause that holds it, not the description before ("One-line change, but the word gets
-        hard to see" → "the word gets hard to see"); what only describes it ("— round half to
-        even") belongs to the option when short, and no reason is given."""
+        hard to see" → "the word gets hard to see"); what describes it ("— round half to even",
+        "— one-line change") belongs to the option, when short."""
         against = _against(self.why)
-        if against:
-            return Alternative(self.head, against)
-        said = re.split(r"(?<=[.;!])\s", self.why, maxsplit=1)[0].rstrip(".;!")
-        while re.search(r"\s\([^()]*\)", said):  # (its asides in brackets left out)
-            said = re.sub(r"\s\([^()]*\)", "", said)
-        brief = said and len(said.split()) <= 16 and not said.startswith("(")  # a long description is no part of its name
-        return Alternative(f"{self.head} — {said}" if brief else self.head, "")
+        rest = self.why
+        if against:  # what comes before what is held against it describes it ("One-line change, but …")
+            at = self.why.find(against[:30])
+            rest = re.sub(r"(?:[,;]?\s*(?:but|−)|[.;,])\s*$", "", self.why[:at].strip(), flags=re.I) if at > 0 else ""
+        said = re.split(r"(?<=[.;!])\s", rest, maxsplit=1)[0].rstrip(".;!")
+        while re.search(r"\s?\([^()]*\)", said):  # (its asides in brackets left out)
+            said = re.sub(r"\s?\([^()]*\)", "", said).strip()
+        brief = 0 < len(said.split()) <= 16 and not _LABEL.match(said) and \
+            said.lower() not in ("right", "true", "sure", "yes", "ok", "okay", "well", "fine")  # ("right, but …")  # (not a long one, nor a table's "how: …")
+        return Alternative(f"{self.head} — {said}" if brief else self.head, against)
 
 
 def _against(why: str) -> str:
