@@ -436,6 +436,29 @@ def test_a_call_to_a_function_nested_in_the_one_around_it_hands_over_its_notes(t
         ws.close()
 
 
+def test_a_call_through_an_import_inside_the_function_hands_over_the_callees_notes(tmp_path):
+    """``from ._impl import open_url`` inside the function (Python puts off an import's cost so),
+    re-exported there from the module the code moved to: the call resolves through both; a
+    nested function's own import, or the same name bound otherwise, does not count."""
+    files = {"pkg/__init__.py": "", "pkg/_win.py": "def open_url(url):\n    return url\n",
+             "pkg/_impl.py": "from ._win import open_url\n",
+             "pkg/term.py": "def launch(url):\n    from ._impl import open_url\n\n    return open_url(url)\n\n\n"
+                            "def other(url):\n    def inner():\n        from ._impl import open_url\n"
+                            "    open_url = str\n    return open_url(url)\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    ws, _ = Workspace.init(tmp_path, exact=True)
+    try:
+        note = ws.record("intent", "pkg/_win.py", 0, title="open_url is the one place that opens a browser")
+        got = context_for(ws, "pkg/term.py", 3)
+        assert [(i.note.id, i.tier) for i in got.items] == [(note.id, CALLEE)]
+        assert "(`open_url` in pkg/_win.py): open_url is the one place" in got.to_markdown()
+        assert context_for(ws, "pkg/term.py", 10).items == []  # `other`: its own `open_url` is a variable
+    finally:
+        ws.close()
+
+
 def test_a_wrapper_calling_the_same_name_in_another_module_hands_over_that_ones_notes(tmp_path):
     """``def asdict(...): return _asdict(...)`` with ``from ._funcs import asdict as _asdict``:
     the call is to the other module's ``asdict``, not the wrapper calling itself."""

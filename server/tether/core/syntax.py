@@ -561,12 +561,23 @@ def _type_name(s: str) -> str:
     return s.split("::")[-1]
 
 
-def _imports(src: SourceFile) -> Imports:
+def imports_in(src: SourceFile, start: int, end: int, skip: list[tuple[int, int]] = ()) -> Imports:
+    """What the imports between bytes ``start`` and ``end`` bind (a function's own ``from .m
+    import f``), those starting inside a ``skip`` range aside (the functions nested in it)."""
+    return _imports(src, (start, end), skip)
+
+
+def _imports(src: SourceFile, within: tuple[int, int] | None = None, skip: list[tuple[int, int]] = ()) -> Imports:
     """Run the language's bindings query (its captures are described in grammars/python/bindings.scm)."""
     bindings: dict[str, tuple] = {}
     exports: list[tuple[str, str, str]] = []
     text = src.slice_node
-    for _, caps in tree_sitter().QueryCursor(src.lang.query("bindings")).matches(src.tree.root_node):
+    cursor = tree_sitter().QueryCursor(src.lang.query("bindings"))
+    if within is not None:
+        cursor.set_byte_range(*within)
+    for _, caps in cursor.matches(src.tree.root_node):
+        if skip and any(a <= min(n.start_byte for v in caps.values() for n in v) < b for a, b in skip):
+            continue
         one = {k: text(v[0]) for k, v in caps.items() if not k.startswith("_")}
         if "export.star" in one:
             exports.append(("*", one["from"], "*"))
