@@ -1528,6 +1528,13 @@ def test_a_rejected_option_shows_the_reason_given_against_it_or_none(tmp_path):
                       "Round or raise?"),
         ("user", "raise. silently changing money is worse than an error"), ("edit", "")], TO_CENTS)["new"]
     assert c["alternatives"] == [{"option": "round half up to 13 cents", "rejected_because": ""}], c["alternatives"]
+    # a table: its "trade-off" column, not how the option works
+    (c,) = exchange(tmp_path, "table", [
+        ("user", "to_cents: how should it treat half a cent?"),
+        ("assistant", "| option | how | trade-off |\n|---|---|---|\n| Round half up | `ROUND_HALF_UP` | totals drift over "
+                      "long invoices |\n| Raise | refuse it | callers clean their data first |\n\nWhich one?"),
+        ("user", "raise"), ("edit", "")], TO_CENTS)["new"]
+    assert c["alternatives"] == [{"option": "Round half up", "rejected_because": "totals drift over long invoices"}]
     # no reason from the agent: the person's objection that names it
     (c,) = exchange(tmp_path, "objections", [
         ("user", "to_cents gets 0.125 from the feed. propose something before you change anything."),

@@ -23,8 +23,8 @@ from tether.core.workspace import Workspace
 
 from samples import APP_PY, TETHER, git_init  # noqa: E402
 
-TOOLS = {"get_context", "get_note", "list_notes", "search_notes", "record_note", "amend_note", "confirm_invariant",
-         "check", "list_candidates", "accept_candidate", "dismiss_candidate"}
+TOOLS = {"get_context", "get_note", "list_notes", "search_notes", "record_note", "amend_note", "supersede_note",
+         "confirm_invariant", "check", "list_candidates", "accept_candidate", "dismiss_candidate"}
 
 LOOP_PY = '''\
 import time
@@ -186,7 +186,8 @@ def test_tools_and_their_parameters(shared):
     assert tools["get_context"].input_schema["properties"]["budget"]["default"] == 2000
     assert [t.uri_template for t in templates] == ["tether://note/{id}"]
     writes = {name for name, t in tools.items() if not t.annotations.read_only_hint}
-    assert writes == {"record_note", "amend_note", "confirm_invariant", "accept_candidate", "dismiss_candidate"}
+    assert writes == {"record_note", "amend_note", "supersede_note", "confirm_invariant", "accept_candidate",
+                      "dismiss_candidate"}
 
 
 def test_context_names_the_note_at_the_line(shared):
@@ -417,6 +418,11 @@ async def test_amend_note_corrects_a_note_in_place(repo):
         no_place = await refused(s, "amend_note", id=note["id"], drop_places=[{"path": "src/app.py", "line": 12}])
         last = await refused(s, "amend_note", id=note["id"], drop_places=[{"path": "src/loop.py", "line": 4}])
         listed = await call(s, "list_notes")
+        newer = await call(s, "record_note", kind="decision", path="src/app.py", line=4, title="Config is JSON5")
+        old = await call(s, "supersede_note", id=note["id"], by=newer["id"])
+        after = await call(s, "list_notes")
+    assert (old["status"], old["superseded_by"]) == ("superseded", newer["id"])
+    assert [n["status"] for n in after["notes"] if n["id"] == note["id"]] == ["superseded"]
     assert amended["id"] == note["id"] and amended["title"] == "Every config file is TOML"
     assert amended["alternatives"] == [{"option": "YAML", "rejected_because": "'no' parses as false"},
                                        {"option": "JSON", "rejected_because": "no comments"}]

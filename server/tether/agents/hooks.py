@@ -678,7 +678,8 @@ REQUEST_CLI = ('tether record KIND PATH:LINE [PATH:LINE …] --title "…" --rat
 REQUEST_MCP = ('record_note(kind, path, line, title, rationale, alternatives=[{option, rejected_because}], '
                'works_around, remove_when, failure, cause, also=[{path, line}], joins)')
 REQUEST_AMEND = ('To correct a note you recorded: tether amend ID [--title "…"] [--add-place PATH:LINE] … '
-                 "(tether amend --help); MCP amend_note(id, …)")
+                 "(tether amend --help); MCP amend_note(id, …). A decision the session reversed: record the new one, "
+                 "then tether supersede OLD --by NEW; MCP supersede_note(id, by)")
 
 
 # what Gemini CLI puts before the person's prompt: tether's own SessionStart context, not the person's words

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 
 from ..core import anchors as A
-from ..core.files import glob_match
+from ..core.files import TEST_PATH, glob_match
 from ..core.languages import for_path
 from ..core.notes import KINDS, Alternative, Note, new_id, now
 from ..core.resolution import anchor_json, anchored_in
@@ -386,8 +386,6 @@ def _absorb(c: Candidate, p: Candidate) -> bool:
     return True
 
 
-# a test file: what a rule is said about in a test is the code it tests
-TEST_PATH = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
 
 
 def _scope(anchors: list[A.Anchor]) -> A.Anchor | None:

@@ -333,6 +333,17 @@ def _place(ws, path: str, line: int | None) -> Place:
 
 
 @tool(reads=False)
+def supersede_note(id: NoteId, by: Annotated[str, Field(description="the id (or a unique prefix) of the note that "
+                                                                     "replaces it")]) -> dict[str, Any]:
+    """A decision reversed: the note ``id`` is replaced by the note ``by`` (recorded first), as
+    `tether supersede ID --by NEW` does. The old note stays as history, handed to no agent. Returns it."""
+    ws = STATE.ws
+    if not STATE.ready:
+        raise WorkspaceError(f"no note '{id}': this workspace has no notes yet")
+    return note_json(STATE.for_writing().supersede(id, by))
+
+
+@tool(reads=False)
 def confirm_invariant(id: NoteId) -> dict[str, Any]:
     """An invariant still holds after its code changed: record the code's current
     fingerprint (clears its invariant-drift finding). Returns the note."""

@@ -109,6 +109,9 @@ def anchor_refs(session: Session, at: int, turns: set[int], sentence: str, messa
             raised = _error_types(session)  # "raise a new `UnbalancedEntry`": about the code that raises it
             if any(n not in raised for c in in_turn if not _TEST_PATH.search(c.path) for n in c.symbols):
                 named = [r for r in named if r[1] not in raised]
+            shapes = _type_decls(session)  # "pass an `AbortSignal` to async validators": about the code that does
+            if any(n not in shapes for c in in_turn if not _TEST_PATH.search(c.path) for n in c.symbols):
+                named = [r for r in named if r[1] not in shapes]
             if any(not _TEST_PATH.search(c.path) for c in edits or pool):  # a test's name ("async validators",
                 # `describe("fractional keys")`) is not what a note is about when code changed
                 named = [r for r in named if not _TEST_PATH.search(r[0])]

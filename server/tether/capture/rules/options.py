@@ -45,19 +45,26 @@ def _against(why: str) -> str:
     return a reason": a "but" that goes on describing (a verb as the option's own, no word
     against it after) holds nothing."""
     out, buts = [], []
+    cons = False  # after "**Cons:**", until what it has for it is said again
     for s in re.split(r"(?<=[.;!])\s+", why.strip()):
-        s = re.sub(r"^\W*(?:cons?|bad|downsides?)\W*:\W*", "", s, flags=re.I)  # "**Cons:** …", a table's "bad: …"
-        if s.rstrip().endswith("?"):
-            continue
+        if _FOR_IT.match(s) or s.rstrip().endswith("?"):
+            cons = False
+            continue  # a table's "how: …", "good: …": what it is, what it has for it
+        label = _AGAINST_LABEL.match(s)  # "**Cons:** …", a table's "bad: …", "trade-off: …"
+        s = s[label.end():] if label else s
+        cons = labelled = label is not None or cons and not _LABEL.match(s)  # ("**What I'd do:** …" ends them)
         m = re.search(r"(?:^|,\s*|\s)(?:but|−)\s+(?P<rest>.+)$", s, re.I)  # ("+ in order − a request per key")
         if m is not None and (_AGAINST.search(m.group("rest")) or not _DESCRIBES.match(m.group("rest"))):
             buts.append(m.group("rest") if m.start() else s)
-        elif m is None and _AGAINST.search(s):
-            out.append(s)
+        elif m is None and (labelled or _AGAINST.search(s)):
+            (buts if labelled else out).append(s)
     # a "but" says what holds against it; the other sentences, then, describe it ("draw only the outlines")
     return " ".join(buts or out).rstrip(".;!")
 
 
+_AGAINST_LABEL = re.compile(r"^\W*(?:cons?|bad|downsides?|trade-?offs?|risks?)\W*:\W*", re.I)
+_LABEL = re.compile(r"^\W*[\w' ]{2,24}:\W*(?:\s|$)")
+_FOR_IT = re.compile(r"^\W*(?:how|what|good|pros?|upsides?)\W*:", re.I)
 # "but return a reason", "but keep the old one": a "but" that goes on describing the option, as an order
 _DESCRIBES = re.compile(r"^(?!(?:the|a|an|it|its|this|that|they|them|you|we|every|each|some|any|no|not|nothing|"
                         r"another|other|one|still|also|then|only|even)\b)[a-z]+(?<!s)(?<!ed)(?<!ing)\b")

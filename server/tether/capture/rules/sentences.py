@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ...core.notes import Alternative
-from ..candidates import TEST_PATH as _TEST_PATH
+from ...core.files import TEST_PATH as _TEST_PATH
 
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)

@@ -108,12 +108,16 @@ def _said_of_it(a: Alternative, p: Proposal) -> Alternative:
     key = _stems(a.option) - _stems(p.title)
     said = [x for e in p.evidence if e.who == "user" for x in sentences(e.quote)]
     chosen = _stems(p.title)
-    why = next((x for x in said if key & _stems(x) and len(x.split()) >= 5 and not skipped(x) and
+    why = next((x for x in said if key & _stems(x) and len(x.split()) >= 5 and not skipped(x) and _HELD.search(x) and
                 not _CHOOSES.search(x) and len(chosen & _stems(x)) < max(2, len(chosen) // 2)), "")  # (not the
     # sentence that makes the choice: "normalise the range like Excel does it, and not raise an error")
     return Alternative(a.option, re.sub(r"^\W*\d+[.)]\s+", "", why).rstrip(".")) if why else a
 
 
+# words that hold something against what they speak of ("hides the feeds", "means an attempt can come back after 0 s")
+_HELD = re.compile(r"\b(?:not|no|never|nothing|too|means|wast\w*|problem\w*|slow\w*|wrong|break\w*|fail\w*|los[et]|"
+                   r"hides?|drift\w*|hate\w*|confus\w*|stuck|worse|risk\w*|weird|shouldn'?t|don'?t|can'?t|won'?t|"
+                   r"doesn'?t|isn'?t)\b|n't\b", re.I)
 # a sentence that takes the option rather than holding something against it
 _CHOOSES = re.compile(r"\b(?:let'?s|go with|use|pick|take|keep|prefer|agreed|fine|good|yes)\b", re.I)
 
