@@ -212,7 +212,7 @@ def test_context_names_the_note_at_the_line(shared):
 def test_a_note_named_only_is_fetched_whole_by_its_handle(shared):
     """At a budget with room for the note's line but not its text, get_context names it
     (kind, where, title, handle) and get_note gives the rest."""
-    named = shared.result("get_context", path="src/app.py", line=7, budget=65)
+    named = shared.result("get_context", path="src/app.py", line=7, budget=67)
     md = named.content[0].text
     line = next(x for x in md.splitlines() if x.startswith("- decision (`load_config`): Configuration is read whole ("))
     assert "Rationale:" not in md and named.structured_content["tokens"] <= 65
