@@ -2,6 +2,7 @@
 
 import shutil
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -55,3 +56,19 @@ def stop_server(root) -> None:
         assert time.monotonic() < end, "no server listening"
         time.sleep(0.05)
     assert ask(str(root), ["context", "x"], str(root), b"", version="stop") == (b"stale", b"", b"")
+
+
+@contextmanager
+def scans_counted():
+    """How many times the notes folder is scanned (a stat of every note file) within the block."""
+    from tether.core.repository import NoteRepository
+    count, scan = [0], NoteRepository._scan
+
+    def counted(self):
+        count[0] += 1
+        return scan(self)
+    NoteRepository._scan = counted
+    try:
+        yield count
+    finally:
+        NoteRepository._scan = scan

@@ -14,7 +14,7 @@ import pytest
 
 from tether.core.workspace import Workspace
 
-from samples import APP_PY, git_init
+from samples import APP_PY, git_init, scans_counted
 
 LOOP_PY = "import time\n\n\ndef tick():\n    return 1\n"
 NOTEBOOK = json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
@@ -361,19 +361,12 @@ def test_an_event_looks_at_the_notes_folder_once(repo, monkeypatch):
     import io
 
     from tether.agents import hooks as H
-    from tether.core.repository import NoteRepository
-    count = [0]
-    scan = NoteRepository._scan
-
-    def counted(self):
-        count[0] += 1
-        return scan(self)
-    monkeypatch.setattr(NoteRepository, "_scan", counted)
     monkeypatch.chdir(repo.root)
     edit = pre(repo, "one-look", "Edit", file_path=path(repo, "src/app.py"), old_string="def load_config(path):\n"
                '    """Load the configuration."""\n    with open(path) as f:', new_string="def load_config(path):")
     out = io.StringIO()
-    assert H.run("claude-code", io.StringIO(json.dumps(edit)), out) == 0
+    with scans_counted() as count:
+        assert H.run("claude-code", io.StringIO(json.dumps(edit)), out) == 0
     log = repo.root / ".tether" / "cache" / "hooks.log"
     assert "Load config eagerly" in out.getvalue(), log.read_text() if log.exists() else "no log"
     assert count[0] == 1, f"the notes folder was scanned {count[0]} times for one event"

@@ -14,8 +14,9 @@ import orjson
 import pytest
 
 from tether.cli.main import main
-from tether.core.repository import NoteRepository
 from tether.core.workspace import Workspace
+
+from samples import scans_counted  # noqa: E402
 
 FILES, PER_FILE = 12, 4  # 48 notes
 
@@ -36,42 +37,34 @@ def workspace(tmp_path: Path, monkeypatch) -> Path:
     return tmp_path
 
 
-def scans(monkeypatch, *argv: str) -> tuple[int, str]:
+def scans(*argv: str) -> tuple[int, str]:
     """How many times the command scanned the notes folder, and what it printed."""
-    count = [0]
-    scan = NoteRepository._scan
-
-    def counted(self):
-        count[0] += 1
-        return scan(self)
-    monkeypatch.setattr(NoteRepository, "_scan", counted)
     out = io.StringIO()
-    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+    with scans_counted() as count, redirect_stdout(out), redirect_stderr(io.StringIO()):
         main(list(argv))
-    monkeypatch.setattr(NoteRepository, "_scan", scan)
     return count[0], out.getvalue()
 
 
 @pytest.mark.parametrize("argv", [("list", "--json"), ("list",), ("doctor", "--json"), ("check",),
                                   ("sync", "--check")])
-def test_a_command_scans_the_notes_folder_a_fixed_number_of_times(workspace, monkeypatch, argv):
-    n, _ = scans(monkeypatch, *argv)
+def test_a_command_scans_the_notes_folder_a_fixed_number_of_times(workspace, argv):
+    n, _ = scans(*argv)
     assert n <= 3, f"tether {' '.join(argv)} scanned the notes folder {n} times for {FILES * PER_FILE} notes"
 
 
-def test_site_scans_the_notes_folder_a_fixed_number_of_times(workspace, monkeypatch, tmp_path):
-    n, out = scans(monkeypatch, "site", "--out", str(tmp_path / "site"))
+def test_site_scans_the_notes_folder_a_fixed_number_of_times(workspace, tmp_path):
+    n, out = scans("site", "--out", str(tmp_path / "site"))
     assert f"{FILES * PER_FILE} notes" in out
     assert n <= 6, n
 
 
-def test_sync_of_every_anchor_moved_writes_them_all_in_a_fixed_number_of_scans(workspace, monkeypatch):
+def test_sync_of_every_anchor_moved_writes_them_all_in_a_fixed_number_of_scans(workspace):
     for i in range(FILES):  # every function two lines down: every anchor moved
         (workspace / f"m{i}.py").write_text("import os\n\n" + helpers(i))
-    n, out = scans(monkeypatch, "sync", "--json")
+    n, out = scans("sync", "--json")
     assert len(orjson.loads(out)["changed"]) == FILES * PER_FILE
     assert n <= 5, n
-    _, out = scans(monkeypatch, "list", "--json")
+    _, out = scans("list", "--json")
     assert {a["state"] for note in orjson.loads(out)["notes"] for a in note["anchors"]} == {"ok"}
 
 
