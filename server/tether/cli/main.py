@@ -269,7 +269,8 @@ def note_fields(c, default) -> None:
                    help="an option considered and rejected (repeatable); its reason in the --because after it, "
                         "or (when the option holds no ': ') as 'OPTION: WHY'")
     c.add_argument("--because", action=Because, dest="rejected", metavar="WHY",
-                   help="why the --rejected option before it was rejected (any text)")
+                   help="why the --rejected option before it was rejected (any text); "
+                        "leave it out when nobody said why")
     c.add_argument("--works-around", default=default, help="workarounds: the problem it works around")
     c.add_argument("--remove-when", default=default, help="workarounds: when it can go")
     c.add_argument("--failure", default=default, help="gotchas: what fails (the error or the symptom)")
