@@ -337,7 +337,6 @@ def supersede_note(id: NoteId, by: Annotated[str, Field(description="the id (or 
                                                                      "replaces it")]) -> dict[str, Any]:
     """A decision reversed: the note ``id`` is replaced by the note ``by`` (recorded first), as
     `tether supersede ID --by NEW` does. The old note stays as history, handed to no agent. Returns it."""
-    ws = STATE.ws
     if not STATE.ready:
         raise WorkspaceError(f"no note '{id}': this workspace has no notes yet")
     return note_json(STATE.for_writing().supersede(id, by))
