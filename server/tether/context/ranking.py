@@ -54,13 +54,20 @@ class Item:
     located: list[Located]  # the note's anchors in the touched file (empty for other notes)
     group: str = ""  # the heading it is handed under: how notes there apply
     tag: str = ""  # what its heading leaves unsaid: which definition, moved, changed
-    text: str = ""  # as handed over (Markdown): in full, or named only (``brief``: its first line)
-    tokens: int = 0  # estimate_tokens(text)
     brief: bool = False  # named only: the budget had no room for its text
     full: str = ""  # the note in full, and (head) its first line as a list item, with their estimates
     full_tokens: int = 0
     head: str = ""
     head_tokens: int = 0
+
+    @property
+    def text(self) -> str:
+        """As handed over (Markdown): in full, or named only (its first line)."""
+        return self.head if self.brief else self.full
+
+    @property
+    def tokens(self) -> int:
+        return self.head_tokens if self.brief else self.full_tokens
 
 
 @dataclass
@@ -171,7 +178,6 @@ class Context:
         self.items, self.left_out, last, used = [], [], None, 0
         for item in ranked:  # every note named, best first, while the names fit
             item.brief = item.head is not item.full
-            item.text, item.tokens = item.head, item.head_tokens
             cost = item.tokens + 1 + (heads[item.group] if item.group != last else 0)
             if used + cost <= room:
                 self.items.append(item)
@@ -181,7 +187,7 @@ class Context:
         for item in self.items:  # then told in full, best first, while they fit
             more = item.full_tokens - item.head_tokens
             if item.brief and used + more <= room:
-                item.brief, item.text, item.tokens, used = False, item.full, item.full_tokens, used + more
+                item.brief, used = False, used + more
 
 
 def context_for(ws: Workspace, rel: str, line: int | None = None, budget: int = DEFAULT_BUDGET,
