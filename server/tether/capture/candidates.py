@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 
 from ..core import anchors as A
-from ..core.files import TEST_PATH, glob_match
+from ..core.files import glob_match
 from ..core.languages import for_path
 from ..core.notes import KINDS, Alternative, Note, new_id, now
 from ..core.resolution import anchor_json, anchored_in
@@ -388,6 +388,10 @@ def _absorb(c: Candidate, p: Candidate) -> bool:
 
 
 
+# a test file: what a rule is said about in a test is the code it tests
+TEST_PATH = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
+
+
 def _scope(anchors: list[A.Anchor]) -> A.Anchor | None:
     """What code anchors on several places share: their file (``src/dom.ts``), or the
     folder of their files as a pattern (``geofence/**/*.py``), tests left out; None when
@@ -450,6 +454,17 @@ def near_duplicates(ws: Workspace, c: Candidate) -> list[Note]:
     return [n for _, n in sorted(found, key=lambda t: (-t[0], t[1].id))]
 
 
+# the person recalls a decision made before ("remember we …", "what we agreed last week — …")
+_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|holds|applies)|"
+                       r"(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|settled)|"
+                       r"what we (?:agreed|decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|"
+                       r"the \w+ (?:thing|fix|rule) (?:from )?last (?:week|time)|"
+                       r"we already|same (?:rule|deal|thing|principle|(?:as|like) (?:before|last time|with|in|for))|as usual|again:|"
+                       r"\bsame\b[^.;]{0,30}\blast (?:week|time)\b|"  # "the same like with the names last week"
+                       r"as i said|like i said|i said it|"
+                       r"the other (?:week|day))", re.I)
+
+
 def restated_note(ws: Workspace, c: Candidate) -> Note | None:
     """The active note a candidate says again: one it would duplicate (:func:`near_duplicates`),
     or — when its words say they recall one ("same as in permissions.ts", "the same like with
@@ -458,7 +473,6 @@ def restated_note(ws: Workspace, c: Candidate) -> Note | None:
     near = near_duplicates(ws, c)
     if near:
         return near[0]
-    from .rules.sentences import _REMINDER  # (the rules read candidates; this one phrase, read here too)
     said = _quoted(c)
     if not _REMINDER.search(said):
         return None

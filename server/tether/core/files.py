@@ -20,9 +20,6 @@ TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms
 if TYPE_CHECKING:
     import subprocess
 
-# a test file's path (what a rule said in a test is about is the code the test tests)
-TEST_PATH = re.compile(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
-
 TETHER_DIR = ".tether"
 MAX_SOURCE_BYTES = 32 * 1024 * 1024  # larger files are not read at all (file/glob anchors only)
 READ_ONCE_BYTES = 64 * 1024 * 1024  # what one search over many files keeps of them

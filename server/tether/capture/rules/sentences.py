@@ -50,7 +50,8 @@ import re
 from dataclasses import dataclass, replace
 
 from ...core.notes import Alternative
-from ...core.files import TEST_PATH as _TEST_PATH
+from ..candidates import _REMINDER
+from ..candidates import TEST_PATH as _TEST_PATH
 
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
@@ -335,17 +336,6 @@ _NOT_ALT = re.compile(_CHOOSER + r"(?P<x>.{2,80}?)\s*(?:,|\s[—–-])\s*(?:and\
 _DECIDED = re.compile(r"\b(decided to|decided on|decided that|the decision is|decision:|let's go with|we'll go with|"
                       r"i'll go with|going with|settled on|we settled|agreed on|we agreed|let's use|we'll use|"
                       r"we will use|let's keep|we'll keep|we keep|let's store|we'll store|we store)\b", re.I)
-# the person recalls a decision made before ("remember we …", "what we agreed last week — …")
-_REMINDER = re.compile(r"\b(?:remember|reminder|keep in mind|still (?:stands|holds|applies)|"
-                       r"(?:as|like) (?:we|i) (?:said|agreed|decided|discussed|settled)|"
-                       r"what we (?:agreed|decided|discussed)|from last (?:week|time)|like last (?:week|time)|as before|"
-                       r"the \w+ (?:thing|fix|rule) (?:from )?last (?:week|time)|"
-                       r"we already|same (?:rule|deal|thing|principle|(?:as|like) (?:before|last time|with|in|for))|as usual|again:|"
-                       r"\bsame\b[^.;]{0,30}\blast (?:week|time)\b|"  # "the same like with the names last week"
-                       r"as i said|like i said|i said it|"
-                       r"the other (?:week|day))", re.I)
-
-
 def _lead_in(message: str, sentence: str) -> str:
     """The sentence with the words just before it in its message (where "remember:" stands)."""
     i = message.find(sentence[:40])
