@@ -101,9 +101,9 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
     if not 0 <= line < len(src.pos.lines):
         raise AnchorError(f"{path}:{line + 1}: line out of range (the file has {len(src.pos.lines)} lines)")
     text = src.pos.lines[line]
-    if not text.strip() and end is None and (how == SPAN or src.tree is None or src.def_at(src.pos.byte(line, 0)) is None):
-        # a blank line between definitions names no code (a note there would hold an empty line)
-        raise AnchorError(f"{path}:{line + 1}: the line is blank; give a line of the code the note is about")
+    # a blank line outside any definition names no code (a note there would hold an empty line)
+    blank = AnchorError(f"{path}:{line + 1}: the line is blank; give a line of the code the note is about") \
+        if not text.strip() and end is None else None
     indent = utf16_len(text[:len(text) - len(text.lstrip())])
     if col < indent:  # a position in the indentation means the code that starts the line
         col = indent
@@ -113,10 +113,14 @@ def record(src: SourceFile, path: str, line: int, col: int = 0, *, how: str = SY
         if src.tree is not None:  # a method's @overload stub declares the method, not its class
             d = src.implementation_of_stub(byte) or src.def_at(byte) or _documented_def(src, byte)
         if d is None:
+            if blank:
+                raise blank
             where = "no grammar for this file type" if src.tree is None else "no definition here"
             raise NoDefinition(f"{path}:{line + 1}: {where}; anchor a span (--span) or the file (--file)")
         return vouched(symbol_anchor(src, path, d), src)
     if how == SPAN:
+        if blank:
+            raise blank
         s = stmt_at(src, byte, src.pos.byte(*end) if end else None)
         if s is None and end is None:
             s = _commented_stmt(src, byte)
