@@ -8,9 +8,9 @@ hook the resident server answers imports; the rest of site runs when the command
 
 import sys
 
-if not __package__:  # run by path: the folder holding this package (site-packages), not this one (-P)
-    import os
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if not __package__:  # run by path: the folder holding this package (site-packages), not this one (-P);
+    # __file__ is absolute (as Python makes a script's path) and os is not loaded yet (cli/client.py)
+    sys.path.insert(0, __file__.rpartition("/")[0].rpartition("/")[0] or "/")
 
 from tether.cli import main  # noqa: E402
 
