@@ -4,8 +4,9 @@
 code there); ``resolve`` finds the anchor in a new version of the file. Both are pure:
 no I/O, no store. Resolution, cheapest first: same qualified name → same normalized text
 → token alignment of the old and new definition → rename detection among definitions
-whose names are new. Anything doubtful is ``ambiguous`` or ``orphaned``: a note is never
-silently attached to other code (misattachment is the worst failure tether can have).
+whose names are new (look-alikes renamed together: jointly, ``Resolver._paired``).
+Anything doubtful is ``ambiguous`` or ``orphaned``: a note is never silently attached to
+other code (misattachment is the worst failure tether can have).
 """
 
 from __future__ import annotations
