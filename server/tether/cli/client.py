@@ -198,9 +198,12 @@ def ask(root: str, argv: list[str], cwd: str, stdin: bytes, timeout: float = ANS
 
 
 def start(root: str) -> None:
-    """Start ``tether serve`` for ``root`` in the background, detached from the command."""
+    """Start ``tether serve`` for ``root`` in the background, detached from the command: this
+    very tether (its ``__main__.py`` by path, as the hook command runs it; ``-m tether`` could
+    find another one first), with site."""
     import subprocess
-    subprocess.Popen([sys.executable, "-P", "-m", "tether", "serve", root], cwd=root, start_new_session=True,
+    main = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "__main__.py")
+    subprocess.Popen([sys.executable, "-P", main, "serve", root], cwd=root, start_new_session=True,
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
