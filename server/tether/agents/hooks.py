@@ -238,7 +238,7 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
     transaction, so two hooks answering the same event hand a note over once."""
     s = ws.store
     prints = {i.note.id: fingerprint(i) for i in ranked}
-    handles = {i.note.id: ws.repo.short_id(i.note.id) for i in ranked}  # read before the write transaction
+    handles = ws.repo.short_ids_of([i.note.id for i in ranked])  # read before the write transaction
 
     def txn_fn(txn) -> str:
         _remember_touch(s, txn, sid, rel)

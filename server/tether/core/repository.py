@@ -348,7 +348,7 @@ class NoteRepository:
             for key, pattern in s.items(txn, "globs"):
                 if glob_match(pattern, rel):
                     ids.add(key.split("\0")[0])
-        on = sorted((self._notes[i] for i in ids if i in self._notes), key=lambda n: n.id)
+        on = sorted(self._notes.get_many(ids), key=lambda n: n.id)
         if len(self._on) >= 256:
             self._on.clear()
         self._on[rel] = (self.generation, on)
@@ -383,21 +383,29 @@ class NoteRepository:
     def short_id(self, nid: str, least: int = 7) -> str:
         """The shortest prefix of ``nid`` (at least ``least`` characters) that no other note's id
         starts with, as git abbreviates hashes: its neighbours in the sorted index decide."""
+        return self.short_ids_of([nid], least)[nid]
+
+    @_recovering
+    def short_ids_of(self, nids: list[str], least: int = 7) -> dict[str, str]:
+        """:meth:`short_id` of each of ``nids``, read in one transaction."""
+        out = {}
         with self.store.read() as txn:
-            cur, key, near = txn.cursor(db=self.store.db["notes"]), nid.encode(), []
-            if cur.set_range(key):  # the first id from nid on: nid itself, then the one after it
-                if cur.key() != key:
+            cur = txn.cursor(db=self.store.db["notes"])
+            for nid in nids:
+                key, near = nid.encode(), []
+                if cur.set_range(key):  # the first id from nid on: nid itself, then the one after it
+                    if cur.key() != key:
+                        near.append(cur.key())
+                    elif cur.next():
+                        near.append(cur.key())
+                        cur.set_range(key)
+                    if cur.prev():
+                        near.append(cur.key())
+                elif cur.last():
                     near.append(cur.key())
-                elif cur.next():
-                    near.append(cur.key())
-                    cur.set_range(key)
-                if cur.prev():
-                    near.append(cur.key())
-            elif cur.last():
-                near.append(cur.key())
-        near = [k.decode() for k in near]
-        common = max((len(os.path.commonprefix([nid, k])) for k in near if k != nid), default=0)
-        return nid[:max(least, common + 1)]
+                common = max((len(os.path.commonprefix([nid, k.decode()])) for k in near if k != key), default=0)
+                out[nid] = nid[:max(least, common + 1)]
+        return out
 
     @_recovering
     def indexed(self) -> dict[str, str]:
@@ -550,6 +558,26 @@ class _Notes:
             if rec is not None:
                 note = self._got[nid] = note_from_dict(rec["note"])
         return note if note is not None else default
+
+    def get_many(self, nids) -> list[Note]:
+        """The notes of these ids there are, read in one transaction."""
+        out, todo = [], []
+        for nid in nids:
+            note = self._got.get(nid)
+            if note is not None:
+                out.append(note)
+            elif not self._all:
+                todo.append(nid)
+        if todo:
+            with self.store.read() as txn:
+                for nid in todo:
+                    rec = self.store.get(txn, "notes", nid)
+                    if rec is None:
+                        continue
+                    if self.verify is not None and not self.verify(txn, rec["path"]):
+                        raise _Stale(rec["path"])
+                    out.append(self._got.setdefault(nid, note_from_dict(rec["note"])))
+        return out
 
     def __getitem__(self, nid: str) -> Note:
         note = self.get(nid)
