@@ -55,6 +55,8 @@ class NoDefinition(AnchorError):
 
 @dataclass(slots=True)
 class Anchor:
+    """Where a note is tied: a definition, a span, lines, a file or a path pattern, with what finds it again."""
+
     type: str
     path: str = ""
     pattern: str = ""  # glob anchors
@@ -76,6 +78,8 @@ class Anchor:
 
 @dataclass(slots=True)
 class Resolution:
+    """Where an anchor is found now, or why not (``state``)."""
+
     state: str
     range: Range | None = None
     name: str = ""  # qualified name now (differs after a rename)
