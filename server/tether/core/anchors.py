@@ -4,8 +4,9 @@
 code there); ``resolve`` finds the anchor in a new version of the file. Both are pure:
 no I/O, no store. Resolution, cheapest first: same qualified name → same normalized text
 → token alignment of the old and new definition → rename detection among definitions
-whose names are new. Anything doubtful is ``ambiguous`` or ``orphaned``: a note is never
-silently attached to other code (misattachment is the worst failure tether can have).
+whose names are new (look-alikes renamed together: jointly, ``Resolver._paired``).
+Anything doubtful is ``ambiguous`` or ``orphaned``: a note is never silently attached to
+other code (misattachment is the worst failure tether can have).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ STMT_SIMILAR = 0.6
 STMT_EDITED = 0.5
 STMT_KEPT = 0.75
 
+PAIR_GROUP = 12  # definitions a group of renamed look-alikes may hold (beyond: offered)
 REPLACED_LINES = 0.3  # line Dice under which a file with none of its old definitions is another file
 FUNCTION_KINDS = ("function", "method")
 
@@ -53,6 +55,8 @@ class NoDefinition(AnchorError):
 
 @dataclass(slots=True)
 class Anchor:
+    """Where a note is tied: a definition, a span, lines, a file or a path pattern, with what finds it again."""
+
     type: str
     path: str = ""
     pattern: str = ""  # glob anchors
@@ -74,6 +78,8 @@ class Anchor:
 
 @dataclass(slots=True)
 class Resolution:
+    """Where an anchor is found now, or why not (``state``)."""
+
     state: str
     range: Range | None = None
     name: str = ""  # qualified name now (differs after a rename)
@@ -236,6 +242,8 @@ class Resolver:
         self._new_keys = _index(new)
         self._old_keys = _index(old) if old is not None else None
         self._gone_defs: list[Definition] | None = None  # old definitions whose key the new text lacks
+        self._pairs: dict[int, Definition | None] = {}  # old definition's index -> its rename, told jointly
+        self._sims: dict[tuple[int, int], float] = {}  # (old index, new index) -> token similarity
         self._sym_cache: dict[tuple, tuple[Definition | None, Resolution]] = {}
         self._align_cache: dict[tuple[int, int], dict] = {}
         self._replaced_cache: bool | None = None
@@ -358,6 +366,9 @@ class Resolver:
                     sum(1 for _, _, x in scored if x.qualname.rsplit(".", 1)[-1] == short) == 1:
                 d = same[0]
                 return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
+            d = self._paired(old_def) if old_def is not None else None
+            if d is not None:
+                return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
             offer = RENAME_MIN if old_def is not None else SKETCH_OFFER
             offered = [new.def_range(x) for s, _, x in scored[:3] if s >= offer]
             if offered:
@@ -374,6 +385,50 @@ class Resolver:
         cls = _family(old_def.kind)
         return any(o is not old_def and _family(o.kind) == cls and _def_similarity(self.old, o, self.new, d) > sim
                    for o in gone)
+
+    def _paired(self, old_def: Definition) -> Definition | None:
+        """The rename of ``old_def`` told jointly with its look-alikes, when no margin tells it
+        alone: near twins renamed together (``load_a``, ``load_b`` to ``read_a``, ``read_b``)
+        are each nearly as like the other's new self as their own. The group: the gone
+        definitions and the new-named ones within the margin of one another's best. It is
+        taken only as a one-to-one pairing of the whole group in which every pair is the
+        strict best of both its sides by text and by name, like enough and with the same
+        parent (or own name); any other group (a deleted twin, a new copy, names that say
+        another pairing or nothing) is left to be offered."""
+        if old_def.index not in self._pairs:
+            group = self._group(old_def)
+            pairs = _pairing(group, self._similarity) if group else None
+            for o in group[0] if group else [old_def]:
+                self._pairs[o.index] = pairs.get(o.index) if pairs else None
+        return self._pairs[old_def.index]
+
+    def _group(self, old_def: Definition) -> tuple[list[Definition], list[Definition]] | None:
+        """(gone definitions, new-named ones) linked to ``old_def`` by look-alikes within the
+        margin of each one's best, of its family; None when larger than ``PAIR_GROUP``."""
+        if self._gone_defs is None:
+            self._gone_defs = [o for o in self.old.defs if o.key not in self._new_keys]
+        cls = _family(old_def.kind)
+        gone = [o for o in self._gone_defs if _family(o.kind) == cls]
+        fresh = [d for d in self.new.defs if d.key not in self._old_keys and _family(d.kind) == cls]
+        olds, news, todo = {old_def.index: old_def}, {}, [(old_def, True)]
+        while todo:
+            x, is_old = todo.pop()
+            row = [(self._similarity(x, y) if is_old else self._similarity(y, x), y) for y in (fresh if is_old else gone)]
+            best = max((s for s, _ in row), default=0.0)
+            for s, y in row:
+                side = news if is_old else olds
+                if s >= RENAME_MIN - RENAME_MARGIN and s > best - RENAME_MARGIN and y.index not in side:
+                    side[y.index] = y
+                    todo.append((y, not is_old))
+            if len(olds) + len(news) > PAIR_GROUP:
+                return None
+        return list(olds.values()), list(news.values())
+
+    def _similarity(self, o: Definition, d: Definition) -> float:
+        key = (o.index, d.index)
+        if key not in self._sims:
+            self._sims[key] = _def_similarity(self.old, o, self.new, d)
+        return self._sims[key]
 
     def _replaced(self) -> bool:
         """Another file took this path (a file deleted, another moved onto its name): no
@@ -649,6 +704,40 @@ def _offered(a: Anchor, cands: list[tuple[Elsewhere, Definition]]) -> Resolution
         return Resolution(ORPHANED, None, a.name)
     return Resolution(AMBIGUOUS, None, a.name, [f.src.def_range(d) for f, d in cands],
                       candidate_paths=[f.path for f, _ in cands])
+
+
+def _pairing(group: tuple[list[Definition], list[Definition]], sim) -> dict[int, Definition] | None:
+    """Each old definition's new one (old index -> definition), when ``group`` pairs one to
+    one and every pair is the strict best of both its sides by text (``sim``) and by name
+    (Dice of the qualified names' letter pairs), like enough and related; else None."""
+    olds, news = group
+    if len(olds) != len(news):
+        return None
+    by_text = {(o.index, d.index): sim(o, d) for o in olds for d in news}
+    by_name = {(o.index, d.index): dice(_bigrams(o.qualname), _bigrams(d.qualname)) for o in olds for d in news}
+    pairs = {}
+    for o in olds:
+        for likeness in (by_text, by_name):  # both must say the same
+            d = max(news, key=lambda d: likeness[o.index, d.index])
+            v = likeness[o.index, d.index]
+            rivals = [likeness[o.index, x.index] for x in news if x is not d] + \
+                     [likeness[x.index, d.index] for x in olds if x is not o]
+            if any(r >= v for r in rivals) or pairs.setdefault(o.index, d) is not d:
+                return None
+        if by_text[o.index, d.index] < RENAME_MIN or not _related(o, d):
+            return None
+    return pairs
+
+
+def _related(o: Definition, d: Definition) -> bool:
+    """In the same scope, or keeping its own name (its class renamed)."""
+    scope = [q.rsplit(".", 1)[0] if "." in q else "" for q in (o.qualname, d.qualname)]
+    return scope[0] == scope[1] or o.name.rsplit(".", 1)[-1] == d.name.rsplit(".", 1)[-1]
+
+
+def _bigrams(name: str) -> Counter:
+    s = name.lower()
+    return Counter(s[i:i + 2] for i in range(len(s) - 1))
 
 
 def _derived(name: str, old: str) -> bool:

@@ -36,6 +36,8 @@ def tree_sitter():
 
 @dataclass(eq=False)
 class Language:
+    """A language of ``grammars/languages.toml``: its grammar, extensions and queries."""
+
     name: str
     extensions: tuple[str, ...]
     loader: tuple[str, str]  # (module, function) of the grammar wheel: loaded when first parsed with

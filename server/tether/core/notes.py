@@ -56,6 +56,8 @@ class NoteError(ValueError):
 
 @dataclass
 class Alternative:
+    """An option a decision turned down, and why."""
+
     option: str
     rejected_because: str = ""
 
@@ -74,6 +76,8 @@ class Waiver:
 
 @dataclass
 class Note:
+    """One note: its front matter's fields, its anchors and its Markdown body (``format_note``/``parse_note``)."""
+
     id: str
     kind: str
     title: str
@@ -469,6 +473,8 @@ class CheckError(ValueError):
 
 @dataclass
 class Check:
+    """A structural check of an invariant (data: a tree-sitter query or a shorthand)."""
+
     id: str
     kind: str
     pattern: str = ""
