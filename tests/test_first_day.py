@@ -194,9 +194,9 @@ def test_init_agents_writes_commands_that_start_where_the_agent_starts(repo, tmp
 
 def test_the_hook_command_runs_site_only_when_the_server_does_not_answer(repo, tmp_path, monkeypatch):
     """The hook command starts the interpreter without `site` (~5 ms of each served hook): what
-    the resident server answers needs nothing from site-packages. Alone (no server), the same
-    process then runs site as a plain start would — its `sitecustomize` (and `.pth` files, user
-    site) included — and answers from tether's full code."""
+    the resident server answers needs nothing from site-packages, nor `os` (~1.5 ms more). Alone
+    (no server), the same process then runs site as a plain start would — its `sitecustomize`
+    (and `.pth` files, user site) included — and answers from tether's full code."""
     import os, subprocess, sys, time
     from tether.cli.client import listening, socket_path
     ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once", "--rationale", "startup only")
@@ -212,16 +212,22 @@ def test_the_hook_command_runs_site_only_when_the_server_does_not_answer(repo, t
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))  # where the server listens, for this test and its processes
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(custom), os.environ.get("PYTHONPATH", "")])}
 
+    imported: set[str] = set()
+
     def hook(session: str) -> str:
         event = {"session_id": session, "transcript_path": "", "cwd": str(repo), "hook_event_name": "PreToolUse",
                  "tool_name": "Read", "tool_input": {"file_path": str(repo / "src" / "app.py")}}
-        r = subprocess.run(command.replace(" --serve", ""), shell=True, cwd=repo, env=env, input=json.dumps(event),
-                           capture_output=True, text=True, timeout=120)
+        timed = command.replace(" -P -S ", " -X importtime -P -S ", 1).replace(" --serve", "")
+        r = subprocess.run(timed, shell=True, cwd=repo, env=env, input=json.dumps(event), capture_output=True,
+                           text=True, timeout=120)
         assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        imported.clear()
+        imported.update(line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:"))
         return json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
 
     assert "Config is read once" in hook("alone")
     assert marker.read_text(encoding="utf-8") == "site\n"  # the alone hook ran site, once
+    assert {"site", "lmdb"} <= imported
 
     server = subprocess.Popen([sys.executable, "-m", "tether", "serve", str(repo)], cwd=repo, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -233,6 +239,8 @@ def test_the_hook_command_runs_site_only_when_the_server_does_not_answer(repo, t
         marker.unlink()
         assert "Config is read once" in hook("served")
         assert not marker.exists()  # answered by the server: site never ran in the hook's process
+        assert "tether.cli.client" in imported and not imported & {"site", "os", "json", "re", "socket", "zlib"}, \
+            sorted(imported)
     finally:
         server.kill()
         server.wait()

@@ -2,8 +2,6 @@
 ``context``) is first offered to the workspace's resident server (``tether serve``), before
 anything else is imported: the imports alone cost more than the server's answer."""
 
-from __future__ import annotations
-
 import gc
 import io
 import sys
