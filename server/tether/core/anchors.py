@@ -14,8 +14,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
+from .records import dataclass, field
 from .syntax import Definition, SourceFile, Statement
 from .text import Range, digest, dice, line_counts, normalize, sketch, sketch_similarity, tokens, utf16_len
 

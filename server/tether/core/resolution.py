@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable
 from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 import lmdb
 
@@ -23,6 +22,7 @@ from . import anchors as A
 from .files import SourceTree, WorkspaceError, git
 from .languages import family_of, for_path
 from .notes import FIELDS, Note
+from .records import dataclass
 from .store import DAMAGE, Store
 from .syntax import Change, SourceFile, parsed
 from .text import Range, dice, digest, line_counts
