@@ -24,8 +24,8 @@ import contextlib
 import io
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from ..core.records import dataclass, field
 from ..core.workspace import Workspace, WorkspaceError
 from . import hooks
 

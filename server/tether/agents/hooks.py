@@ -50,13 +50,13 @@ import re
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from ..capture import observations as K
 from ..context.ranking import DEFAULT_BUDGET, Context, Item, estimate_tokens, note_markdown, ranked_at, repo_context
 from ..core.files import TETHER_DIR
+from ..core.records import dataclass, field
 from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
 

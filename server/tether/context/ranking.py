@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from ..core import anchors as A
 from ..core.files import glob_match
 from ..core.notes import FIELDS, Note
+from ..core.records import dataclass, field
 from ..core.resolution import Located, note_json
 from ..core.workspace import Workspace
 

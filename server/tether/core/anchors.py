@@ -14,8 +14,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
+from .records import dataclass, field
 from .syntax import Definition, SourceFile, Statement
 from .text import Range, digest, dice, line_counts, normalize, sketch, sketch_similarity, tokens, utf16_len
 
@@ -242,7 +242,7 @@ class Resolver:
         self._new_keys = _index(new)
         self._old_keys = _index(old) if old is not None else None
         self._gone_defs: list[Definition] | None = None  # old definitions whose key the new text lacks
-        self._pairs: dict[int, Definition | None] = {}  # old definition's index -> its rename, told jointly
+        self._pairs: dict[int, Definition | None] = {}  # id of an old definition -> its rename, told jointly
         self._sims: dict[tuple[int, int], float] = {}  # (old index, new index) -> token similarity
         self._sym_cache: dict[tuple, tuple[Definition | None, Resolution]] = {}
         self._align_cache: dict[tuple[int, int], dict] = {}
@@ -389,40 +389,17 @@ class Resolver:
     def _paired(self, old_def: Definition) -> Definition | None:
         """The rename of ``old_def`` told jointly with its look-alikes, when no margin tells it
         alone: near twins renamed together (``load_a``, ``load_b`` to ``read_a``, ``read_b``)
-        are each nearly as like the other's new self as their own. The group: the gone
-        definitions and the new-named ones within the margin of one another's best. It is
-        taken only as a one-to-one pairing of the whole group in which every pair is the
-        strict best of both its sides by text and by name, like enough and with the same
-        parent (or own name); any other group (a deleted twin, a new copy, names that say
-        another pairing or nothing) is left to be offered."""
-        if old_def.index not in self._pairs:
-            group = self._group(old_def)
-            pairs = _pairing(group, self._similarity) if group else None
-            for o in group[0] if group else [old_def]:
-                self._pairs[o.index] = pairs.get(o.index) if pairs else None
-        return self._pairs[old_def.index]
-
-    def _group(self, old_def: Definition) -> tuple[list[Definition], list[Definition]] | None:
-        """(gone definitions, new-named ones) linked to ``old_def`` by look-alikes within the
-        margin of each one's best, of its family; None when larger than ``PAIR_GROUP``."""
-        if self._gone_defs is None:
-            self._gone_defs = [o for o in self.old.defs if o.key not in self._new_keys]
-        cls = _family(old_def.kind)
-        gone = [o for o in self._gone_defs if _family(o.kind) == cls]
-        fresh = [d for d in self.new.defs if d.key not in self._old_keys and _family(d.kind) == cls]
-        olds, news, todo = {old_def.index: old_def}, {}, [(old_def, True)]
-        while todo:
-            x, is_old = todo.pop()
-            row = [(self._similarity(x, y) if is_old else self._similarity(y, x), y) for y in (fresh if is_old else gone)]
-            best = max((s for s, _ in row), default=0.0)
-            for s, y in row:
-                side = news if is_old else olds
-                if s >= RENAME_MIN - RENAME_MARGIN and s > best - RENAME_MARGIN and y.index not in side:
-                    side[y.index] = y
-                    todo.append((y, not is_old))
-            if len(olds) + len(news) > PAIR_GROUP:
-                return None
-        return list(olds.values()), list(news.values())
+        are each nearly as like the other's new self as their own (:func:`_paired_group`)."""
+        if id(old_def) not in self._pairs:
+            if self._gone_defs is None:
+                self._gone_defs = [o for o in self.old.defs if o.key not in self._new_keys]
+            cls = _family(old_def.kind)
+            gone = [o for o in self._gone_defs if _family(o.kind) == cls]
+            fresh = [d for d in self.new.defs if d.key not in self._old_keys and _family(d.kind) == cls]
+            group, pairs = _paired_group(old_def, gone, fresh, self._similarity, RENAME_MARGIN, RENAME_MIN)
+            for o in group or [old_def]:
+                self._pairs[id(o)] = pairs.get(id(o)) if pairs else None
+        return self._pairs[id(old_def)]
 
     def _similarity(self, o: Definition, d: Definition) -> float:
         key = (o.index, d.index)
@@ -610,20 +587,22 @@ class Elsewhere:
     fresh: object  # Callable[[Definition], bool | None]
 
 
-def follow(a: Anchor, old: SourceFile | None, files: list[Elsewhere]) -> Resolution:
+def follow(a: Anchor, old: SourceFile | None, files: list[Elsewhere], present: set[str] | None = None) -> Resolution:
     """Where the code of ``a``, lost from its own file, is now among ``files``. ``old``: the
     text ``a`` was last seen in (its range and name are from there); without it only an
-    unchanged definition (the same normalized text and name) in a fresh place is followed."""
+    unchanged definition (the same normalized text and name) in a fresh place is followed.
+    ``present``: the qualified names its own file holds now (look-alikes that left it
+    together are told apart jointly; None: not known)."""
     if a.type not in (SYMBOL, SPAN) or not a.name:
         return Resolution(ORPHANED, None, a.name)
     old_def = Resolver(old, old).old_def(a) if old is not None and old.tree is not None else None
     if a.type == SPAN:
-        return _follow_span(a, old, old_def, files)
-    return _follow_def(a, old, old_def, files)[1]
+        return _follow_span(a, old, old_def, files, present)
+    return _follow_def(a, old, old_def, files, present)[1]
 
 
-def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
-                files: list[Elsewhere]) -> tuple[tuple[Elsewhere, Definition] | None, Resolution]:
+def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None, files: list[Elsewhere],
+                present: set[str] | None = None) -> tuple[tuple[Elsewhere, Definition] | None, Resolution]:
     short = a.name.rsplit(".", 1)[-1]
     if old_def is None:  # the unchanged definition, once
         same = [(f, d) for f in files for d in f.src.defs
@@ -667,15 +646,42 @@ def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
     # a file tether never saw (fresh is None): only a definition that kept its name is taken there
     if sim >= need and sim - runner >= FOLLOW_MARGIN and (fresh or (fresh is None and named)):
         return (f, d), _moved(a, f, d)
+    together = _moved_together(old, old_def, files, present) if present is not None else None
+    if together is not None:
+        return together, _moved(a, *together)
     return None, _offered(a, [(t[2], t[3]) for t in pool if t[0] >= FOLLOW_MIN][:3])
 
 
+def _moved_together(old: SourceFile, old_def: Definition, files: list[Elsewhere],
+                    present: set[str]) -> tuple[Elsewhere, Definition] | None:
+    """Where ``old_def`` went when look-alikes left its file together (cut into another
+    module and renamed on the way, each as like the other's new self as its own): paired as
+    a group (:func:`_paired_group`) among the definitions gone from the old file (not in
+    ``present``) and those new in ``files`` since, as like as a rename on the way must be."""
+    cls = _family(old_def.kind)
+    olds = [o for o in old.defs if _family(o.kind) == cls and o.qualname not in present]
+    news = [(f, d) for f in files for d in f.src.defs if _family(d.kind) == cls and f.fresh(d) is True]
+    sims: dict[tuple[int, int], float] = {}
+
+    def sim(o: Definition, t: tuple[Elsewhere, Definition]) -> float:
+        if (id(o), id(t)) not in sims:
+            f, d = t
+            n, m = len(old.def_tokens(o)), len(f.src.def_tokens(d))
+            sims[id(o), id(t)] = 0.0 if 2 * min(n, m) < (FOLLOW_RENAMED - FOLLOW_MARGIN) * (n + m) else \
+                dice(old.def_counter(o), f.src.def_counter(d))
+        return sims[id(o), id(t)]
+    need = FOLLOW_SMALL if len(old.def_tokens(old_def)) < FOLLOW_TOKENS else FOLLOW_RENAMED
+    _, pairs = _paired_group(old_def, olds, news, sim, FOLLOW_MARGIN, need,
+                             defn=lambda x: x[1] if isinstance(x, tuple) else x)
+    return pairs.get(id(old_def)) if pairs else None
+
+
 def _follow_span(a: Anchor, old: SourceFile | None, old_owner: Definition | None,
-                 files: list[Elsewhere]) -> Resolution:
+                 files: list[Elsewhere], present: set[str] | None = None) -> Resolution:
     owner_anchor = Anchor(SYMBOL, a.path, lang=a.lang, name=a.name, params=a.params)
     if old_owner is not None:
         owner_anchor.hash = old.def_hash(old_owner)
-    found, res = _follow_def(owner_anchor, old, old_owner, files)
+    found, res = _follow_def(owner_anchor, old, old_owner, files, present)
     if found is None:
         return Resolution(AMBIGUOUS if res.state == AMBIGUOUS else ORPHANED, None, a.name)
     f, owner = found
@@ -706,27 +712,44 @@ def _offered(a: Anchor, cands: list[tuple[Elsewhere, Definition]]) -> Resolution
                       candidate_paths=[f.path for f, _ in cands])
 
 
-def _pairing(group: tuple[list[Definition], list[Definition]], sim) -> dict[int, Definition] | None:
-    """Each old definition's new one (old index -> definition), when ``group`` pairs one to
-    one and every pair is the strict best of both its sides by text (``sim``) and by name
-    (Dice of the qualified names' letter pairs), like enough and related; else None."""
-    olds, news = group
+def _paired_group(seed, olds: list, news: list, sim, margin: float, need: float,
+                  defn=lambda x: x) -> tuple[list, dict[int, object] | None]:
+    """Look-alikes paired as a group: the old definitions gone from where ``seed`` was and
+    the new ones (``olds``, ``news``; ``defn`` gives an item's definition) linked to ``seed``
+    by a likeness (``sim``) within ``margin`` of each one's best; then each old one's new
+    one (by ``id``) when the group pairs one to one and every pair is the strict best of both
+    its sides by text and by name (Dice of the qualified names' letter pairs), at least
+    ``need`` alike and related — else None: a deleted twin, a new copy, names that say
+    another pairing or nothing leave it to be offered. Returns (the old side, the pairs)."""
+    side_o, side_n, todo = {id(seed): seed}, {}, [(seed, True)]
+    while todo:
+        x, is_old = todo.pop()
+        row = [(sim(x, y) if is_old else sim(y, x), y) for y in (news if is_old else olds)]
+        best = max((v for v, _ in row), default=0.0)
+        side = side_n if is_old else side_o
+        for v, y in row:
+            if v >= need - margin and v > best - margin and id(y) not in side:
+                side[id(y)] = y
+                todo.append((y, not is_old))
+        if len(side_o) + len(side_n) > PAIR_GROUP:
+            return list(side_o.values()), None
+    olds, news = list(side_o.values()), list(side_n.values())
     if len(olds) != len(news):
-        return None
-    by_text = {(o.index, d.index): sim(o, d) for o in olds for d in news}
-    by_name = {(o.index, d.index): dice(_bigrams(o.qualname), _bigrams(d.qualname)) for o in olds for d in news}
+        return olds, None
+    by_text = {(id(o), id(d)): sim(o, d) for o in olds for d in news}
+    by_name = {(id(o), id(d)): dice(_bigrams(defn(o).qualname), _bigrams(defn(d).qualname)) for o in olds for d in news}
     pairs = {}
     for o in olds:
         for likeness in (by_text, by_name):  # both must say the same
-            d = max(news, key=lambda d: likeness[o.index, d.index])
-            v = likeness[o.index, d.index]
-            rivals = [likeness[o.index, x.index] for x in news if x is not d] + \
-                     [likeness[x.index, d.index] for x in olds if x is not o]
-            if any(r >= v for r in rivals) or pairs.setdefault(o.index, d) is not d:
-                return None
-        if by_text[o.index, d.index] < RENAME_MIN or not _related(o, d):
-            return None
-    return pairs
+            d = max(news, key=lambda d: likeness[id(o), id(d)])
+            v = likeness[id(o), id(d)]
+            rivals = [likeness[id(o), id(x)] for x in news if x is not d] + \
+                     [likeness[id(x), id(d)] for x in olds if x is not o]
+            if any(r >= v for r in rivals) or pairs.setdefault(id(o), d) is not d:
+                return olds, None
+        if by_text[id(o), id(d)] < need or not _related(defn(o), defn(d)):
+            return olds, None
+    return olds, pairs
 
 
 def _related(o: Definition, d: Definition) -> bool:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path, PurePosixPath
+
+from .records import dataclass, field
 
 TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
 if TYPE_CHECKING:

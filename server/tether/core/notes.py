@@ -13,10 +13,10 @@ import os
 import re
 import struct
 import time
-from dataclasses import dataclass, field
 
 from .anchors import ANCHOR_TYPES, Anchor
 from .languages import Language, by_name, tree_sitter
+from .records import dataclass, field
 from .text import Range
 
 TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)

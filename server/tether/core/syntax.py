@@ -7,9 +7,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
 
 from .languages import Language, tree_sitter
+from .records import dataclass
 from .text import Positions, Range, digest, normalize, tokens
 
 TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
