@@ -239,29 +239,38 @@ class SourceTree:
         files cannot afford a path resolution per file); a link out of the workspace is left out."""
         out: list[tuple[str, os.stat_result]] = []
 
-        def visit(folder: str, prefix: str) -> None:
-            try:
-                with os.scandir(folder) as it:
-                    entries = sorted(it, key=lambda e: e.name)
-            except OSError:
-                return
-            folders = []
-            for e in entries:  # a folder's files, then its sub-folders (as os.walk lists them)
-                try:
-                    if e.is_dir(follow_symlinks=False):
-                        if not _skipped(e.name):
-                            folders.append(e)
-                    elif e.is_symlink():
-                        if inside(Path(e.path).resolve(), self.root) and os.path.isfile(e.path):
-                            out.append((prefix + e.name, os.stat(e.path)))
-                    elif e.is_file(follow_symlinks=False):
-                        out.append((prefix + e.name, e.stat(follow_symlinks=False)))
-                except OSError:
-                    continue  # gone while listed
-            for e in folders:
-                visit(e.path, f"{prefix}{e.name}/")
-        visit(str(self.root), "")
+        def visit(folder: str) -> None:
+            files, folders = self.listing(folder)
+            prefix = folder + "/" if folder else ""
+            out.extend((prefix + name, st) for name, st in files)  # a folder's files, then its sub-folders
+            for name in folders:
+                visit(prefix + name)
+        visit("")
         return out
+
+    def listing(self, folder: str) -> tuple[list[tuple[str, os.stat_result]], list[str]]:
+        """One folder (workspace-relative, "" the root): its files with their ``stat`` and the
+        sub-folders the workspace's files are looked for in, each by name, sorted."""
+        files: list[tuple[str, os.stat_result]] = []
+        folders: list[str] = []
+        try:
+            with os.scandir(os.path.join(self.root_str, folder) if folder else self.root_str) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            return files, folders
+        for e in entries:
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    if not _skipped(e.name):
+                        folders.append(e.name)
+                elif e.is_symlink():
+                    if inside(Path(e.path).resolve(), self.root) and os.path.isfile(e.path):
+                        files.append((e.name, os.stat(e.path)))
+                elif e.is_file(follow_symlinks=False):
+                    files.append((e.name, e.stat(follow_symlinks=False)))
+            except OSError:
+                continue  # gone while listed
+        return files, folders
 
 
 def decode_source(data: bytes, rel: str) -> str:
