@@ -682,7 +682,9 @@ class StoredTable(_Table):
         self._syms: dict[str, FileSymbols] = {}  # read (and checked) since the last listing
         self._folders: dict[str, dict | None] = {}  # folder -> its stored listing, read since then
         self._defined: dict[tuple[str, str | None], list[Target]] = {}  # (name, kind) -> named()
-        self._partial: dict[tuple, SourceFile] = {}  # (file, digest, span) -> the touched definition, parsed alone
+        # the 32 files touched last -> (their text's digest, its lines, its stored symbols if of this text,
+        # span -> the definitions there parsed alone)
+        self._texts: dict[str, tuple[str, SourceFile, FileSymbols | None, dict]] = {}
 
     def refresh(self, budget: int | None = None) -> None:
         """Look for folders that changed (at most once a second, as :class:`SymbolIndex`
@@ -787,22 +789,24 @@ class StoredTable(_Table):
         on_disk = text is None
         if on_disk:
             text = self.ws.read_source(rel)
-        h, lang = digest(text), for_path(rel)
-        syms = self._syms.get(rel)
-        if syms is None or syms.digest != h:
+        h = digest(text)
+        known = self._texts.get(rel)
+        if known is None or known[0] != h:
             store = self.ws.store
             with store.read() as txn:
                 rec = store.get(txn, "symbols", rel)
             syms = FileSymbols.from_json(rel, rec["symbols"]) if rec is not None else None
-        if syms is not None and syms.digest == h and line is not None:
-            bare = SourceFile(text, None)  # its lines, not parsed
+            if len(self._texts) >= 32:  # (the first read goes first)
+                self._texts.pop(next(iter(self._texts)))
+            known = self._texts[rel] = (h, SourceFile(text, None), syms if syms and syms.digest == h else None, {})
+        _, bare, syms, parts = known  # the text's lines (not parsed); its stored symbols; definitions parsed alone
+        if syms is not None and line is not None:
             byte = _code_start(bare, line) if 0 <= line < len(bare.pos.byte_starts) else -1
             span = next((sp for sp in syms.spans if sp[0] <= byte < sp[1]), None)
             if span is not None:
-                key = (rel, h, span)
-                if key not in self._partial:
-                    self._partial = {key: SourceFile(text, lang, _parse_span(lang, bare, span), bare.pos)}
-                return self._partial[key], syms
+                if span not in parts:
+                    parts[span] = SourceFile(text, for_path(rel), _parse_span(for_path(rel), bare, span), bare.pos)
+                return parts[span], syms
         src, syms = super().touched(rel, text)
         if stamp is not None and (on_disk or self.ws.read_source(rel) == text):  # the file as it is on disk
             store = self.ws.store

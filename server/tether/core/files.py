@@ -239,25 +239,28 @@ class SourceTree:
         files cannot afford a path resolution per file); a link out of the workspace is left out."""
         out: list[tuple[str, os.stat_result]] = []
 
-        def visit(folder: str) -> None:
-            files, folders = self.listing(folder)
-            prefix = folder + "/" if folder else ""
-            out.extend((prefix + name, st) for name, st in files)  # a folder's files, then its sub-folders
-            for name in folders:
-                visit(prefix + name)
-        visit("")
+        def visit(path: str, prefix: str) -> None:
+            for name in self._scan(path, prefix, out):  # a folder's files, then its sub-folders
+                visit(os.path.join(path, name), f"{prefix}{name}/")
+        visit(self.root_str, "")
         return out
 
     def listing(self, folder: str) -> tuple[list[tuple[str, os.stat_result]], list[str]]:
-        """One folder (workspace-relative, "" the root): its files with their ``stat`` and the
-        sub-folders the workspace's files are looked for in, each by name, sorted."""
+        """One folder (workspace-relative, "" the root) as :meth:`walk` sees it: its files
+        with their ``stat`` and the sub-folders it goes into, by name."""
         files: list[tuple[str, os.stat_result]] = []
-        folders: list[str] = []
+        folders = self._scan(os.path.join(self.root_str, folder) if folder else self.root_str, "", files)
+        return files, folders
+
+    def _scan(self, path: str, prefix: str, files: list[tuple[str, os.stat_result]]) -> list[str]:
+        """Add the files of the folder at ``path`` to ``files`` (their names after ``prefix``);
+        return its sub-folders' names, sorted."""
         try:
-            with os.scandir(os.path.join(self.root_str, folder) if folder else self.root_str) as it:
+            with os.scandir(path) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError:
-            return files, folders
+            return []
+        folders = []
         for e in entries:
             try:
                 if e.is_dir(follow_symlinks=False):
@@ -265,12 +268,12 @@ class SourceTree:
                         folders.append(e.name)
                 elif e.is_symlink():
                     if inside(Path(e.path).resolve(), self.root) and os.path.isfile(e.path):
-                        files.append((e.name, os.stat(e.path)))
+                        files.append((prefix + e.name, os.stat(e.path)))
                 elif e.is_file(follow_symlinks=False):
-                    files.append((e.name, e.stat(follow_symlinks=False)))
+                    files.append((prefix + e.name, e.stat(follow_symlinks=False)))
             except OSError:
                 continue  # gone while listed
-        return files, folders
+        return folders
 
 
 def decode_source(data: bytes, rel: str) -> str:
