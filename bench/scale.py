@@ -10,13 +10,14 @@ user pays it — a new process, end to end:
 
 1. index build: ``tether reindex`` with no cache (wall time, peak RSS of the process);
 2. ``tether check`` over the whole workspace, cold (no cache) and warm;
-3. hook calls (``tether hook claude-code``, a PreToolUse Read of a file with notes, a new
+3. hook calls (``tether hook claude-code`` as ``init --agents`` writes it: ``PYTHON -P -S
+   …/tether/__main__.py hook claude-code``; a PreToolUse Read of a file with notes, a new
    session each call so every answer is a full one) and ``tether context FILE:LINE``,
    p50 / p99 over ``--calls`` calls: alone (no server), then with ``tether serve`` running;
    and, served, a hook on an Edit right after another file was edited (an agent's session);
 4. the language server: spawn -> first hover with notes, with no cache (cold) and warm;
 5. the floors in the same run: ``python -c pass`` of the same interpreter, p50 / p99; the same
-   without ``site`` (``python -S``: how much of that start is this machine's site-packages);
+   without ``site`` (``python -P -S``: how a hook command starts the interpreter);
    and one stat of every note file (what a command alone pays, at least, to see a note file
    edited in place; in this process, best of five).
 
@@ -46,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
@@ -87,6 +89,17 @@ TARGETS = {"hook_alone_p99_ms": 100, "hook_served_p99_ms": 30, "hook_alone_p99_m
 
 
 CPU: dict = {}  # the last run()'s CPU seconds (user + system, with its forked children)
+
+
+@functools.cache
+def hook_cmd() -> list[str]:
+    """What an agent runs on every tool call: the hook command ``tether init --agents`` writes
+    (this interpreter without site, on ``__main__.py`` of the tether installed here), asked of
+    that tether itself."""
+    r = subprocess.run([sys.executable, "-P", "-c", "from tether.agents.setup import hook_launcher; "
+                        "print(chr(0).join(hook_launcher()))"], cwd=tempfile.gettempdir(), capture_output=True,
+                       text=True, check=True)
+    return r.stdout.rstrip("\n").split("\0")
 
 
 def run(cmd: list[str], cwd: Path, stdin: bytes = b"", env: dict | None = None) -> tuple[float, float, bytes]:
@@ -136,7 +149,7 @@ def timed_calls(root: Path, gen: dict, n: int, seed: int, env: dict) -> dict[str
     times: dict[str, list[float]] = {"hook": [], "context": []}
     answered = 0
     for argv, stdin, kind in calls(root, gen, n, seed):
-        wall, _, out = run(tether_cmd() + argv, root, stdin, env)
+        wall, _, out = run((hook_cmd() if kind == "hook" else tether_cmd()) + argv, root, stdin, env)
         times[kind].append(wall * 1000)
         answered += bool(out.strip())
     if answered < n:  # every call is on a file with notes: an empty answer is a broken run
@@ -158,7 +171,7 @@ def edit_calls(root: Path, n: int, seed: int, env: dict) -> list[float]:
         event = {"session_id": f"bench-edit-{seed}-{k}", "transcript_path": "", "cwd": str(root),
                  "hook_event_name": "PreToolUse", "tool_name": "Edit",
                  "tool_input": {"file_path": str(target), "old_string": old, "new_string": old + " "}}
-        wall, _, out = run(tether_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)
+        wall, _, out = run(hook_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)
         before.write_bytes(kept)
         if not out.strip():
             raise RuntimeError(f"an edit hook on {target} answered nothing")
@@ -192,8 +205,8 @@ def measure(root: Path, notes: int, files: int, args) -> dict:
 
     floor = [run([sys.executable, "-c", "pass"], root)[0] * 1000 for _ in range(args.calls)]
     res["floor_p50_ms"], res["floor_p99_ms"] = L.pct(floor, 50), L.pct(floor, 99)
-    bare = [run([sys.executable, "-S", "-c", "pass"], root)[0] * 1000 for _ in range(args.calls)]
-    res["floor_nosite_p50_ms"] = L.pct(bare, 50)
+    bare = [run([sys.executable, "-P", "-S", "-c", "pass"], root)[0] * 1000 for _ in range(args.calls)]
+    res["floor_nosite_p50_ms"], res["floor_nosite_p99_ms"] = L.pct(bare, 50), L.pct(bare, 99)
     res["stat_notes_ms"] = min(stat_notes(root) for _ in range(5))
 
     alone = timed_calls(root, gen, args.calls, 1, env)
@@ -228,7 +241,7 @@ ROWS = [  # key, label, target (None: none), unit
     ("edit_served_p99_ms", "hook on an edit after an edit, served, p99", None, "ms"),
     ("floor_p50_ms", "floor: python -c pass, p50", None, "ms"),
     ("floor_p99_ms", "floor: python -c pass, p99", None, "ms"),
-    ("floor_nosite_p50_ms", "  of which not site: python -S, p50", None, "ms"),
+    ("floor_nosite_p50_ms", "  of which not site: python -P -S, p50", None, "ms"),
     ("stat_notes_ms", "floor alone: a stat of every note file", None, "ms"),
     ("lsp_cold_ms", "LSP ready (first hover), cold, worst", "<= 1000 ms", "ms"),
     ("lsp_warm_ms", "LSP ready, warm cache, worst", None, "ms"),
@@ -365,9 +378,13 @@ def commands_table(results: list[dict]) -> None:
 AGENT_ROWS = [  # key, label, target
     ("floor_p50_ms", "floor: python -c pass, p50", None),
     ("floor_p99_ms", "floor: python -c pass, p99", None),
+    ("floor_nosite_p50_ms", "floor without site: python -P -S (the hook's start), p50", None),
+    ("floor_nosite_p99_ms", "floor without site: python -P -S (the hook's start), p99", None),
     ("post_edit_served_p50_ms", "PostToolUse after an edit of the 5,000-line file, served, p50", None),
     ("post_edit_served_p99_ms", "PostToolUse after an edit of the 5,000-line file, served, p99",
      "<= 30 ms and <= 4x floor p99"),
+    ("post_edit_served_site_p50_ms", "  the same by the `tether` script (with site), p50", None),
+    ("post_edit_served_site_p99_ms", "  the same by the `tether` script (with site), p99", None),
     ("hook_alone_p50_ms", "PreToolUse hook alone (no server), p50", None),
     ("hook_alone_p99_ms", "PreToolUse hook alone (no server), p99", "<= 150 ms at 10,000 notes"),
     ("hook_first_ms", "PreToolUse hook alone, the first after `tether reindex` (once)", None),
@@ -402,37 +419,40 @@ def alone_edits(root: Path, gen: dict, n: int, env: dict) -> tuple[list[float], 
         event = {"session_id": f"bench-edit-{k}", "transcript_path": "", "cwd": str(root),
                  "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": f"alone-edit-{k}",
                  "tool_input": {"file_path": str(big), "old_string": lines[i], "new_string": lines[i] + "  # edit"}}
-        times.append(run(tether_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000)
+        times.append(run(hook_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000)
         event = {"session_id": f"bench-read-big-{k}", "transcript_path": "", "cwd": str(root),
                  "hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": str(big)}}
-        reads.append(run(tether_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000)
+        reads.append(run(hook_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000)
     return times, reads
 
 
 def agent_path_served(root: Path, gen: dict, n: int, env: dict) -> dict:
     """``n`` edits of the 5,000-line file as an agent makes them: the PreToolUse hook (not timed),
-    the edit on disk, then the PostToolUse hook that checks the edited file (timed), served."""
+    the edit on disk, then the PostToolUse hook that checks the edited file (timed), served — by
+    the hook command ``init --agents`` writes and, in turn with it (so both meet the same load),
+    by the ``tether`` script with site as an older hook command ran it."""
     big = root / L.BIG
     kept = big.read_text()
     lines = kept.split("\n")
     funcs = gen["symbol_funcs"]
-    times = []
+    times: dict[str, list[float]] = {"": [], "_site": []}
     try:
-        for k in range(n):
+        for k in range(2 * n):
+            cmd, kind = (hook_cmd(), "") if k % 2 == 0 else (tether_cmd(), "_site")
             i = funcs[k % len(funcs)]["start"] + 1  # a line in a noted function's body
             old, new = lines[i], lines[i] + f"  # edit {k}"
             event = {"session_id": f"bench-post-{k}", "transcript_path": "", "cwd": str(root),
                      "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": f"edit-{k}",
                      "tool_input": {"file_path": str(big), "old_string": old, "new_string": new}}
-            run(tether_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)
+            run(cmd + ["hook", "claude-code"], root, json.dumps(event).encode(), env)
             lines[i] = new
             big.write_text("\n".join(lines))
             event.update(hook_event_name="PostToolUse", tool_response={"filePath": str(big)})
-            wall, _, _ = run(tether_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)
-            times.append(wall * 1000)
+            wall, _, _ = run(cmd + ["hook", "claude-code"], root, json.dumps(event).encode(), env)
+            times[kind].append(wall * 1000)
     finally:
         big.write_text(kept)
-    return {"post_edit_served_p50_ms": L.pct(times, 50), "post_edit_served_p99_ms": L.pct(times, 99)}
+    return {f"post_edit_served{kind}_p{q}_ms": L.pct(xs, q) for kind, xs in times.items() for q in (50, 99)}
 
 
 def measure_agent_path(root: Path, notes: int, files: int, args) -> dict:
@@ -445,12 +465,14 @@ def measure_agent_path(root: Path, notes: int, files: int, args) -> dict:
     run(tether_cmd() + ["reindex"], root, env=env)
     floor = [run([sys.executable, "-c", "pass"], root)[0] * 1000 for _ in range(args.calls)]
     res["floor_p50_ms"], res["floor_p99_ms"] = L.pct(floor, 50), L.pct(floor, 99)
+    bare = [run([sys.executable, "-P", "-S", "-c", "pass"], root)[0] * 1000 for _ in range(args.calls)]
+    res["floor_nosite_p50_ms"], res["floor_nosite_p99_ms"] = L.pct(bare, 50), L.pct(bare, 99)
     # the first hook after the index is rebuilt works out once what a rebuild drops (which anchored
     # files are gone, the big file's definitions): timed on its own, not as one of the calls below,
     # where it would be their p99 whatever the calls after it cost (a user's index has it already)
     event = {"session_id": "bench-first", "transcript_path": "", "cwd": str(root), "hook_event_name": "PreToolUse",
              "tool_name": "Read", "tool_input": {"file_path": str(root / L.BIG)}}
-    res["hook_first_ms"] = run(tether_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000
+    res["hook_first_ms"] = run(hook_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000
     res["stat_notes_ms"] = min(stat_notes(root) for _ in range(5))
     alone = timed_calls(root, gen, args.calls, 1, env)["hook"]
     res["hook_alone_p50_ms"], res["hook_alone_p99_ms"] = L.pct(alone, 50), L.pct(alone, 99)

@@ -228,3 +228,61 @@ def test_a_function_moved_and_renamed_on_a_name_built_on_the_old_one_is_followed
     (repo / "pkg" / "other.py").write_text(OTHER + "\n\n" + moved)
     found = anchors(repo)["integers"]
     assert (found["state"], found["now_path"], found["now_named"]) == ("renamed", "pkg/other.py", "parse_amount_strict")
+
+
+STORE_GO = '''package store
+
+func readUsers(db *DB, limit int) []Record {
+\trows := db.Query("users", limit)
+\treturn keepActive(rows)
+}
+
+func readGroups(db *DB, limit int) []Record {
+\trows := db.Query("groups", limit)
+\treturn keepActive(rows)
+}
+
+func Report(db *DB) int {
+\treturn len(readUsers(db, 1)) + len(readGroups(db, 1))
+}
+'''
+UTIL_GO = '''package store
+
+func keepActive(rows []Record) []Record {
+\treturn rows
+}
+'''
+
+
+@pytest.mark.parametrize("names, followed", [
+    ({"readUsers": "ReadUsers", "readGroups": "ReadGroups"}, True),    # names and code say the same pairing
+    ({"readUsers": "ReadGroups", "readGroups": "ReadUsers"}, False),   # each name now on the other's code
+])
+def test_look_alikes_cut_into_another_file_and_renamed_together(tmp_path: Path, names: dict, followed: bool):
+    """Two near twins cut from one file and pasted, renamed, into another that tether had
+    seen: each is as like the other's new self as its own, so each is followed only when
+    its code and its name both pair it with the same new function; else both are offered."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "store.go").write_text(STORE_GO)
+    (repo / "util.go").write_text(UTIL_GO)
+    sh(repo, "git", "init", "-q")
+    sh(repo, "git", "-c", "user.email=a@b", "-c", "user.name=a", "add", "-A")
+    sh(repo, "git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "init")
+    assert tether(repo, "init").returncode == 0
+    for line, title in ((4, "users are paged"), (9, "groups are never cached"), (None, "util stays small")):
+        where = f"store.go:{line}" if line else "util.go:4"
+        assert tether(repo, "record", "decision", where, "--title", title).returncode == 0
+    start, end = STORE_GO.index("func readUsers"), STORE_GO.index("func Report")
+    moved = STORE_GO[start:end].replace("readUsers", "A").replace("readGroups", "B")
+    moved = moved.replace("A", names["readUsers"]).replace("B", names["readGroups"])
+    report = STORE_GO[end:].replace("readUsers", names["readUsers"]).replace("readGroups", names["readGroups"])
+    (repo / "store.go").write_text(STORE_GO[:start] + report)
+    (repo / "util.go").write_text(UTIL_GO + "\n" + moved.rstrip() + "\n")
+    found = anchors(repo)
+    users, groups = found["users are paged"], found["groups are never cached"]
+    if followed:
+        assert (users["state"], users["now_path"], users["now_named"]) == ("renamed", "util.go", "ReadUsers")
+        assert (groups["state"], groups["now_path"], groups["now_named"]) == ("renamed", "util.go", "ReadGroups")
+    else:
+        assert users["state"] == groups["state"] == "ambiguous" and "now_path" not in users and "now_path" not in groups

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -68,28 +69,45 @@ def cli(name: str) -> str:
 
 
 def this_tether(folder: Path) -> dict:
-    """PATH with a ``tether`` that runs this checkout's code first (an agent runs hooks and MCP
-    servers with an environment of its own, which need not pass PYTHONPATH on), and that keeps
-    each hook event it is given in ``folder/events/`` (:func:`hook_events`). It is the command
-    ``tether init --agents`` finds, so the agents' configs name it."""
+    """PATH with a ``tether`` that runs this checkout's code first (an agent runs MCP servers
+    with an environment of its own, which need not pass PYTHONPATH on): the command ``tether
+    init --agents`` finds, so the agents' MCP configs name it; their hook commands name this
+    checkout's ``__main__.py`` themselves. ``folder/record``, put before each hook command
+    (:func:`recording`), keeps each hook event it is given in ``folder/events/``
+    (:func:`hook_events`) and runs the command on it."""
     (folder / "events").mkdir(parents=True, exist_ok=True)
     wrapper = folder / "tether"
     wrapper.write_text(f"""#!{sys.executable} -P
-import os, sys
-os.environ["PYTHONPATH"] = {str(ROOT / "server")!r}  # for the `tether serve` a hook starts
+import sys
 sys.path.insert(0, {str(ROOT / "server")!r})
-if sys.argv[1:2] == ["hook"]:
-    event = os.path.join({str(folder / "events")!r}, f"{{os.getpid()}}.json")
-    with open(event, "wb") as f:
-        f.write(sys.stdin.buffer.read())
-    os.dup2(os.open(event, os.O_RDONLY), 0)
-    sys.stdin = open(0, encoding="utf-8", closefd=False)
 from tether.cli import main
 sys.exit(main())
 """, encoding="utf-8")
     wrapper.chmod(0o755)
+    record = folder / "record"
+    record.write_text(f"""#!/bin/sh
+event={shlex.quote(str(folder / "events"))}/$$.json
+cat > "$event"
+exec "$@" < "$event"
+""", encoding="utf-8")
+    record.chmod(0o755)
     EVENTS[:] = [folder / "events"]
     return {"PATH": f"{folder}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+def recording(root: Path) -> int:
+    """Put ``record`` (:func:`this_tether`) before each hook command ``init --agents`` wrote in
+    ``root``, which still runs as written; how many config files have hooks."""
+    from tether.agents.setup import HOOK_FILES, hook_launcher
+    launcher = json.dumps(shlex.join(hook_launcher()))[1:-1]
+    record = json.dumps(shlex.quote(str(EVENTS[0].parent / "record")))[1:-1]
+    configs = 0
+    for rel, _, _ in HOOK_FILES:
+        config = root / rel
+        if config.exists() and launcher in (text := config.read_text(encoding="utf-8")):
+            config.write_text(text.replace(f'"{launcher} ', f'"{record} {launcher} '), encoding="utf-8")
+            configs += 1
+    return configs
 
 
 EVENTS: list[Path] = []
@@ -142,6 +160,7 @@ def make_repo(base: Path, agent: str, files: dict[str, str] | None = None) -> Re
     subprocess.run(["git", "add", "-A"], cwd=root, check=True, capture_output=True)
     subprocess.run(["git", "commit", "-qm", "billing"], cwd=root, check=True, capture_output=True)
     tether(root, "init", "--agents", agent)
+    assert recording(root) or agent == "codex", f"no hook command of {agent} as init --agents writes it"
     return Repo(root, home, ids)
 
 

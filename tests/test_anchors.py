@@ -122,6 +122,14 @@ def key(r: A.Resolution) -> tuple:
     return (r.state, r.range, r.name if r.state != A.ORPHANED else "")
 
 
+def resolve_replaced(lang, before: str, after: str, anchors: list[A.Anchor]) -> list[A.Resolution]:
+    """Resolve ``anchors`` in a whole new version of the file, alone and shared; they agree."""
+    old, new = SourceFile(before, lang), SourceFile(after, lang)
+    alone = [A.resolve(a, new, old) for a in anchors]
+    assert [key(r) for r in A.resolve_all(anchors, new, old)] == [key(r) for r in alone]
+    return alone
+
+
 def resolve_both(lang, before: str, after: str, anchors: list[A.Anchor]) -> list[A.Resolution]:
     """Resolve ``anchors`` (recorded in ``before``) in ``after`` both ways; assert that every
     way gives the same answer; return it."""
@@ -890,6 +898,74 @@ def test_methods_follow_their_class_renamed(name):
     has, get = resolve_both(lang, text, text.replace(old, new), anchors)
     assert (has.state, has.name, has.range) == (A.RENAMED, f"{new}.has", anchors[0].range)
     assert (get.state, get.name, get.range) == (A.RENAMED, f"{new}.get", anchors[1].range)
+
+
+TWINS = {  # near twins, told apart by one word, both renamed in one change (call sites too) and edited alike
+    "python": ("def read_users(db, limit):\n    rows = db.query('users', limit=limit)\n"
+               "    return [to_record(r) for r in rows if r.active]\n\n\n"
+               "def read_groups(db, limit):\n    rows = db.query('groups', limit=limit)\n"
+               "    return [to_record(r) for r in rows if r.active]\n\n\n"
+               "def report(db):\n    return read_users(db, 10) + read_groups(db, 10)\n",
+               [("read_users", "fetch_users"), ("read_groups", "fetch_groups")],
+               [("if r.active]", "if r.active and not r.deleted]")]),
+    "go": ("package store\n\nfunc loadUsers(db *DB) []Record {\n\trows := db.Query(\"users\")\n"
+           "\treturn filterActive(rows)\n}\n\nfunc loadGroups(db *DB) []Record {\n\trows := db.Query(\"groups\")\n"
+           "\treturn filterActive(rows)\n}\n\nfunc Report(db *DB) int {\n\treturn len(loadUsers(db)) + len(loadGroups(db))\n}\n",
+           [("loadUsers", "loadUsersCached"), ("loadGroups", "loadGroupsCached")],
+           [("return filterActive(rows)", "return filterActive(cache.Keep(rows))")]),
+}
+
+
+def _twins(name: str, renames: list[tuple[str, str]]) -> tuple:
+    text, _, edits = TWINS[name]
+    after = text
+    for old, new in renames + edits:
+        after = after.replace(old, new)
+    lang = by_name(name)
+    src = SourceFile(text, lang)
+    olds = [old for old, _ in TWINS[name][1]]
+    anchors = [A.symbol_anchor(src, "x", d) for d in src.defs if d.qualname in olds]
+    return lang, text, after, anchors
+
+
+@pytest.mark.parametrize("name", list(TWINS))
+def test_near_twins_renamed_together_are_each_followed(name):
+    """Each twin is nearly as like the other's new self as its own, so no margin tells one
+    alone; together, text and names pair them one to one: each is followed to its own."""
+    lang, text, after, anchors = _twins(name, TWINS[name][1])
+    got = resolve_both(lang, text, after, anchors)
+    for a, r, (_, new) in zip(anchors, got, TWINS[name][1]):
+        assert (r.state, r.name) == (A.RENAMED, new)
+        assert r.range == A.symbol_anchor(SourceFile(after, lang), "x", next(
+            d for d in SourceFile(after, lang).defs if d.qualname == new)).range
+
+
+@pytest.mark.parametrize("name", list(TWINS))
+def test_near_twins_whose_names_say_another_pairing_than_their_text_are_offered(name):
+    """A new version of the file arrives (a checkout, a pull) with the twins renamed
+    crosswise (the first one's new name holds the second's code) or to names that say
+    nothing of the old ones: text and names do not agree, nothing is taken. (Typed in an
+    editor, the edits themselves say where each went.)"""
+    (a, a2), (b, b2) = TWINS[name][1]
+    for renames in ([(a, "TMP"), (b, a2), ("TMP", b2)], [(a, "alpha"), (b, "omega")]):
+        lang, text, after, anchors = _twins(name, renames)
+        for r in resolve_replaced(lang, text, after, anchors):
+            assert r.state == A.AMBIGUOUS and not r.attached and r.candidates
+
+
+def test_near_twins_renamed_beside_a_third_deleted_are_offered():
+    """Three twins, two renamed and the third deleted: which of the three went is not clear
+    from the text, so none of them is taken."""
+    text = TWINS["python"][0].replace("\n\n\ndef report", "\n\n\ndef read_roles(db, limit):\n"
+                                      "    rows = db.query('roles', limit=limit)\n"
+                                      "    return [to_record(r) for r in rows if r.active]\n\n\ndef report")
+    after = text[:text.index("def read_roles")] + text[text.index("def report"):]
+    after = after.replace("read_users", "fetch_users").replace("read_groups", "fetch_groups")
+    lang = by_name("python")
+    src = SourceFile(text, lang)
+    anchors = [A.symbol_anchor(src, "x.py", d) for d in src.defs if d.qualname.startswith("read_")]
+    for r in resolve_replaced(lang, text, after, anchors):
+        assert not r.attached
 
 
 def test_a_function_gone_is_not_taken_for_a_renamed_look_alike_of_another():

@@ -165,23 +165,85 @@ def hook_commands(root: Path) -> set[str]:
     return {h["command"] for groups in settings["hooks"].values() for g in groups for h in g["hooks"]}
 
 
-def test_init_agents_writes_the_absolute_path_when_a_login_shell_finds_another_tether(repo, tmp_path):
+def test_init_agents_writes_commands_that_start_where_the_agent_starts(repo, tmp_path):
     """A venv's tether, run with the venv on this terminal's PATH: an agent started from the
-    desktop gets the login shell's PATH, which has no such tether."""
-    import os, subprocess, sys
+    desktop gets the login shell's PATH, which has no such tether. The hooks name the interpreter
+    and tether's own files whatever PATH finds; the MCP server names the absolute path of the
+    tether that ran `init` until a login shell finds that very one."""
+    import os, shlex, subprocess, sys
+    import tether as package
     script = Path(sys.executable).parent / "tether"  # as a venv's bin/tether, its folder on PATH
+    python = script.read_text(encoding="utf-8").split("\n", 1)[0][2:].strip()  # its #! line
+    hook = shlex.join([python, "-P", "-S", str(Path(package.__file__).resolve().parent / "__main__.py"),
+                       "hook", "claude-code", "--serve"])
     env = {**os.environ, "PATH": f"{script.parent}:/usr/bin:/bin", "HOME": str(login_home(tmp_path)), "SHELL": "/bin/sh"}
     r = subprocess.run([str(script), "init", "--agents", "claude"], cwd=repo, env=env, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr
-    assert hook_commands(repo) == {f"{script} hook claude-code --serve"}
+    assert hook_commands(repo) == {hook}
+    assert json.loads((repo / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["tether"]["command"] == str(script)
 
     # once the login shell finds this very tether, the plain name is kept short
     env["HOME"] = str(login_home(tmp_path / "2", f'PATH="{script.parent}:$PATH"\n'))
     r = subprocess.run([str(script), "init", "--agents", "claude"], cwd=repo, env=env, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr
-    assert hook_commands(repo) == {"tether hook claude-code --serve"}
+    assert hook_commands(repo) == {hook}
+    assert json.loads((repo / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["tether"]["command"] == "tether"
+
+
+def test_the_hook_command_runs_site_only_when_the_server_does_not_answer(repo, tmp_path, monkeypatch):
+    """The hook command starts the interpreter without `site` (~5 ms of each served hook): what
+    the resident server answers needs nothing from site-packages, nor `os` (~1.5 ms more). Alone
+    (no server), the same process then runs site as a plain start would — its `sitecustomize`
+    (and `.pth` files, user site) included — and answers from tether's full code."""
+    import os, subprocess, sys, time
+    from tether.cli.client import listening, socket_path
+    ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once", "--rationale", "startup only")
+    ok(repo, "init", "--agents", "claude")
+    (command,) = hook_commands(repo)
+    custom = tmp_path / "custom"
+    custom.mkdir()
+    marker = tmp_path / "site-ran"
+    (custom / "sitecustomize.py").write_text(
+        f"open({str(marker)!r}, 'a').write('site\\n')\n", encoding="utf-8")
+    run = tmp_path / "run"
+    run.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))  # where the server listens, for this test and its processes
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(custom), os.environ.get("PYTHONPATH", "")])}
+
+    imported: set[str] = set()
+
+    def hook(session: str) -> str:
+        event = {"session_id": session, "transcript_path": "", "cwd": str(repo), "hook_event_name": "PreToolUse",
+                 "tool_name": "Read", "tool_input": {"file_path": str(repo / "src" / "app.py")}}
+        timed = command.replace(" -P -S ", " -X importtime -P -S ", 1).replace(" --serve", "")
+        r = subprocess.run(timed, shell=True, cwd=repo, env=env, input=json.dumps(event), capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        imported.clear()
+        imported.update(line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:"))
+        return json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
+
+    assert "Config is read once" in hook("alone")
+    assert marker.read_text(encoding="utf-8") == "site\n"  # the alone hook ran site, once
+    assert {"site", "lmdb"} <= imported
+
+    server = subprocess.Popen([sys.executable, "-m", "tether", "serve", str(repo)], cwd=repo, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + 60
+        while not listening(socket_path(repo)):
+            assert time.monotonic() < end and server.poll() is None, "no server listening"
+            time.sleep(0.05)
+        marker.unlink()
+        assert "Config is read once" in hook("served")
+        assert not marker.exists()  # answered by the server: site never ran in the hook's process
+        assert "tether.cli.client" in imported and not imported & {"site", "os", "json", "re", "socket", "zlib"}, \
+            sorted(imported)
+    finally:
+        server.kill()
+        server.wait()
 
 
 def test_doctor_runs_each_hook_command_and_says_which_cannot_start(repo, tmp_path):

@@ -121,3 +121,36 @@ def test_file_and_line_notes_of_a_renamed_file_show_its_new_path_everywhere(repo
     ctx = tether(repo, "context", "pkg/money.py:4")
     assert "## On this file\n\nintent (moved here from pkg/one.py): one module per money concern (" in ctx
     assert "Amounts are integer cents" in ctx
+
+
+TWINS = '''def read_users(db, limit):
+    rows = db.query("users", limit=limit)
+    return [to_record(r) for r in rows if r.active]
+
+
+def read_groups(db, limit):
+    rows = db.query("groups", limit=limit)
+    return [to_record(r) for r in rows if r.active]
+'''
+
+
+def test_near_twins_renamed_together_each_keep_their_own_note(tmp_path: Path):
+    """Two look-alike functions renamed in one change (a pull, a search and replace): each
+    note follows its own function, and a touch of one hands over its note, never the other's."""
+    root = tmp_path / "repo"
+    git_init(root)
+    (root / "store.py").write_text(TWINS)
+    subprocess.run(["git", "add", "."], cwd=root, check=True)
+    subprocess.run(["git", "commit", "-qm", "start"], cwd=root, check=True)
+    tether(root, "init")
+    tether(root, "record", "decision", f"store.py:{line_of(TWINS, 'users')}", "--title", "Users are read in pages")
+    tether(root, "record", "invariant", f"store.py:{line_of(TWINS, 'groups')}", "--title", "Groups are never cached")
+    after = TWINS.replace("read_", "fetch_").replace("if r.active]", "if r.active and not r.deleted]")
+    (root / "store.py").write_text(after)
+
+    users = tether(root, "context", f"store.py:{line_of(after, 'users')}")
+    groups = tether(root, "context", f"store.py:{line_of(after, 'groups')}")
+    assert "Users are read in pages" in users and "Groups are never cached" not in users
+    assert "Groups are never cached" in groups and "Users are read in pages" not in groups
+    listed = tether(root, "list", "store.py")
+    assert "`fetch_users` at store.py:1-3" in listed and "`fetch_groups` at store.py:6-8" in listed

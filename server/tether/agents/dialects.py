@@ -24,10 +24,8 @@ import contextlib
 import io
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-import orjson
-
+from ..core.records import dataclass, field
 from ..core.workspace import Workspace, WorkspaceError
 from . import hooks
 
@@ -188,6 +186,6 @@ def run(agent: str, stdin, stdout, stderr) -> int:
         if ws is not None:
             with contextlib.suppress(Exception):
                 ws.close()
-    stdout.write(orjson.dumps(reply).decode() + "\n")
+    stdout.write(hooks._json(reply) + "\n")
     stdout.flush()
     return 0

@@ -44,18 +44,19 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
+import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-import orjson
-
 from ..capture import observations as K
 from ..context.ranking import DEFAULT_BUDGET, Context, Item, estimate_tokens, note_markdown, ranked_at, repo_context
+from ..core.files import TETHER_DIR
+from ..core.records import dataclass, field
 from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
 
@@ -77,6 +78,8 @@ MAX_DEPTH = 64  # levels of an event kept (tether reads three or four)
 
 @dataclass
 class Touch:
+    """A file a tool call reads or edits, and where in it."""
+
     path: str  # as the tool names it (absolute, relative to cwd, or a file:// URI)
     edit: bool = False  # the tool changes (or creates) the file
     olds: list[str] = field(default_factory=list)  # text an edit replaces: its lines are the place
@@ -235,7 +238,7 @@ def hand_over(ws: Workspace, sid: str, rel: str, line: int | None, ranked: list[
     transaction, so two hooks answering the same event hand a note over once."""
     s = ws.store
     prints = {i.note.id: fingerprint(i) for i in ranked}
-    handles = {i.note.id: ws.repo.short_id(i.note.id) for i in ranked}  # read before the write transaction
+    handles = ws.repo.short_ids_of([i.note.id for i in ranked])  # read before the write transaction
 
     def txn_fn(txn) -> str:
         _remember_touch(s, txn, sid, rel)
@@ -432,6 +435,10 @@ def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
     sid = _field(event, "session_id", "sessionId").replace("\0", "")
     cwd = Path(_field(event, "cwd") or os.getcwd())
     text = ""
+    if Workspace.resident.get(ws.root) is not ws:  # alone: how much of the notes folder this event reads
+        ws.repo.trust_folder = _about_code(ws, name, event, cwd)
+        if name == "UserPromptSubmit":  # a person's edits of note files between turns: seen before the turn
+            ws.repo.refresh()
     if name == "SessionStart":
         text = session_start(ws, sid, _field(event, "source") or "startup")
     elif name == "PreCompact":
@@ -458,6 +465,17 @@ def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
     if not text.strip():
         return None
     return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": _cap(text)}}
+
+
+def _about_code(ws: Workspace, name: str, event: dict, cwd: Path) -> bool:
+    """A tool's read or edit of source files: the notes of those files are what the event reads,
+    so the notes folder's listing may be trusted (``NoteRepository.trust_folder``). Not a command
+    (it may write any note file in place), nor a tool touching the notes folder itself."""
+    if name not in ("PreToolUse", "PostToolUse"):
+        return False
+    found = touches(_field(event, "tool_name"), event.get("tool_input"))
+    rels = [_rel(ws, t.path, cwd) for t in found]
+    return bool(rels) and all(r is not None and not r.startswith(TETHER_DIR + "/") for r in rels)
 
 
 # -- the observation log and distillation ------------------------------------------------------
@@ -536,7 +554,7 @@ def observe_failure(ws: Workspace, sid: str, cwd: Path, event: dict) -> None:
     tool, ti = _field(event, "tool_name"), event.get("tool_input")
     ti = ti if isinstance(ti, dict) else {}
     error = event.get("error")
-    fields = {"tool": tool, "tool_use_id": tid, "error": error if isinstance(error, str) else orjson.dumps(error).decode()}
+    fields = {"tool": tool, "tool_use_id": tid, "error": error if isinstance(error, str) else _json(error)}
     if isinstance(ti.get("command"), str):
         fields["command"] = ti["command"]
     paths = [r for r in (_rel(ws, t.path, cwd) for t in touches(tool, ti)) if r]
@@ -751,7 +769,7 @@ def run(agent: str, stdin, stdout) -> int:
                 return 0  # not a tether repository: nothing to say
             out = answer(ws, event)
         if out is not None:
-            stdout.write(orjson.dumps(out).decode() + "\n")
+            stdout.write(_json(out) + "\n")
             stdout.flush()
         if stray.getvalue():
             _log(ws, agent, event, stray.getvalue())
@@ -766,11 +784,17 @@ def run(agent: str, stdin, stdout) -> int:
 
 def read_event(text: str | bytes) -> dict:
     """The hook event ``text`` holds, with whatever is nested more than ``MAX_DEPTH`` levels
-    deep replaced by a short string, so that nothing walking it later — tether's code, orjson
-    writing it (at most 254 levels) — goes that deep (an MCP tool's input can be anything).
-    ValueError when it is not a JSON object (orjson reads at most 1,024 levels, without
-    recursing)."""
-    event = orjson.loads(text)
+    deep replaced by a short string, so that nothing walking it later — tether's code, a JSON
+    writer — goes that deep (an MCP tool's input can be anything). ValueError when it is not a
+    JSON object, or is nested deeper than the reader goes."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + 1100)  # as deep as orjson reads (1,024 levels): the reader's recursion is in C
+    try:
+        event = json.loads(text)
+    except RecursionError:
+        raise ValueError("the event is nested too deeply to read") from None
+    finally:
+        sys.setrecursionlimit(limit)
     if not isinstance(event, dict):
         raise ValueError("the event is not a JSON object")
     todo: list[tuple[dict | list, int]] = [(event, 1)]
@@ -783,6 +807,10 @@ def read_event(text: str | bytes) -> dict:
                 else:
                     node[k] = f"(nested more than {MAX_DEPTH} levels deep: left out)"
     return event
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _traceback() -> str:

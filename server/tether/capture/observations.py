@@ -7,15 +7,16 @@ hooks write it (``observe``); distillation and ``tether log`` read it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
 
-import orjson
 
 from ..core.files import WorkspaceError
 from ..core.languages import for_path
 from ..core.syntax import Definition, SourceFile, parsed
+from ..core.store import dumps
 from ..core.text import Range
 from ..core.workspace import Workspace
 
@@ -48,7 +49,7 @@ def observe(ws: Workspace, session: str, kind: str, *, transcript: str = "", cap
     at = time.time_ns()
     key = f"{at:020d}-{os.urandom(3).hex()}"
     entry = {"session": session, "at": _iso(at), "kind": kind, **{k: _clip(v, KEEP.get(kind, MAX_FIELD)) for k, v in fields.items()}}
-    size = len(orjson.dumps(entry))
+    size = len(dumps(entry))
     limit = cap or log_cap()
 
     def txn_fn(txn):
@@ -66,9 +67,9 @@ def observe(ws: Workspace, session: str, kind: str, *, transcript: str = "", cap
         cur = txn.cursor(db=s.db["observations"])
         emptied = set()
         while total > limit and cur.first():
-            k, v = cur.key().decode(), orjson.loads(cur.value())
+            k, v = cur.key().decode(), json.loads(cur.value())
             cur.delete()
-            total -= len(orjson.dumps(v))
+            total -= len(dumps(v))
             s.delete(txn, "obs_by_session", f"{v['session']}\0{k}")
             emptied.add(v["session"])
         for sid in emptied:  # a session whose every entry is gone is forgotten

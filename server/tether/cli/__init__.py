@@ -2,8 +2,6 @@
 ``context``) is first offered to the workspace's resident server (``tether serve``), before
 anything else is imported: the imports alone cost more than the server's answer."""
 
-from __future__ import annotations
-
 import gc
 import io
 import sys
@@ -19,6 +17,7 @@ def main(argv: list[str] | None = None) -> int:
         code = through_server(argv, stdin)
         if code is not None:
             return code
+        with_site()  # (once: both ways on from here need site-packages)
         if argv[0] == "hook":
             sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="surrogateescape")
             if argv[1:2] and argv[1] in HOOK_AGENTS and argv[2:] in ([], ["--serve"]):  # all the parser would say
@@ -26,5 +25,16 @@ def main(argv: list[str] | None = None) -> int:
 
                 from .faces import cmd_hook
                 return cmd_hook(SimpleNamespace(agent=argv[1]))
+    else:
+        with_site()
     from .main import main as run
     return run(argv)
+
+
+def with_site() -> None:
+    """Run ``site`` now when the interpreter was started without it (``-S``: a hook command,
+    ``tether.__main__``): what the server did not answer imports lmdb, tree-sitter and the rest
+    from site-packages, with their ``.pth`` files, user site and ``sitecustomize`` as always."""
+    if sys.flags.no_site:
+        import site
+        site.main()

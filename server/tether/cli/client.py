@@ -1,10 +1,12 @@
 """The client of the resident server (``tether serve``): what ``tether hook`` and ``tether
 context`` run before anything else, in a process an agent starts on every tool call.
 
-It imports only modules built into the interpreter (``_socket``, ``zlib``; ``stat`` comes
-with ``os``): ``socket.py``, ``json`` and the ``re`` they pull in cost a new process more
-(~9 ms here) than the server takes to answer. So the request and the answer are
-NUL-separated fields, not JSON:
+It imports only modules built into the interpreter (``posix``, ``_socket``; ``stat``):
+``socket.py``, ``json`` and the ``re`` they pull in cost a new process more (~9 ms here) than
+the server takes to answer; and a hook command starts the interpreter without ``site``
+(agents/setup.py), so not even ``os`` is loaded: its import, the collections ABCs of its
+``environ`` with it, is ~1.5 ms of a served hook, and ``zlib`` a shared library to load. So
+the request and the answer are NUL-separated fields, not JSON:
 
     request  VERSION \\0 CWD \\0 N \\0 ARG_1 \\0 … ARG_N \\0 STDIN      (then the client shuts its side)
     answer   EXIT \\0 LEN(OUT) \\0 OUT ERR
@@ -23,13 +25,10 @@ asks the kernel who the other is (``SO_PEERCRED``), which a socket put in its pl
 user cannot fake. When that cannot be had, the command works alone and says why once in
 ``.tether/cache/hooks.log``."""
 
-from __future__ import annotations
-
-import os
+import posix
 import stat
 import sys
 import time
-import zlib
 
 import _socket
 
@@ -43,29 +42,56 @@ MAX_PATH = 103  # bytes of a Unix socket's path: 107 on Linux, 103 on macOS (the
 FALLBACK = "/tmp"  # where the socket goes when the usual folder's path is too long for one
 
 
+def fsencode(name: str) -> bytes:
+    """``os.fsencode`` (this module does without ``os``)."""
+    return name.encode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+
+
+def fsdecode(name: bytes) -> str:
+    return name.decode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+
+
+def getenv(name: str) -> str | None:
+    """``os.environ.get(name)``: where ``os`` is loaded its ``environ`` (a long-lived process
+    may have changed it); else the environment the process started with, which then no one
+    has changed."""
+    os = sys.modules.get("os")
+    if os is not None:
+        return os.environ.get(name)
+    value = posix.environ.get(fsencode(name))
+    return None if value is None else fsdecode(value)
+
+
+def fnv1a(data: bytes) -> int:
+    """The 64-bit FNV-1a hash of ``data`` (hashlib costs 3 ms to import, zlib a library to load;
+    the server checks the root anyway)."""
+    h = 0xcbf29ce484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001b3) & 0xffffffffffffffff
+    return h
+
+
 def socket_path(root) -> str:
     """Where the server of ``root`` listens: a per-user folder in ``$XDG_RUNTIME_DIR``, else
     ``$TMPDIR``, else ``/tmp``; in ``/tmp`` when that path would be too long for a socket (a
     workspace's own path may be any length: the name is a hash of it)."""
-    raw = os.fsencode(root)  # crc32, not hashlib (3 ms to import): the server checks the root anyway
-    key = f"{zlib.crc32(raw):08x}{zlib.crc32(raw[::-1]):08x}"
-    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or FALLBACK
-    path = os.path.join(base, f"tether-{os.getuid()}", f"{key}.sock")
-    return path if len(os.fsencode(path)) <= MAX_PATH else os.path.join(FALLBACK, f"tether-{os.getuid()}", f"{key}.sock")
+    name = f"tether-{posix.getuid()}/{fnv1a(fsencode(str(root))):016x}.sock"
+    path = f"{(getenv('XDG_RUNTIME_DIR') or getenv('TMPDIR') or FALLBACK).rstrip('/')}/{name}"
+    return path if len(fsencode(path)) <= MAX_PATH else f"{FALLBACK}/{name}"
 
 
 def distrust(folder: str) -> str | None:
     """Why the socket folder ``folder`` is not to be used (None: it is, or it is not there
     yet): it must be a real folder of this user's that nobody else can enter."""
     try:
-        st = os.lstat(folder)
+        st = posix.lstat(folder)
     except FileNotFoundError:
         return None
     except OSError as e:
         return f"{folder}: {e.strerror}"
     if not stat.S_ISDIR(st.st_mode):
         return f"{folder} is not a folder (a link or a file is there)"
-    if st.st_uid != os.getuid():
+    if st.st_uid != posix.getuid():
         return f"{folder} belongs to another user (uid {st.st_uid}), who could read or answer the requests"
     if st.st_mode & 0o077:
         return f"{folder} has mode {stat.S_IMODE(st.st_mode):04o}: others can reach the socket (0700 is needed)"
@@ -86,13 +112,14 @@ def stranger(s) -> str | None:
     uid = peer_uid(s)
     if uid is None:
         return "this system does not say who is at the other end of a Unix socket (no SO_PEERCRED)"
-    return None if uid == os.getuid() else f"the process at the other end runs as another user (uid {uid})"
+    return None if uid == posix.getuid() else f"the process at the other end runs as another user (uid {uid})"
 
 
 def say_once(root: str, what: str) -> None:
     """Write ``what`` (why hooks answer alone, or what the server refused) in the workspace's
     ``.tether/cache/hooks.log`` — once, not at every tool call (``serve-refused`` there keeps
     the last thing said; a server that starts listening removes it)."""
+    import os
     cache = os.path.join(root, ".tether", "cache")
     mark = os.path.join(cache, "serve-refused")
     try:
@@ -112,16 +139,24 @@ def say_once(root: str, what: str) -> None:
 
 
 def workspace_root(start: str) -> str | None:
-    """The folder holding ``.tether/`` at or above ``start`` (as ``Workspace.find``; no
-    pathlib: its import alone costs a hook more than the server's answer)."""
-    here = os.path.realpath(start)
+    """The folder holding ``.tether/`` at or above ``start`` (as ``Workspace.find``)."""
+    import os
+    return root_above(os.path.realpath(start))
+
+
+def root_above(here: str) -> str | None:
+    """The folder holding ``.tether/`` at or above the absolute path ``here``, which has no
+    links or ``..`` in it (as ``os.getcwd()`` gives; no pathlib: its import alone costs a hook
+    more than the server's answer)."""
     while True:
-        if os.path.isdir(os.path.join(here, ".tether")):
-            return here
-        up = os.path.dirname(here)
-        if up == here:
+        try:
+            if stat.S_ISDIR(posix.stat(f"{here.rstrip('/')}/.tether").st_mode):
+                return here
+        except (OSError, ValueError):
+            pass
+        if here == "/":
             return None
-        here = up
+        here = here.rstrip("/").rpartition("/")[0] or "/"
 
 
 def connect(path: str, timeout: float = ANSWER_S):
@@ -147,7 +182,7 @@ def listening(path: str) -> bool:
 
 def request(argv: list[str], cwd: str, stdin: bytes, version: str = __version__) -> bytes:
     fields = [version, cwd, str(len(argv)), *argv]
-    return b"\0".join(os.fsencode(f) for f in fields) + b"\0" + stdin
+    return b"\0".join(fsencode(f) for f in fields) + b"\0" + stdin
 
 
 def parse_request(data: bytes) -> tuple[str, str, list[str], bytes]:
@@ -156,7 +191,7 @@ def parse_request(data: bytes) -> tuple[str, str, list[str], bytes]:
     parts = rest.split(b"\0", int(n))
     if len(parts) != int(n) + 1:
         raise ValueError("a request cut short")
-    return os.fsdecode(version), os.fsdecode(cwd), [os.fsdecode(a) for a in parts[:-1]], parts[-1]
+    return fsdecode(version), fsdecode(cwd), [fsdecode(a) for a in parts[:-1]], parts[-1]
 
 
 def answer(exit: int | bytes, out: bytes = b"", err: bytes = b"") -> bytes:
@@ -174,7 +209,7 @@ def ask(root: str, argv: list[str], cwd: str, stdin: bytes, timeout: float = ANS
     an answer cut short. :class:`Distrusted` when the socket is not this user's: nothing
     was sent."""
     path = socket_path(root)
-    why = distrust(os.path.dirname(path))
+    why = distrust(path.rpartition("/")[0])
     if why:
         raise Distrusted(why)
     try:
@@ -198,9 +233,13 @@ def ask(root: str, argv: list[str], cwd: str, stdin: bytes, timeout: float = ANS
 
 
 def start(root: str) -> None:
-    """Start ``tether serve`` for ``root`` in the background, detached from the command."""
+    """Start ``tether serve`` for ``root`` in the background, detached from the command: this
+    very tether (its ``__main__.py`` by path, as the hook command runs it; ``-m tether`` could
+    find another one first), with site."""
+    import os
     import subprocess
-    subprocess.Popen([sys.executable, "-P", "-m", "tether", "serve", root], cwd=root, start_new_session=True,
+    main = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "__main__.py")
+    subprocess.Popen([sys.executable, "-P", main, "serve", root], cwd=root, start_new_session=True,
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -213,8 +252,8 @@ def through_server(argv: list[str], stdin: bytes) -> int | None:
     its workspace. Only when this folder is in no workspace is the event read here (its
     JSON parser costs a few ms)."""
     try:
-        cwd = os.getcwd()  # (gone, when the folder was deleted: then alone says so)
-        root = workspace_root(cwd)
+        cwd = posix.getcwd()  # (gone, when the folder was deleted: then alone says so)
+        root = root_above(cwd)
         if root is None and argv[0] == "hook":
             cwd = event_cwd(stdin) or cwd
             root = workspace_root(cwd)

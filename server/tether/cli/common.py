@@ -6,7 +6,6 @@ import re
 import sys
 from pathlib import Path
 
-import orjson
 
 from ..core.text import utf16_len
 from ..core.workspace import Workspace, WorkspaceError
@@ -19,6 +18,8 @@ class UsageError(Exception):
 
 
 def out_json(obj) -> None:
+    import orjson  # here: a hook process does not pay for it
+
     data = orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
     out = getattr(sys.stdout, "buffer", None)
     if out is None:  # a stream of text only (one a test reads)

@@ -14,10 +14,10 @@ GitHub's limit, and says at its end what it left out.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from ..context.ranking import note_markdown
 from ..core.notes import Alternative
+from ..core.records import replace
 from ..core.text import closes, md_lines, open_fence, opens
 from ..core.text import utf16_len as units  # as GitHub counts a comment's length
 

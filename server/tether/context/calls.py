@@ -27,7 +27,6 @@ import os
 import time
 import weakref
 from collections import namedtuple
-from dataclasses import dataclass, field
 from itertools import islice
 from posixpath import dirname, join, normpath
 
@@ -36,6 +35,7 @@ import tree_sitter as ts
 from ..core import anchors as A
 from ..core.languages import family_of, for_path
 from ..core.notes import Note
+from ..core.records import dataclass, field
 from ..core.syntax import Definition, SourceFile, imports_in, kept, parsed
 from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from ..core import anchors as A
 from ..core.files import glob_match
 from ..core.notes import FIELDS, Note
+from ..core.records import dataclass, field
 from ..core.resolution import Located, note_json
 from ..core.workspace import Workspace
 
@@ -48,6 +48,8 @@ def estimate_tokens(text: str) -> int:
 
 @dataclass
 class Item:
+    """A note that applies where code is touched: why (tier, reason, where in the file) and how it is handed over."""
+
     note: Note
     tier: int
     reason: str
@@ -72,6 +74,8 @@ class Item:
 
 @dataclass
 class Context:
+    """The notes handed over for one touch, fitted to a token budget (``fit``)."""
+
     path: str  # "" for the repository as a whole
     line: int | None  # 0-based
     items: list[Item]  # handed over, best first

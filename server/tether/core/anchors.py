@@ -4,8 +4,9 @@
 code there); ``resolve`` finds the anchor in a new version of the file. Both are pure:
 no I/O, no store. Resolution, cheapest first: same qualified name → same normalized text
 → token alignment of the old and new definition → rename detection among definitions
-whose names are new. Anything doubtful is ``ambiguous`` or ``orphaned``: a note is never
-silently attached to other code (misattachment is the worst failure tether can have).
+whose names are new (look-alikes renamed together: jointly, ``Resolver._paired``).
+Anything doubtful is ``ambiguous`` or ``orphaned``: a note is never silently attached to
+other code (misattachment is the worst failure tether can have).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
+from .records import dataclass, field
 from .syntax import Definition, SourceFile, Statement
 from .text import Range, digest, dice, line_counts, normalize, sketch, sketch_similarity, tokens, utf16_len
 
@@ -39,6 +40,7 @@ STMT_SIMILAR = 0.6
 STMT_EDITED = 0.5
 STMT_KEPT = 0.75
 
+PAIR_GROUP = 12  # definitions a group of renamed look-alikes may hold (beyond: offered)
 REPLACED_LINES = 0.3  # line Dice under which a file with none of its old definitions is another file
 FUNCTION_KINDS = ("function", "method")
 
@@ -53,6 +55,8 @@ class NoDefinition(AnchorError):
 
 @dataclass(slots=True)
 class Anchor:
+    """Where a note is tied: a definition, a span, lines, a file or a path pattern, with what finds it again."""
+
     type: str
     path: str = ""
     pattern: str = ""  # glob anchors
@@ -74,6 +78,8 @@ class Anchor:
 
 @dataclass(slots=True)
 class Resolution:
+    """Where an anchor is found now, or why not (``state``)."""
+
     state: str
     range: Range | None = None
     name: str = ""  # qualified name now (differs after a rename)
@@ -236,6 +242,8 @@ class Resolver:
         self._new_keys = _index(new)
         self._old_keys = _index(old) if old is not None else None
         self._gone_defs: list[Definition] | None = None  # old definitions whose key the new text lacks
+        self._pairs: dict[int, Definition | None] = {}  # id of an old definition -> its rename, told jointly
+        self._sims: dict[tuple[int, int], float] = {}  # (old index, new index) -> token similarity
         self._sym_cache: dict[tuple, tuple[Definition | None, Resolution]] = {}
         self._align_cache: dict[tuple[int, int], dict] = {}
         self._replaced_cache: bool | None = None
@@ -358,6 +366,9 @@ class Resolver:
                     sum(1 for _, _, x in scored if x.qualname.rsplit(".", 1)[-1] == short) == 1:
                 d = same[0]
                 return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
+            d = self._paired(old_def) if old_def is not None else None
+            if d is not None:
+                return d, Resolution(RENAMED, new.def_range(d), d.qualname, hash=_def_hash(new, d), params=d.params)
             offer = RENAME_MIN if old_def is not None else SKETCH_OFFER
             offered = [new.def_range(x) for s, _, x in scored[:3] if s >= offer]
             if offered:
@@ -374,6 +385,27 @@ class Resolver:
         cls = _family(old_def.kind)
         return any(o is not old_def and _family(o.kind) == cls and _def_similarity(self.old, o, self.new, d) > sim
                    for o in gone)
+
+    def _paired(self, old_def: Definition) -> Definition | None:
+        """The rename of ``old_def`` told jointly with its look-alikes, when no margin tells it
+        alone: near twins renamed together (``load_a``, ``load_b`` to ``read_a``, ``read_b``)
+        are each nearly as like the other's new self as their own (:func:`_paired_group`)."""
+        if id(old_def) not in self._pairs:
+            if self._gone_defs is None:
+                self._gone_defs = [o for o in self.old.defs if o.key not in self._new_keys]
+            cls = _family(old_def.kind)
+            gone = [o for o in self._gone_defs if _family(o.kind) == cls]
+            fresh = [d for d in self.new.defs if d.key not in self._old_keys and _family(d.kind) == cls]
+            group, pairs = _paired_group(old_def, gone, fresh, self._similarity, RENAME_MARGIN, RENAME_MIN)
+            for o in group or [old_def]:
+                self._pairs[id(o)] = pairs.get(id(o)) if pairs else None
+        return self._pairs[id(old_def)]
+
+    def _similarity(self, o: Definition, d: Definition) -> float:
+        key = (o.index, d.index)
+        if key not in self._sims:
+            self._sims[key] = _def_similarity(self.old, o, self.new, d)
+        return self._sims[key]
 
     def _replaced(self) -> bool:
         """Another file took this path (a file deleted, another moved onto its name): no
@@ -555,20 +587,22 @@ class Elsewhere:
     fresh: object  # Callable[[Definition], bool | None]
 
 
-def follow(a: Anchor, old: SourceFile | None, files: list[Elsewhere]) -> Resolution:
+def follow(a: Anchor, old: SourceFile | None, files: list[Elsewhere], present: set[str] | None = None) -> Resolution:
     """Where the code of ``a``, lost from its own file, is now among ``files``. ``old``: the
     text ``a`` was last seen in (its range and name are from there); without it only an
-    unchanged definition (the same normalized text and name) in a fresh place is followed."""
+    unchanged definition (the same normalized text and name) in a fresh place is followed.
+    ``present``: the qualified names its own file holds now (look-alikes that left it
+    together are told apart jointly; None: not known)."""
     if a.type not in (SYMBOL, SPAN) or not a.name:
         return Resolution(ORPHANED, None, a.name)
     old_def = Resolver(old, old).old_def(a) if old is not None and old.tree is not None else None
     if a.type == SPAN:
-        return _follow_span(a, old, old_def, files)
-    return _follow_def(a, old, old_def, files)[1]
+        return _follow_span(a, old, old_def, files, present)
+    return _follow_def(a, old, old_def, files, present)[1]
 
 
-def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
-                files: list[Elsewhere]) -> tuple[tuple[Elsewhere, Definition] | None, Resolution]:
+def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None, files: list[Elsewhere],
+                present: set[str] | None = None) -> tuple[tuple[Elsewhere, Definition] | None, Resolution]:
     short = a.name.rsplit(".", 1)[-1]
     if old_def is None:  # the unchanged definition, once
         same = [(f, d) for f in files for d in f.src.defs
@@ -612,15 +646,42 @@ def _follow_def(a: Anchor, old: SourceFile | None, old_def: Definition | None,
     # a file tether never saw (fresh is None): only a definition that kept its name is taken there
     if sim >= need and sim - runner >= FOLLOW_MARGIN and (fresh or (fresh is None and named)):
         return (f, d), _moved(a, f, d)
+    together = _moved_together(old, old_def, files, present) if present is not None else None
+    if together is not None:
+        return together, _moved(a, *together)
     return None, _offered(a, [(t[2], t[3]) for t in pool if t[0] >= FOLLOW_MIN][:3])
 
 
+def _moved_together(old: SourceFile, old_def: Definition, files: list[Elsewhere],
+                    present: set[str]) -> tuple[Elsewhere, Definition] | None:
+    """Where ``old_def`` went when look-alikes left its file together (cut into another
+    module and renamed on the way, each as like the other's new self as its own): paired as
+    a group (:func:`_paired_group`) among the definitions gone from the old file (not in
+    ``present``) and those new in ``files`` since, as like as a rename on the way must be."""
+    cls = _family(old_def.kind)
+    olds = [o for o in old.defs if _family(o.kind) == cls and o.qualname not in present]
+    news = [(f, d) for f in files for d in f.src.defs if _family(d.kind) == cls and f.fresh(d) is True]
+    sims: dict[tuple[int, int], float] = {}
+
+    def sim(o: Definition, t: tuple[Elsewhere, Definition]) -> float:
+        if (id(o), id(t)) not in sims:
+            f, d = t
+            n, m = len(old.def_tokens(o)), len(f.src.def_tokens(d))
+            sims[id(o), id(t)] = 0.0 if 2 * min(n, m) < (FOLLOW_RENAMED - FOLLOW_MARGIN) * (n + m) else \
+                dice(old.def_counter(o), f.src.def_counter(d))
+        return sims[id(o), id(t)]
+    need = FOLLOW_SMALL if len(old.def_tokens(old_def)) < FOLLOW_TOKENS else FOLLOW_RENAMED
+    _, pairs = _paired_group(old_def, olds, news, sim, FOLLOW_MARGIN, need,
+                             defn=lambda x: x[1] if isinstance(x, tuple) else x)
+    return pairs.get(id(old_def)) if pairs else None
+
+
 def _follow_span(a: Anchor, old: SourceFile | None, old_owner: Definition | None,
-                 files: list[Elsewhere]) -> Resolution:
+                 files: list[Elsewhere], present: set[str] | None = None) -> Resolution:
     owner_anchor = Anchor(SYMBOL, a.path, lang=a.lang, name=a.name, params=a.params)
     if old_owner is not None:
         owner_anchor.hash = old.def_hash(old_owner)
-    found, res = _follow_def(owner_anchor, old, old_owner, files)
+    found, res = _follow_def(owner_anchor, old, old_owner, files, present)
     if found is None:
         return Resolution(AMBIGUOUS if res.state == AMBIGUOUS else ORPHANED, None, a.name)
     f, owner = found
@@ -649,6 +710,57 @@ def _offered(a: Anchor, cands: list[tuple[Elsewhere, Definition]]) -> Resolution
         return Resolution(ORPHANED, None, a.name)
     return Resolution(AMBIGUOUS, None, a.name, [f.src.def_range(d) for f, d in cands],
                       candidate_paths=[f.path for f, _ in cands])
+
+
+def _paired_group(seed, olds: list, news: list, sim, margin: float, need: float,
+                  defn=lambda x: x) -> tuple[list, dict[int, object] | None]:
+    """Look-alikes paired as a group: the old definitions gone from where ``seed`` was and
+    the new ones (``olds``, ``news``; ``defn`` gives an item's definition) linked to ``seed``
+    by a likeness (``sim``) within ``margin`` of each one's best; then each old one's new
+    one (by ``id``) when the group pairs one to one and every pair is the strict best of both
+    its sides by text and by name (Dice of the qualified names' letter pairs), at least
+    ``need`` alike and related — else None: a deleted twin, a new copy, names that say
+    another pairing or nothing leave it to be offered. Returns (the old side, the pairs)."""
+    side_o, side_n, todo = {id(seed): seed}, {}, [(seed, True)]
+    while todo:
+        x, is_old = todo.pop()
+        row = [(sim(x, y) if is_old else sim(y, x), y) for y in (news if is_old else olds)]
+        best = max((v for v, _ in row), default=0.0)
+        side = side_n if is_old else side_o
+        for v, y in row:
+            if v >= need - margin and v > best - margin and id(y) not in side:
+                side[id(y)] = y
+                todo.append((y, not is_old))
+        if len(side_o) + len(side_n) > PAIR_GROUP:
+            return list(side_o.values()), None
+    olds, news = list(side_o.values()), list(side_n.values())
+    if len(olds) != len(news):
+        return olds, None
+    by_text = {(id(o), id(d)): sim(o, d) for o in olds for d in news}
+    by_name = {(id(o), id(d)): dice(_bigrams(defn(o).qualname), _bigrams(defn(d).qualname)) for o in olds for d in news}
+    pairs = {}
+    for o in olds:
+        for likeness in (by_text, by_name):  # both must say the same
+            d = max(news, key=lambda d: likeness[id(o), id(d)])
+            v = likeness[id(o), id(d)]
+            rivals = [likeness[id(o), id(x)] for x in news if x is not d] + \
+                     [likeness[id(x), id(d)] for x in olds if x is not o]
+            if any(r >= v for r in rivals) or pairs.setdefault(id(o), d) is not d:
+                return olds, None
+        if by_text[id(o), id(d)] < need or not _related(defn(o), defn(d)):
+            return olds, None
+    return olds, pairs
+
+
+def _related(o: Definition, d: Definition) -> bool:
+    """In the same scope, or keeping its own name (its class renamed)."""
+    scope = [q.rsplit(".", 1)[0] if "." in q else "" for q in (o.qualname, d.qualname)]
+    return scope[0] == scope[1] or o.name.rsplit(".", 1)[-1] == d.name.rsplit(".", 1)[-1]
+
+
+def _bigrams(name: str) -> Counter:
+    s = name.lower()
+    return Counter(s[i:i + 2] for i in range(len(s) - 1))
 
 
 def _derived(name: str, old: str) -> bool:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path, PurePosixPath
+
+from .records import dataclass, field
 
 TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ def tree_sitter():
 
 @dataclass(eq=False)
 class Language:
+    """A language of ``grammars/languages.toml``: its grammar, extensions and queries."""
+
     name: str
     extensions: tuple[str, ...]
     loader: tuple[str, str]  # (module, function) of the grammar wheel: loaded when first parsed with

@@ -13,10 +13,10 @@ import os
 import re
 import struct
 import time
-from dataclasses import dataclass, field
 
 from .anchors import ANCHOR_TYPES, Anchor
 from .languages import Language, by_name, tree_sitter
+from .records import dataclass, field
 from .text import Range
 
 TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
@@ -56,6 +56,8 @@ class NoteError(ValueError):
 
 @dataclass
 class Alternative:
+    """An option a decision turned down, and why."""
+
     option: str
     rejected_because: str = ""
 
@@ -74,6 +76,8 @@ class Waiver:
 
 @dataclass
 class Note:
+    """One note: its front matter's fields, its anchors and its Markdown body (``format_note``/``parse_note``)."""
+
     id: str
     kind: str
     title: str
@@ -469,6 +473,8 @@ class CheckError(ValueError):
 
 @dataclass
 class Check:
+    """A structural check of an invariant (data: a tree-sitter query or a shorthand)."""
+
     id: str
     kind: str
     pattern: str = ""

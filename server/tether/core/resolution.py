@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable
 from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 import lmdb
 
@@ -23,6 +22,7 @@ from . import anchors as A
 from .files import SourceTree, WorkspaceError, git
 from .languages import family_of, for_path
 from .notes import FIELDS, Note
+from .records import dataclass
 from .store import DAMAGE, Store
 from .syntax import Change, SourceFile, parsed
 from .text import Range, dice, digest, line_counts
@@ -116,7 +116,7 @@ class Resolutions:
                 out = [Located(n, i, a, A.Resolution(
                     A.ORPHANED if gone else (A.AMBIGUOUS if a.is_code else A.OK), None, a.name))
                     for n, i, a in todo]
-                return self._follow(rel, self._follow_file(rel, out)) if gone else out
+                return self._follow(rel, self._follow_file(rel, out), set()) if gone else out
         h = digest(text)
         if self._kept_located(rel, h, self.generation()):
             return list(self._located[rel][2]) + self._arrivals(rel, text, src)
@@ -295,9 +295,10 @@ class Resolutions:
         if write:
             self._write([])
 
-    def _follow(self, rel: str, out: list[Located]) -> list[Located]:
+    def _follow(self, rel: str, out: list[Located], present: Callable[[], set[str]] | set[str]) -> list[Located]:
         """Look for the code of the anchors lost from ``rel`` in the files where the evidence
-        points: files of the same language changed since each anchor was last seen in ``rel``."""
+        points: files of the same language changed since each anchor was last seen in ``rel``.
+        ``present``: the qualified names ``rel`` holds now (or what says them)."""
         lost = [k for k, loc in enumerate(out) if loc.anchor.type in (A.SYMBOL, A.SPAN) and (
             loc.state == A.ORPHANED or loc.state == A.AMBIGUOUS and loc.resolution.offered)]
         if not lost:
@@ -316,9 +317,11 @@ class Resolutions:
         if not files:
             return out
         out, lang = list(out), for_path(rel)
+        present = present if isinstance(present, set) else present()
         for k, (probe, old, at) in probes.items():
             old_src = SourceFile(old, lang) if old is not None else None
-            res = A.follow(probe, old_src, [A.Elsewhere(p, src, _fresh_since(keys, at)) for p, src, keys in files])
+            res = A.follow(probe, old_src, [A.Elsewhere(p, src, _fresh_since(keys, at)) for p, src, keys in files],
+                           present)
             if out[k].state == A.AMBIGUOUS and not (res.attached and _short(res.name) == _short(probe.name)):
                 continue  # renames offered here: only the same name found elsewhere is stronger evidence
             if res.state != A.ORPHANED:
@@ -563,7 +566,7 @@ class Resolutions:
         the code lost from it to the files it went to."""
         self.keep(text, h, updates)
         began = time.monotonic()
-        located = self._follow(rel, located)
+        located = self._follow(rel, located, lambda: self._def_names(rel, h, text or self.tree.read(rel), None))
         # code lost here may turn up elsewhere later (cut in one save, pasted in another): under a
         # watch of the tree, where a change is known at once, the search is made again after one
         lost = any(not loc.resolution.attached and not loc.resolution.path for loc in located)

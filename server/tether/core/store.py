@@ -12,6 +12,7 @@ once.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -21,7 +22,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import lmdb
-import orjson
 
 from .files import WorkspaceError
 
@@ -36,10 +36,14 @@ _INITIAL_MAP = 1 << 30  # address space, not disk: the file grows as the index d
 # what a damaged index raises when it is read (pages overwritten, a file where its folder was;
 # a damaged page met once can leave every later transaction of the process invalid: BadTxnError)
 DAMAGE = (lmdb.CorruptedError, lmdb.PageNotFoundError, lmdb.InvalidError, lmdb.VersionMismatchError,
-          lmdb.BadValsizeError, lmdb.BadTxnError, lmdb.PanicError, orjson.JSONDecodeError, zlib.error,
+          lmdb.BadValsizeError, lmdb.BadTxnError, lmdb.PanicError, json.JSONDecodeError, zlib.error,
           UnicodeDecodeError)
 
 
+
+def dumps(value) -> bytes:
+    """A record as compact JSON (what orjson writes, read back alike by either)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 class IndexWriteError(WorkspaceError, lmdb.Error):
     """The index could not be written (a full disk); the note files are the truth, and the
     next command that can write brings it up to date."""
@@ -175,12 +179,14 @@ class Store:
         shutil.rmtree(old, ignore_errors=True)
 
     # -- records ----------------------------------------------------------------------------
+    # JSON by the standard library: orjson (used where much is written at once) costs a hook
+    # process ~8 ms to import (it brings datetime, uuid, platform); a record here is small
     def put(self, txn, db: str, key: str, value) -> None:
-        self.put_raw(txn, db, key, orjson.dumps(value))
+        self.put_raw(txn, db, key, dumps(value))
 
     def get(self, txn, db: str, key: str):
         v = txn.get(key.encode(), db=self.db[db])
-        return orjson.loads(v) if v is not None else None
+        return json.loads(v) if v is not None else None
 
     def put_raw(self, txn, db: str, key: str, data: bytes) -> None:
         """``put`` of a value already in JSON."""
@@ -200,7 +206,7 @@ class Store:
         for k, v in cur:
             if not k.startswith(p):
                 break
-            yield k.decode(), orjson.loads(v)
+            yield k.decode(), json.loads(v)
 
     def keys(self, txn, db: str, prefix: str = "") -> list[str]:
         cur = txn.cursor(db=self.db[db])

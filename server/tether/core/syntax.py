@@ -7,9 +7,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
 
 from .languages import Language, tree_sitter
+from .records import dataclass
 from .text import Positions, Range, digest, normalize, tokens
 
 TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
@@ -25,6 +25,8 @@ _STRINGS = ("string", "template_string", "string_literal", "interpreted_string_l
 
 @dataclass(slots=True, eq=False)
 class Definition:
+    """A definition in a parsed file: its kind, qualified name, node and range."""
+
     index: int
     kind: str  # function | method | class | impl
     name: str  # own name (Go: Recv.Name, Rust: "impl Tr for T")
@@ -45,6 +47,8 @@ class Definition:
 
 @dataclass(slots=True)
 class Imports:
+    """What a file imports, by the names it binds."""
+
     bindings: dict[str, tuple]  # local name -> ("mod", spec) | ("sym", spec, name there)
     exports: list[tuple[str, str, str]]  # re-exports: (name or "*", spec, name there)
 
@@ -63,6 +67,8 @@ class Imports:
 
 @dataclass(slots=True, eq=False)
 class Statement:
+    """A statement in a parsed file (what a span anchor is on)."""
+
     index: int
     owner: int  # index of the innermost enclosing function/method
     node_type: str

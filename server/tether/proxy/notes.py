@@ -75,7 +75,7 @@ class Given:
             return key, *hit[1:]
         ranked, line = hooks.ranked_for(self.ws, rel, t)
         prints = {i.note.id: hooks.fingerprint(i) for i in ranked}
-        handles = {i.note.id: self.ws.repo.short_id(i.note.id) for i in ranked}  # short ids: of this generation
+        handles = self.ws.repo.short_ids_of([i.note.id for i in ranked])  # short ids: of this generation
         self.ranked.keep(key, (now, ranked, line, prints, handles))
         self.fitted = _LRU((k, v) for k, v in self.fitted.items() if k[0] != key)  # its texts: of the old ranking
         return key, ranked, line, prints, handles

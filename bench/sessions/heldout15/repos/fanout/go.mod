@@ -1,0 +1,3 @@
+module github.com/ticketdesk/fanout
+
+go 1.21
