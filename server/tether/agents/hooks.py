@@ -419,6 +419,8 @@ def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:
     if not rels:
         return ""
     from ..checks.findings import check  # here, as capture's modules below: a read imports neither
+    from ..context.calls import edited
+    edited(ws, rels)  # what they define now is read before a name is called unique
     findings = [f for f in check(ws, rels) if f.path in rels]
     if not findings:
         return ""
