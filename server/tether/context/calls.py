@@ -660,7 +660,7 @@ class StoredTable(_Table):
     touch needs — the files that define the names the touched code calls, the modules its
     imports name, the touched definition — each checked against its file's stamp as it is read.
 
-    Beside each file's symbols the store keeps the names it defines (``defined``: "name\0file"
+    Beside each file's symbols the store keeps the names it defines (``defined``: "name\\0file"
     -> its definitions of that name) and the source tree as last listed: each folder's source
     files with their stamps and its sub-folders (``folders``, by "/" + folder), each folder's
     mtime (meta ``source_tree``), the files listed but not parsed yet (``unparsed``) and the
