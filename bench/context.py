@@ -15,7 +15,8 @@ rank order, and tether's own token count of the Markdown it hands over. The harn
 reads ``relevant``, ``irrelevant``, ``reasons`` or ``symbol``.
 
 It prints, per scenario, the p50/p99 of ``context_for`` over the touches: the first pass
-(which builds the symbol table and parses each touched file once) and a second, warm one. ``--scale N`` then adds filler notes until the workspace holds
+(which builds the symbol table and parses each touched file once) and a second, warm one —
+both with the call graph read from the store as a process with no server reads it. ``--scale N`` then adds filler notes until the workspace holds
 N notes (filler modules with a decision on each function, about ten notes a file) and times every touch again, warm, three times over: once with the
 notes folder scanned for changes on every call (the CLI and hooks: one process per call),
 once with it and the source tree watched (the MCP server and ``tether serve``, by their own
@@ -41,6 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from tether.core import anchors as A  # noqa: E402
+from tether.context.calls import warm  # noqa: E402
 from tether.context.ranking import DEFAULT_BUDGET, context_for  # noqa: E402
 from tether.core.files import FolderChanges  # noqa: E402
 from tether.core.languages import for_path  # noqa: E402
@@ -164,9 +166,11 @@ def main() -> int:
                     run_touches(ws, spec, ids, budget, None)
                     for watched in (False, True):
                         ws.repo.auto_refresh = not watched
-                        if watched:  # as the MCP server and tether serve watch them
+                        if watched:  # as the MCP server and tether serve watch them, and hold the whole call graph
                             ws.repo.watch()
                             ws.tree.changes = FolderChanges.open(ws.root, tree=True)
+                            while warm(ws, 1000):
+                                pass
                         big = run_touches(ws, spec, ids, budget, None, repeat=3)
                         how = "notes and sources watched (MCP, serve)" if watched else "notes folder scanned each call"
                         print(f"{'':<14} notes {n:>5}  {how:<31} context_for p50 {statistics.median(big):5.1f} ms"

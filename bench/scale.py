@@ -390,15 +390,19 @@ AGENT_ROWS = [  # key, label, target
     ("hook_first_ms", "PreToolUse hook alone, the first after `tether reindex` (once)", None),
     ("stat_notes_ms", "floor alone: a stat of every note file (in process, best of 5)", None),
     ("edit_alone_p50_ms", "PreToolUse hook alone on an Edit (and what the code calls), p50", None),
-    ("edit_alone_p99_ms", "PreToolUse hook alone on an Edit (and what the code calls), p99", None),
+    ("edit_alone_p99_ms", "PreToolUse hook alone on an Edit (and what the code calls), p99", "<= 150 ms at 10,000 notes"),
+    ("read_big_alone_p50_ms", "  the same hook on a Read of that whole file, p50", None),
+    ("read_big_alone_p99_ms", "  the same hook on a Read of that whole file, p99", None),
 ]
 
 
-def alone_edits(root: Path, gen: dict, n: int, env: dict) -> list[float]:
+def alone_edits(root: Path, gen: dict, n: int, env: dict) -> tuple[list[float], list[float]]:
     """``n`` PreToolUse hooks on an Edit of a line in the 5,000-line file's noted functions, with no
     server, a new session each: the notes there and on what that code calls, which asks for the
     workspace's call graph. Timed once every source file's symbols are in the index, as a user's
-    is after a server ran or a hundred calls alone (each parses up to 100 files it lacks)."""
+    is after a server ran or a hundred calls alone (each parses up to 100 files it lacks). Beside
+    each, a Read of that whole file (the same notes but none on what the code calls): the
+    difference is what answering at a line adds."""
     from tether.context.calls import _index_of
     from tether.core.workspace import Workspace
     ws = Workspace(root)
@@ -409,14 +413,17 @@ def alone_edits(root: Path, gen: dict, n: int, env: dict) -> list[float]:
     big = root / L.BIG
     lines = big.read_text().split("\n")
     funcs = gen["symbol_funcs"]
-    times = []
+    times, reads = [], []
     for k in range(n):
         i = funcs[k % len(funcs)]["start"] + 1
         event = {"session_id": f"bench-edit-{k}", "transcript_path": "", "cwd": str(root),
                  "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": f"alone-edit-{k}",
                  "tool_input": {"file_path": str(big), "old_string": lines[i], "new_string": lines[i] + "  # edit"}}
         times.append(run(hook_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000)
-    return times
+        event = {"session_id": f"bench-read-big-{k}", "transcript_path": "", "cwd": str(root),
+                 "hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": str(big)}}
+        reads.append(run(hook_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000)
+    return times, reads
 
 
 def agent_path_served(root: Path, gen: dict, n: int, env: dict) -> dict:
@@ -469,8 +476,9 @@ def measure_agent_path(root: Path, notes: int, files: int, args) -> dict:
     res["stat_notes_ms"] = min(stat_notes(root) for _ in range(5))
     alone = timed_calls(root, gen, args.calls, 1, env)["hook"]
     res["hook_alone_p50_ms"], res["hook_alone_p99_ms"] = L.pct(alone, 50), L.pct(alone, 99)
-    edits = alone_edits(root, gen, args.calls, env)
+    edits, reads = alone_edits(root, gen, args.calls, env)
     res["edit_alone_p50_ms"], res["edit_alone_p99_ms"] = L.pct(edits, 50), L.pct(edits, 99)
+    res["read_big_alone_p50_ms"], res["read_big_alone_p99_ms"] = L.pct(reads, 50), L.pct(reads, 99)
     with serving(root, env):
         res.update(agent_path_served(root, gen, args.calls, env))
     return res

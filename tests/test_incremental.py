@@ -313,9 +313,12 @@ def test_a_long_lived_process_reads_the_records_another_process_wrote_since(tmp_
     ws.close()
 
 
-def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(tmp_path):
-    """The hook before an agent's Edit makes a server parse the file after answering, so the
-    check after the edit (the answer the agent waits for) parses only what the edit changed."""
+@pytest.mark.parametrize("made", ["as announced", "otherwise"])
+def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(tmp_path, made):
+    """The hook before an agent's Edit makes a server parse the file after answering, and the
+    text the edit will make of it, so the check after the edit (the answer the agent waits for)
+    finds the parse made; an edit made otherwise is parsed from the file as it was (whose
+    anchors' resolutions are kept), only what it changed."""
     import json
 
     from tether.cli import resident
@@ -337,10 +340,14 @@ def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(t
                                                json.dumps(event).encode()).decode()
         resident._deferred(ws)  # what the server does once the answer is out
         assert parsed("x.py", PY, for_path("x.py"))._names is not None  # parsed, its names read: kept
-        (tmp_path / "x.py").write_text(PY.replace("x = amount * 2", "x = amount * 3"))
+        announced = PY.replace("x = amount * 2", "x = amount * 3")
+        ahead = _PARSED[("x.py", announced)]
+        edit = announced if made == "as announced" else PY.replace("x = amount * 2", "x = amount * 4")
+        (tmp_path / "x.py").write_text(edit)
         event.update(hook_event_name="PostToolUse", tool_response={"filePath": str(tmp_path / "x.py")})
         resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path), json.dumps(event).encode())
-        after = parsed("x.py", PY.replace("x = amount * 2", "x = amount * 3"), for_path("x.py"))
+        after = parsed("x.py", edit, for_path("x.py"))
+        assert (after is ahead) == (made == "as announced")  # the check parsed nothing more, or the edit made
         assert after.change is not None and after.change.base == digest(PY)  # from the text parsed ahead
         resident._deferred(ws)
     finally:

@@ -84,6 +84,8 @@ class Touch:
     edit: bool = False  # the tool changes (or creates) the file
     olds: list[str] = field(default_factory=list)  # text an edit replaces: its lines are the place
     lines: tuple[int, int] | None = None  # 0-based first and last line of a read window
+    news: list[str] = field(default_factory=list)  # what each of ``olds`` becomes, and a written file's
+    written: str | None = None  # whole text: what the file will be (a server parses it ahead)
 
 
 def _str(v) -> str:
@@ -120,15 +122,17 @@ def _claude_read(ti: dict) -> list[Touch]:
 
 
 def _claude_multi(ti: dict) -> list[Touch]:
-    edits = ti.get("edits") if isinstance(ti.get("edits"), list) else []
-    return _one(ti.get("file_path"), edit=True, olds=[_str(e.get("old_string")) for e in edits if isinstance(e, dict)])
+    edits = [e for e in ti.get("edits") if isinstance(e, dict)] if isinstance(ti.get("edits"), list) else []
+    return _one(ti.get("file_path"), edit=True, olds=[_str(e.get("old_string")) for e in edits],
+                news=[_str(e.get("new_string")) for e in edits])
 
 
 CLAUDE_TOOLS: dict[str, Callable[[dict], list[Touch]]] = {
     "Read": _claude_read,
-    "Edit": lambda ti: _one(ti.get("file_path"), edit=True, olds=[_str(ti.get("old_string"))]),
+    "Edit": lambda ti: _one(ti.get("file_path"), edit=True, olds=[_str(ti.get("old_string"))],
+                            news=[_str(ti.get("new_string"))]),
     "MultiEdit": _claude_multi,
-    "Write": lambda ti: _one(ti.get("file_path"), edit=True),
+    "Write": lambda ti: _one(ti.get("file_path"), edit=True, written=ti.get("content") if _str(ti.get("content")) else None),
     "NotebookEdit": lambda ti: _one(ti.get("notebook_path"), edit=True),
 }
 
@@ -142,7 +146,9 @@ def _vscode_multi(ti: dict) -> list[Touch]:
     by_path: dict[str, Touch] = {}
     for r in ti.get("replacements") if isinstance(ti.get("replacements"), list) else []:
         if isinstance(r, dict) and _str(r.get("filePath")):
-            by_path.setdefault(r["filePath"], Touch(r["filePath"], edit=True)).olds.append(_str(r.get("oldString")))
+            t = by_path.setdefault(r["filePath"], Touch(r["filePath"], edit=True))
+            t.olds.append(_str(r.get("oldString")))
+            t.news.append(_str(r.get("newString")))
     return list(by_path.values())
 
 
@@ -165,7 +171,7 @@ def _vscode_files(ti: dict) -> list[Touch]:
 VSCODE_TOOLS: dict[str, Callable[[dict], list[Touch]]] = {name: fn for names, fn in (
     (("read_file", "copilot_readFile"), _vscode_read),
     (("replace_string_in_file", "copilot_replaceString"),
-     lambda ti: _one(ti.get("filePath"), edit=True, olds=[_str(ti.get("oldString"))])),
+     lambda ti: _one(ti.get("filePath"), edit=True, olds=[_str(ti.get("oldString"))], news=[_str(ti.get("newString"))])),
     (("multi_replace_string_in_file", "copilot_multiReplaceString"), _vscode_multi),
     (("create_file", "copilot_createFile", "insert_edit_into_file", "copilot_insertEdit",
       "edit_notebook_file", "copilot_editNotebook"), lambda ti: _one(ti.get("filePath"), edit=True)),
@@ -390,9 +396,9 @@ def before_tool(ws: Workspace, sid: str, cwd: Path, found: list[Touch], budget: 
     for rel, t in places:
         ranked, line = ranked_for(ws, rel, t)
         parts.append(hand_over(ws, sid, rel, line, ranked, budget // len(places)))
-        if t.edit and ws.deferred is not None:  # a server: the check after the edit parses only what it changed
+        if t.edit and ws.deferred is not None:  # a server: the check after the edit finds its parse made
             from ..checks.findings import parse_ahead
-            ws.later(parse_ahead, ws, rel)
+            ws.later(parse_ahead, ws, rel, list(zip(t.olds, t.news)) if len(t.news) == len(t.olds) else [], t.written)
     return "\n".join(p for p in parts if p)
 
 
@@ -413,6 +419,8 @@ def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:
     if not rels:
         return ""
     from ..checks.findings import check  # here, as capture's modules below: a read imports neither
+    from ..context.calls import edited
+    edited(ws, rels)  # what they define now is read before a name is called unique
     findings = [f for f in check(ws, rels) if f.path in rels]
     if not findings:
         return ""

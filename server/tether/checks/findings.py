@@ -255,14 +255,35 @@ def _needed_now(todo: list[tuple], last: dict, ch: Change | None) -> list[tuple]
     return [t for t in todo if t[0].kind == "invariant" or not unreached(t[2], last.get((t[0].id, t[1])), ch)]
 
 
-def parse_ahead(ws: Workspace, rel: str) -> None:
-    """``rel`` parsed as it is now and kept, with its definitions' names: the check after an
-    edit of it then parses only what the edit changed (a server told the file is to be edited)."""
+def parse_ahead(ws: Workspace, rel: str, edits: list[tuple[str, str]] = (), written: str | None = None) -> None:
+    """``rel`` parsed as it is now and kept, with its definitions' names; and, parsed from it,
+    the text the announced edit will make of it (``edits``: its replacements in order, ``written``:
+    the whole new text), while the agent makes the edit (a server told the file is to be edited).
+    The check after the edit then finds the file's parse made — or, when the file is not that
+    text, parses only what the edit changed."""
     try:
         text = ws.read_source(rel)
     except WorkspaceError:
         return
-    parsed(rel, text, for_path(rel)).names  # noqa: B018
+    lang = for_path(rel)
+    parsed(rel, text, lang).names  # noqa: B018
+    after = written if written is not None else edited_text(text, edits)
+    if after is not None and after != text:
+        parsed(rel, after, lang).names  # noqa: B018
+        parsed(rel, text, lang)  # the newest again: a file the edit left otherwise is parsed from the text resolved
+
+
+def edited_text(text: str, edits: list[tuple[str, str]]) -> str | None:
+    """``text`` with each (old, new) of ``edits`` made in turn, as an agent's edit tools make them
+    (each old found exactly once); None when there are none, or an old is not found once (the
+    tool would refuse, or replaces every one: the file will tell)."""
+    if not edits:
+        return None
+    for old, new in edits:
+        if not old or text.count(old) != 1:
+            return None
+        text = text.replace(old, new, 1)
+    return text
 
 
 def _resolve_all(ws: Workspace, rel: str, text: str, h: str, todo: list[tuple], last: dict, olds: dict) -> None:

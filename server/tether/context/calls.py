@@ -14,17 +14,20 @@ worse than none. In order:
 - ``x.m()`` otherwise: the one method of that name in the workspace, if there is one.
 
 The symbol table (what every source file defines, imports and re-exports) is kept per file
-in the store, keyed by the file's stamp, so a new process re-parses only changed files.
-Per process it is re-checked against the files at most once a second; the touched file
-itself is always read as it is now.
+in the store, keyed by the file's stamp, with the names each file defines beside it. A
+long-lived process holds the whole table (:class:`SymbolIndex`); a process with no server
+reads only what one touch needs (:class:`StoredTable`): the answer is the same. Per process
+the table is re-checked against the files at most once a second; the touched file itself is
+always read as it is now.
 """
 
 from __future__ import annotations
 
+import os
 import time
 import weakref
 from collections import namedtuple
-from dataclasses import dataclass
+from itertools import islice
 from posixpath import dirname, join, normpath
 
 import tree_sitter as ts
@@ -32,6 +35,7 @@ import tree_sitter as ts
 from ..core import anchors as A
 from ..core.languages import family_of, for_path
 from ..core.notes import Note
+from ..core.records import dataclass, field
 from ..core.syntax import Definition, SourceFile, imports_in, kept, parsed
 from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
@@ -62,7 +66,7 @@ def callee_notes(ws: Workspace, rel: str, line: int, text: str | None = None) ->
         return []
     index = _index_of(ws)
     try:
-        src, syms = index.touched(rel, text)
+        src, syms = index.touched(rel, text, line)
     except WorkspaceError:
         return []
     if src.tree is None or not 0 <= line < len(src.pos.byte_starts):
@@ -96,7 +100,7 @@ def declared_line(ws: Workspace, rel: str, line: int, text: str | None = None) -
     if for_path(rel) is None:
         return line
     try:
-        src, _ = _index_of(ws).touched(rel, text)
+        src, _ = _index_of(ws).touched(rel, text, line)
     except WorkspaceError:
         return line
     if src.tree is None or not 0 <= line < len(src.pos.byte_starts):
@@ -121,7 +125,7 @@ def _innermost(src: SourceFile, byte: int) -> Definition | None:
 
 
 class Resolver:
-    def __init__(self, index: SymbolIndex, rel: str, src: SourceFile, syms: FileSymbols):
+    def __init__(self, index: _Table, rel: str, src: SourceFile, syms: FileSymbols):
         self.index, self.rel, self.src, self.syms = index, rel, src, syms
         self.lang = src.lang
         self.fam = src.lang.family
@@ -341,7 +345,7 @@ class Resolver:
         here = [t for t in syms.defs if t.parent is None and t.name == spelled and t.kind == "class"]
         if len(here) == 1:
             return here[0]
-        cands = [t for t in self.index.named(spelled) if t.kind == "class"]
+        cands = self.index.named(spelled, "class")
         return cands[0] if len(cands) == 1 else None
 
     def _derives(self, t: Target, cls: Target) -> bool:
@@ -358,15 +362,20 @@ class FileSymbols:
     bindings: dict[str, tuple]  # name -> ("mod", spec) | ("sym", spec, name)
     exports: list[tuple[str, str, str]]  # (name or "*", spec, name there)
     bases: dict[str, list[str]]  # class qualname -> bases as written
+    # where the definitions are, to parse one of them alone (StoredTable.touched): the byte
+    # ranges of the top-level statements that hold one, parsed without error, and the text's digest
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    digest: str = ""
 
     def to_json(self) -> dict:
         return {"defs": [[t.qualname, t.name, t.kind, t.parent, t.method] for t in self.defs],
-                "bindings": self.bindings, "exports": self.exports, "bases": self.bases}
+                "bindings": self.bindings, "exports": self.exports, "bases": self.bases, "spans": self.spans,
+                "digest": self.digest}
 
     @classmethod
     def from_json(cls, rel: str, d: dict) -> FileSymbols:
         return cls([Target(rel, *t) for t in d["defs"]], {k: tuple(v) for k, v in d["bindings"].items()},
-                   [tuple(e) for e in d["exports"]], d["bases"])
+                   [tuple(e) for e in d["exports"]], d["bases"], [tuple(s) for s in d["spans"]], d["digest"])
 
 
 _SYMBOLS: weakref.WeakKeyDictionary[SourceFile, FileSymbols] = weakref.WeakKeyDictionary()
@@ -403,40 +412,30 @@ def file_symbols(rel: str, src: SourceFile) -> FileSymbols:
                 n = n.parent
             if n is not None:
                 bases.setdefault(by_node[n.id].qualname, []).append(text(node))
-    return FileSymbols(defs_out, src.imports.bindings, src.imports.exports, bases)
+    root, spans = src.tree.root_node, set()
+    for d in defs:
+        if d.parent is None:
+            n = d.node
+            while n.parent is not None and n.parent != root:
+                n = n.parent
+            if not n.has_error:  # (a statement with an error may parse differently alone)
+                spans.add((n.start_byte, n.end_byte))
+    return FileSymbols(defs_out, src.imports.bindings, src.imports.exports, bases, sorted(spans), src.text_digest)
 
 
-class SymbolIndex:
-    """Every source file's symbols, and the workspace-wide name table built from them.
-
-    A file's symbols come from the store while its stamp holds; files never parsed (a fresh
-    clone) are parsed at most ``PARSE_PER_CALL`` a call (a file an import leads to, at once).
-    The name table follows every file kept or dropped, but is read only once every file is
-    known: before that, a call that only a unique name in the whole workspace would resolve
-    resolves to nothing — late, never wrong."""
+class _Table:
+    """What the resolver asks of a symbol table — the touched file, a file's symbols, the
+    definitions of a name, the file an import names — and the import rules both tables share.
+    :class:`SymbolIndex` holds the whole table (a long-lived process); :class:`StoredTable`
+    reads from the store what one touch needs (a process with no server)."""
 
     def __init__(self, ws: Workspace):
         self.ws = ws
-        self.stamps: dict[str, list] = {}  # every source file -> [mtime_ns, size]
-        self.files: dict[str, tuple[list, FileSymbols]] = {}  # rel -> (stamp, symbols), known so far
-        self._names: dict[str, list[Target]] = {}  # simple name -> the definitions in self.files
-        self.py_modules: dict[str, str] = {}  # dotted name -> rel
-        self._tails: dict[str, str | None] = {}  # a module named by the end of its dotted name (src/ layouts) -> rel
-        self.checked = 0.0
-        self.warming = False  # a long-lived process parses what is unknown between requests (warm())
-        self._unknown: list[str] | None = None  # the files left to parse, last first (_parse_unknown)
         self._touched: dict[str, tuple[str, SourceFile, FileSymbols]] = {}  # the 32 files touched last
 
-    @property
-    def complete(self) -> bool:
-        return len(self.files) == len(self.stamps)
-
-    def named(self, name: str) -> list[Target]:
-        """Every definition of ``name`` in the workspace; none until every file is known."""
-        return self._names.get(name, []) if self.complete else []
-
-    def touched(self, rel: str, text: str | None) -> tuple[SourceFile, FileSymbols]:
-        """The touched file parsed as it is now (maybe unsaved), kept while its text is the same."""
+    def touched(self, rel: str, text: str | None, line: int | None = None) -> tuple[SourceFile, FileSymbols]:
+        """The touched file parsed as it is now (maybe unsaved), kept while its text is the
+        same; and its symbols. (:class:`StoredTable` parses the definition at ``line`` only.)"""
         if text is None:
             text = self.ws.read_source(rel)
         h = digest(text)
@@ -449,12 +448,117 @@ class SymbolIndex:
         self._touched[rel] = hit
         return hit[1], hit[2]
 
+    def bound(self, rel: str, binding: tuple) -> tuple | None:
+        """What an import binding in ``rel`` names: ("mod", file), ("sym", file, name), or
+        None when it comes from outside the workspace. ``from pkg import mod`` names a module."""
+        target = self.module(rel, binding[1])
+        if binding[0] == "sym" and rel.endswith((".py", ".pyi")):
+            spec = binding[1] + ("" if binding[1].endswith(".") else ".") + binding[2]
+            sub = self.module(rel, spec)
+            if sub is not None:
+                return ("mod", sub)
+        if target is None:
+            return None
+        return ("mod", target) if binding[0] == "mod" else ("sym", target, binding[2])
+
+    def module(self, rel: str, spec: str) -> str | None:
+        """The workspace file an import in ``rel`` names, or None (outside the workspace)."""
+        if rel.endswith((".py", ".pyi")):
+            return self._py_module(rel, spec)
+        if not spec.startswith("."):
+            return None  # a package from node_modules
+        base = normpath(join(dirname(rel), spec))
+        for cand in [base] + [base + e for e in _ECMA_EXTS] + [f"{base}/index{e}" for e in _ECMA_EXTS]:
+            if self.exists(cand):
+                return cand
+        if base.endswith(".js"):  # TypeScript imports name the compiled file
+            return self.module(rel, spec[:-3])
+        return None
+
+    def _py_module(self, rel: str, spec: str) -> str | None:
+        if spec.startswith("."):
+            dots = len(spec) - len(spec.lstrip("."))
+            pkg = rel.rsplit("/", 1)[0].split("/") if "/" in rel else []
+            pkg = pkg[:len(pkg) - (dots - 1)] if dots > 1 else pkg
+            rest = spec[dots:]
+            return self.py_module(".".join(pkg + ([rest] if rest else [])))
+        return self.py_module(spec) or self.py_tail(spec)
+
+    # what each table answers its own way
+    def exists(self, rel: str) -> bool:
+        """``rel`` is one of the workspace's source files."""
+        raise NotImplementedError
+
+    def py_module(self, dotted: str) -> str | None:
+        """The file of the Python module named ``dotted`` (the last in the walk's order of the
+        files that name it: ``pkg/__init__.py`` before ``pkg.py``)."""
+        raise NotImplementedError
+
+    def py_tail(self, spec: str) -> str | None:
+        """The one module whose dotted name ends with ``.spec`` (src/ layouts), or None."""
+        raise NotImplementedError
+
+
+def _parse_file(ws: Workspace, rel: str) -> FileSymbols:
+    """``rel``'s symbols as its text is now (a file being worked on: from its last parse)."""
+    try:
+        text, lang = ws.read_source(rel), for_path(rel)
+        return symbols_of(rel, parsed(rel, text, lang) if kept(rel) else SourceFile(text, lang))
+    except WorkspaceError:  # unreadable (binary, huge): defines nothing we can see
+        return FileSymbols([], {}, [], {})
+
+
+class SymbolIndex(_Table):
+    """Every source file's symbols, and the workspace-wide name table built from them, held
+    by a long-lived process (one that warms it: :func:`warm`).
+
+    A file's symbols come from the store while its stamp holds; files never parsed (a fresh
+    clone) are parsed at most ``PARSE_PER_CALL`` a call (a file an import leads to, at once).
+    The name table follows every file kept or dropped, but is read only once every file is
+    known: before that, a call that only a unique name in the whole workspace would resolve
+    resolves to nothing — late, never wrong. What it parses or sees gone it writes to the
+    store (symbols and the names they define) for the processes that read it there."""
+
+    def __init__(self, ws: Workspace):
+        super().__init__(ws)
+        self.stamps: dict[str, list] = {}  # every source file -> [mtime_ns, size]
+        self.files: dict[str, tuple[list, FileSymbols]] = {}  # rel -> (stamp, symbols), known so far
+        self._names: dict[str, list[Target]] = {}  # simple name -> the definitions in self.files
+        self.py_modules: dict[str, str] = {}  # dotted name -> rel
+        self._tails: dict[str, str | None] = {}  # a module named by the end of its dotted name (src/ layouts) -> rel
+        self.checked = 0.0
+        self.warming = False  # a long-lived process parses what is unknown between requests (warm())
+        self._unknown: list[str] | None = None  # the files left to parse, last first (_parse_unknown)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.files) == len(self.stamps)
+
+    def named(self, name: str, kind: str | None = None) -> list[Target]:
+        """Definitions of ``name`` (of that ``kind``) in the workspace, two at most (enough to
+        tell one from many); none until every file is known."""
+        if not self.complete:
+            return []
+        return [t for t in self._names.get(name, ()) if kind is None or t.kind == kind][:2]
+
     def symbols(self, rel: str) -> FileSymbols:
         hit = self.files.get(rel)
         if hit is None and rel in self.stamps:  # not parsed yet: this one is needed now
             self._parse([rel])
             hit = self.files.get(rel)
         return hit[1] if hit is not None else FileSymbols([], {}, [], {})
+
+    def exists(self, rel: str) -> bool:
+        return rel in self.stamps
+
+    def py_module(self, dotted: str) -> str | None:
+        return self.py_modules.get(dotted)
+
+    def py_tail(self, spec: str) -> str | None:
+        if spec not in self._tails:  # (a look through every module, once a name: `import os` is none of them)
+            tails = [m for m in self.py_modules if m.endswith("." + spec)]
+            self._tails[spec] = self.py_modules[tails[0]] if len(tails) == 1 else None
+        return self._tails[spec]
 
     def refresh(self, budget: int | None = None) -> None:
         """Bring the table up to date with the source files, parsing at most ``budget``
@@ -485,13 +589,13 @@ class SymbolIndex:
             self.py_modules, self._tails = {}, {}
             for rel in stamps:
                 if rel.endswith(".py"):
-                    mod = rel[:-3].replace("/", ".")
-                    self.py_modules[mod[:-len(".__init__")] if mod.endswith(".__init__") else mod] = rel
+                    self.py_modules[_dotted(rel)] = rel
         self.stamps, self._unknown = stamps, None
         for rel in gone + stale:
             self._drop(rel)
         if gone:
-            self.ws.store.write(lambda txn: [self.ws.store.delete(txn, "symbols", rel) for rel in gone])
+            store = self.ws.store
+            store.write(lambda txn: [_forget(store, txn, rel) for rel in gone])
         if stale:
             with self.ws.store.read() as txn:
                 cached = {rel: self.ws.store.get(txn, "symbols", rel) for rel in stale}
@@ -522,16 +626,12 @@ class SymbolIndex:
         """Parse ``rels`` and keep their symbols, here and in the store."""
         fresh = {}
         for rel in rels:
-            try:
-                text, lang = self.ws.read_source(rel), for_path(rel)  # a file being worked on: parsed from
-                syms = symbols_of(rel, parsed(rel, text, lang) if kept(rel) else SourceFile(text, lang))  # its last parse
-            except WorkspaceError:  # unreadable (binary, huge): defines nothing we can see
-                syms = FileSymbols([], {}, [], {})
+            syms = _parse_file(self.ws, rel)
             self._keep(rel, syms)
-            fresh[rel] = {"stamp": self.stamps[rel], "symbols": syms.to_json()}
+            fresh[rel] = (self.stamps[rel], syms)
         if fresh:
             store = self.ws.store
-            store.write(lambda txn: [store.put(txn, "symbols", rel, rec) for rel, rec in fresh.items()])
+            store.write(lambda txn: [_put(store, txn, rel, stamp, syms) for rel, (stamp, syms) in fresh.items()])
 
     def warm(self, batch: int) -> bool:
         """Parse the next ``batch`` of files not known yet (a long-lived process, between
@@ -554,62 +654,349 @@ class SymbolIndex:
                 todo.append(rel)
         self._parse(todo)
 
-    def bound(self, rel: str, binding: tuple) -> tuple | None:
-        """What an import binding in ``rel`` names: ("mod", file), ("sym", file, name), or
-        None when it comes from outside the workspace. ``from pkg import mod`` names a module."""
-        target = self.module(rel, binding[1])
-        if binding[0] == "sym" and rel.endswith((".py", ".pyi")):
-            spec = binding[1] + ("" if binding[1].endswith(".") else ".") + binding[2]
-            sub = self.module(rel, spec)
-            if sub is not None:
-                return ("mod", sub)
-        if target is None:
-            return None
-        return ("mod", target) if binding[0] == "mod" else ("sym", target, binding[2])
 
-    def module(self, rel: str, spec: str) -> str | None:
-        """The workspace file an import in ``rel`` names, or None (outside the workspace)."""
-        if rel.endswith((".py", ".pyi")):
-            return self._py_module(rel, spec)
-        if not spec.startswith("."):
-            return None  # a package from node_modules
-        base = normpath(join(dirname(rel), spec))
-        for cand in [base] + [base + e for e in _ECMA_EXTS] + [f"{base}/index{e}" for e in _ECMA_EXTS]:
-            if cand in self.stamps:
-                return cand
-        if base.endswith(".js"):  # TypeScript imports name the compiled file
-            return self.module(rel, spec[:-3])
+class StoredTable(_Table):
+    """The symbol table as a process with no server reads it: from the store, only what one
+    touch needs — the files that define the names the touched code calls, the modules its
+    imports name, the touched definition — each checked against its file's stamp as it is read.
+
+    Beside each file's symbols the store keeps the names it defines (``defined``: "name\\0file"
+    -> its definitions of that name) and the source tree as last listed: each folder's source
+    files with their stamps and its sub-folders (``folders``, by "/" + folder), each folder's
+    mtime (meta ``source_tree``), the files listed but not parsed yet (``unparsed``) and the
+    Python modules by the last part of their name (``modules``). A call stats every listed
+    folder — a file added, removed or renamed changes its folder's mtime — and lists again
+    only the folders that changed (a walk of every file: ~50 ms at 10,000 files, the most of
+    what this saves). A name is unique only when no listed file is left unparsed — late,
+    never wrong — and its defining files are read as they are now (one that changed is parsed
+    again). What no folder shows is a file edited in place that no tether process has read
+    since: until it is read (touched, or named by an answer) or its folder changes, a name
+    it newly defines is not seen — the one way this table can answer otherwise than the whole
+    one, which looks at every file's stamp once a second."""
+
+    def __init__(self, ws: Workspace):
+        super().__init__(ws)
+        self.checked = 0.0
+        self.complete = False
+        self._budget = 0  # files this call may still parse to answer
+        self._syms: dict[str, FileSymbols] = {}  # read (and checked) since the last listing
+        self._folders: dict[str, dict | None] = {}  # folder -> its stored listing, read since then
+        self._defined: dict[tuple[str, str | None], list[Target]] = {}  # (name, kind) -> named()
+        # the 32 files touched last -> (their text's digest, its lines, its stored symbols if of this text,
+        # span -> the definitions there parsed alone)
+        self._texts: dict[str, tuple[str, SourceFile, FileSymbols | None, dict]] = {}
+
+    def refresh(self, budget: int | None = None) -> None:
+        """Look for folders that changed (at most once a second, as :class:`SymbolIndex`
+        does) and list them again, then parse at most ``budget`` (``PARSE_PER_CALL``) of the
+        files the store does not know; what is left of the budget goes to parsing again the
+        defining files that changed (:meth:`named`)."""
+        self._budget = PARSE_PER_CALL if budget is None else budget
+        if not (self.checked and self.ws.tree.unchanged_since(self.checked, _RECHECK_S)):
+            self.checked = time.monotonic()
+            self._syms, self._folders, self._defined = {}, {}, {}
+            self._relist()
+            self.complete = False
+        if self.complete:
+            return
+        store = self.ws.store
+        with store.read() as txn:
+            todo = list(islice(store.items(txn, "unparsed"), self._budget))
+            left = store.count(txn, "unparsed") - len(todo)
+        self._budget -= len(todo)
+        self._parse(todo)
+        self.complete = left == 0
+
+    def _relist(self) -> None:
+        """List again the folders whose mtime changed (every folder, the first time), and the
+        folders new under them; write what changed: the files gone forgotten, the files new or
+        changed left to parse."""
+        store, tree = self.ws.store, self.ws.tree
+        with store.read() as txn:
+            marks = store.get(txn, "meta", "source_tree") or {}
+        todo = [folder for folder, mtime in marks.items() if _mtime(tree, folder) != mtime] if marks else [""]
+        if not todo:
+            return
+        with store.read() as txn:
+            before = {folder: store.get(txn, "folders", "/" + folder) for folder in todo}
+        listed: dict[str, tuple[int, dict, list[str]]] = {}
+        gone: list[str] = []
+        while todo:
+            folder = todo.pop()
+            mtime = _mtime(tree, folder)  # before the listing: a change during it is seen next time
+            if mtime is None:
+                gone.append(folder)
+                continue
+            files, folders = tree.listing(folder)
+            at = folder + "/" if folder else ""
+            source = {name: [st.st_mtime_ns, st.st_size] for name, st in files if for_path(name) is not None}
+            listed[folder] = (mtime, source, folders)
+            was = before.get(folder)
+            known = set(was["dirs"]) if was else set()
+            gone += [at + name for name in known - set(folders)]
+            todo += [at + name for name in folders if name not in known and at + name not in marks]
+
+        def write(txn) -> None:
+            marks = store.get(txn, "meta", "source_tree") or {}  # as it is now: another process may have listed
+            for top in gone:
+                for folder in [f for f in marks if f == top or f.startswith(top + "/")]:
+                    rec = store.get(txn, "folders", "/" + folder) or {"files": {}}
+                    for name in rec["files"]:
+                        _forget(store, txn, f"{folder}/{name}")
+                    store.delete(txn, "folders", "/" + folder)
+                    del marks[folder]
+            for folder, (mtime, source, folders) in listed.items():
+                at = folder + "/" if folder else ""
+                was = (store.get(txn, "folders", "/" + folder) or {"files": {}})["files"]
+                for name in was.keys() - source.keys():
+                    _forget(store, txn, at + name)
+                for name, stamp in source.items():
+                    if was.get(name) == stamp:
+                        continue  # as it was listed: its symbols (or its place in the queue) hold
+                    rel = at + name
+                    rec = store.get(txn, "symbols", rel)
+                    if rec is None or rec["stamp"] != stamp:
+                        _forget(store, txn, rel)
+                        store.put(txn, "unparsed", rel, stamp)
+                    if rel.endswith(".py"):
+                        store.put(txn, "modules", _module_key(rel), _dotted(rel))
+                store.put(txn, "folders", "/" + folder, {"files": source, "dirs": folders})
+                marks[folder] = mtime
+            store.put(txn, "meta", "source_tree", marks)
+        store.write(write)
+
+    def _parse(self, todo: list[tuple[str, list]]) -> dict[str, FileSymbols]:
+        """Parse each (file, stamp) and keep its symbols in the store (the stamp taken before
+        the file was read: an edit meanwhile is seen as a change next time)."""
+        out = {rel: _parse_file(self.ws, rel) for rel, _ in todo}
+        if out:
+            stamps, store = dict(todo), self.ws.store
+            store.write(lambda txn: [_put(store, txn, rel, stamps[rel], syms) for rel, syms in out.items()])
+            self._syms.update(out)
+            self._defined = {}  # the names they define, as they are now
+        return out
+
+    def _stamp(self, rel: str) -> list | None:
+        st = self.ws.tree.stamp(rel)
+        return None if st is None else [st.st_mtime_ns, st.st_size]
+
+    def touched(self, rel: str, text: str | None, line: int | None = None) -> tuple[SourceFile, FileSymbols]:
+        """As :meth:`_Table.touched`, but where the store has the symbols of this very text,
+        only the top-level statement holding ``line`` is parsed (a 5,000-line file: ~40 ms of
+        parsing and reading its symbols, not paid); else the whole file, and the store learns
+        its symbols when the text is the file's on disk (an edit in place no folder shows)."""
+        stamp = self._stamp(rel) if self.exists(rel) else None  # before the read: an edit meanwhile is seen next time
+        on_disk = text is None
+        if on_disk:
+            text = self.ws.read_source(rel)
+        h = digest(text)
+        known = self._texts.get(rel)
+        if known is None or known[0] != h:
+            store = self.ws.store
+            with store.read() as txn:
+                rec = store.get(txn, "symbols", rel)
+            syms = FileSymbols.from_json(rel, rec["symbols"]) if rec is not None else None
+            if len(self._texts) >= 32:  # (the first read goes first)
+                self._texts.pop(next(iter(self._texts)))
+            known = self._texts[rel] = (h, SourceFile(text, None), syms if syms and syms.digest == h else None, {})
+        _, bare, syms, parts = known  # the text's lines (not parsed); its stored symbols; definitions parsed alone
+        if syms is not None and line is not None:
+            byte = _code_start(bare, line) if 0 <= line < len(bare.pos.byte_starts) else -1
+            span = next((sp for sp in syms.spans if sp[0] <= byte < sp[1]), None)
+            if span is not None:
+                if span not in parts:
+                    parts[span] = SourceFile(text, for_path(rel), _parse_span(for_path(rel), bare, span), bare.pos)
+                return parts[span], syms
+        src, syms = super().touched(rel, text)
+        if stamp is not None and (on_disk or self.ws.read_source(rel) == text):  # the file as it is on disk
+            store = self.ws.store
+            with store.read() as txn:
+                rec = store.get(txn, "symbols", rel)
+            if rec is None or rec["stamp"] != stamp or rec["symbols"]["digest"] != h:
+                store.write(lambda txn: _put(store, txn, rel, stamp, syms))
+            self._syms[rel], self._defined = syms, {}
+        return src, syms
+
+    def symbols(self, rel: str) -> FileSymbols:
+        hit = self._syms.get(rel)
+        if hit is None:
+            stamp = self._stamp(rel) if self.exists(rel) else None
+            if stamp is None:
+                return FileSymbols([], {}, [], {})
+            store = self.ws.store
+            with store.read() as txn:
+                rec = store.get(txn, "symbols", rel)
+            if rec is not None and rec["stamp"] == stamp:
+                hit = self._syms[rel] = FileSymbols.from_json(rel, rec["symbols"])
+            else:  # not parsed yet, or changed since: this one is needed now
+                hit = self._parse([(rel, stamp)])[rel]
+        return hit
+
+    def named(self, name: str, kind: str | None = None) -> list[Target]:
+        """Definitions of ``name`` (of that ``kind``), two at most; none while a listed file
+        is not parsed yet, or when more of the defining files changed than this call may
+        parse (then it is not known)."""
+        if not self.complete:
+            return []
+        if (name, kind) not in self._defined:
+            self._defined[name, kind] = self._read_defined(name, kind)
+        return self._defined[name, kind]
+
+    def _read_defined(self, name: str, kind: str | None) -> list[Target]:
+        """The first two definitions the store names, each file's as it is now: a file that
+        changed since it was parsed is parsed again, and the store read once more."""
+        store, at = self.ws.store, len(name) + 1
+        for _ in range(2):
+            out, stale = [], []
+            with store.read() as txn:
+                for key, (stamp, defs) in store.items(txn, "defined", name + "\0"):
+                    rel = key[at:]
+                    if rel in self._syms:  # read this call: as it is now
+                        found = [t for t in self._syms[rel].defs if t.name == name]
+                    elif self._stamp(rel) == stamp:
+                        found = [Target(rel, q, name, k, parent, method) for q, k, parent, method in defs]
+                    else:
+                        stale.append(rel)
+                        continue
+                    out += [t for t in found if kind is None or t.kind == kind]
+                    if len(out) >= 2:
+                        return out[:2]  # many, whatever the changed files define now
+            if not stale:
+                break
+            if len(stale) > self._budget:
+                return []  # not known
+            self._budget -= len(stale)
+            for rel in stale:
+                stamp = self._stamp(rel) if self.exists(rel) else None
+                if stamp is None:  # gone: defines nothing
+                    self._syms[rel] = FileSymbols([], {}, [], {})
+                else:
+                    self._parse([(rel, stamp)])
+        return out
+
+    def _listing(self, folder: str) -> dict | None:
+        if folder not in self._folders:
+            store = self.ws.store
+            with store.read() as txn:
+                self._folders[folder] = store.get(txn, "folders", "/" + folder)
+        return self._folders[folder]
+
+    def exists(self, rel: str) -> bool:
+        folder, _, name = rel.rpartition("/")
+        listing = self._listing(folder)
+        return listing is not None and name in listing["files"]
+
+    def _modules(self, last: str) -> list[tuple[str, str]]:
+        """(dotted name, file) of the Python modules whose name ends with ``last``, in the
+        walk's order."""
+        store = self.ws.store
+        with store.read() as txn:
+            found = [(dotted, key.split("\0", 1)[1]) for key, dotted in store.items(txn, "modules", last + "\0")]
+        return sorted(found, key=lambda m: _walk_order(m[1]))
+
+    def py_module(self, dotted: str) -> str | None:
+        found = [rel for d, rel in self._modules(dotted.rpartition(".")[2]) if d == dotted]
+        return found[-1] if found else None
+
+    def py_tail(self, spec: str) -> str | None:
+        tails = {d for d, _ in self._modules(spec.rpartition(".")[2]) if d.endswith("." + spec)}
+        return self.py_module(tails.pop()) if len(tails) == 1 else None
+
+
+# -- the table in the store: written by both tables, read by StoredTable ---------------------
+
+def _put(store, txn, rel: str, stamp: list, syms: FileSymbols) -> None:
+    """Keep ``rel``'s symbols at ``stamp`` and the names it defines, in place of what was kept."""
+    _unkeep(store, txn, rel)
+    store.put(txn, "symbols", rel, {"stamp": stamp, "symbols": syms.to_json()})
+    by_name: dict[str, list] = {}
+    for t in syms.defs:
+        by_name.setdefault(t.name, []).append([t.qualname, t.kind, t.parent, t.method])
+    for name, defs in by_name.items():
+        store.put(txn, "defined", f"{name}\0{rel}", [stamp, defs])
+    store.delete(txn, "unparsed", rel)
+
+
+def _unkeep(store, txn, rel: str) -> None:
+    """Drop ``rel``'s symbols and the names it defines."""
+    rec = store.get(txn, "symbols", rel)
+    if rec is not None:
+        for name in {d[1] for d in rec["symbols"]["defs"]}:
+            store.delete(txn, "defined", f"{name}\0{rel}")
+        store.delete(txn, "symbols", rel)
+
+
+def _forget(store, txn, rel: str) -> None:
+    """``rel`` is no source file any more (gone), or is to be parsed again."""
+    _unkeep(store, txn, rel)
+    store.delete(txn, "unparsed", rel)
+    if rel.endswith(".py"):
+        store.delete(txn, "modules", _module_key(rel))
+
+
+def _parse_span(lang, bare: SourceFile, span: tuple[int, int]) -> ts.Tree:
+    """The tree of ``bare``'s text with only the bytes of ``span`` parsed (offsets as in the file)."""
+    def point(byte: int) -> ts.Point:
+        row = bare.pos.line_of_byte(byte)
+        return ts.Point(row, byte - bare.pos.byte_starts[row])
+    parser = lang.parser()
+    parser.included_ranges = [ts.Range(point(span[0]), point(span[1]), *span)]
+    return parser.parse(bare.data)
+
+
+def _dotted(rel: str) -> str:
+    """The Python module a ``.py`` file is, by its path."""
+    mod = rel[:-3].replace("/", ".")
+    return mod[:-len(".__init__")] if mod.endswith(".__init__") else mod
+
+
+def _module_key(rel: str) -> str:
+    return f"{_dotted(rel).rpartition('.')[2]}\0{rel}"
+
+
+def _walk_order(rel: str) -> list[tuple[int, str]]:
+    """A sort key that puts files in the walk's order: a folder's files, then its sub-folders."""
+    parts = rel.split("/")
+    return [(1, p) for p in parts[:-1]] + [(0, parts[-1])]
+
+
+def _mtime(tree, folder: str) -> int | None:
+    try:
+        return os.stat(os.path.join(tree.root_str, folder) if folder else tree.root_str).st_mtime_ns
+    except OSError:
         return None
-
-    def _py_module(self, rel: str, spec: str) -> str | None:
-        if spec.startswith("."):
-            dots = len(spec) - len(spec.lstrip("."))
-            pkg = rel.rsplit("/", 1)[0].split("/") if "/" in rel else []
-            pkg = pkg[:len(pkg) - (dots - 1)] if dots > 1 else pkg
-            rest = spec[dots:]
-            dotted = ".".join(pkg + ([rest] if rest else []))
-            return self.py_modules.get(dotted)
-        hit = self.py_modules.get(spec)
-        if hit is not None:
-            return hit
-        if spec not in self._tails:  # (a look through every module, once a name: `import os` is none of them)
-            tails = [m for m in self.py_modules if m.endswith("." + spec)]  # src/ layouts
-            self._tails[spec] = self.py_modules[tails[0]] if len(tails) == 1 else None
-        return self._tails[spec]
 
 
 _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def edited(ws: Workspace, rels: list[str]) -> None:
+    """Files an agent just edited (in place: no folder shows it): the next process that reads
+    the table from the store parses them before it calls a name unique."""
+    store, listed = ws.store, {}
+    with store.read() as txn:
+        for rel in rels:
+            folder, _, name = rel.rpartition("/")
+            st = ws.tree.stamp(rel) if for_path(rel) is not None else None
+            if st is not None and name in (store.get(txn, "folders", "/" + folder) or {"files": {}})["files"]:
+                listed[rel] = [st.st_mtime_ns, st.st_size]
+    if listed:
+        store.write(lambda txn: [store.put(txn, "unparsed", rel, stamp) for rel, stamp in listed.items()])
+
+
 def warm(ws: Workspace, batch: int = 25) -> bool:
     """Parse the next ``batch`` of the workspace's unknown source files into the symbol
     table (~15 ms: what a request arriving meanwhile waits for at most); False once every
-    file is known."""
-    return _index_of(ws).warm(batch)
+    file is known. A process that warms holds the whole table from then on."""
+    index = _INDEXES.get(ws)
+    if not isinstance(index, SymbolIndex):
+        index = _INDEXES[ws] = SymbolIndex(ws)
+    return index.warm(batch)
 
 
-def _index_of(ws: Workspace) -> SymbolIndex:
+def _index_of(ws: Workspace) -> _Table:
+    """The process's table: the whole one once it warms (:func:`warm`), else the store's."""
     index = _INDEXES.get(ws)
     if index is None:
-        index = _INDEXES[ws] = SymbolIndex(ws)
+        index = _INDEXES[ws] = StoredTable(ws)
     return index

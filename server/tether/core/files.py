@@ -239,29 +239,41 @@ class SourceTree:
         files cannot afford a path resolution per file); a link out of the workspace is left out."""
         out: list[tuple[str, os.stat_result]] = []
 
-        def visit(folder: str, prefix: str) -> None:
-            try:
-                with os.scandir(folder) as it:
-                    entries = sorted(it, key=lambda e: e.name)
-            except OSError:
-                return
-            folders = []
-            for e in entries:  # a folder's files, then its sub-folders (as os.walk lists them)
-                try:
-                    if e.is_dir(follow_symlinks=False):
-                        if not _skipped(e.name):
-                            folders.append(e)
-                    elif e.is_symlink():
-                        if inside(Path(e.path).resolve(), self.root) and os.path.isfile(e.path):
-                            out.append((prefix + e.name, os.stat(e.path)))
-                    elif e.is_file(follow_symlinks=False):
-                        out.append((prefix + e.name, e.stat(follow_symlinks=False)))
-                except OSError:
-                    continue  # gone while listed
-            for e in folders:
-                visit(e.path, f"{prefix}{e.name}/")
-        visit(str(self.root), "")
+        def visit(path: str, prefix: str) -> None:
+            for name in self._scan(path, prefix, out):  # a folder's files, then its sub-folders
+                visit(os.path.join(path, name), f"{prefix}{name}/")
+        visit(self.root_str, "")
         return out
+
+    def listing(self, folder: str) -> tuple[list[tuple[str, os.stat_result]], list[str]]:
+        """One folder (workspace-relative, "" the root) as :meth:`walk` sees it: its files
+        with their ``stat`` and the sub-folders it goes into, by name."""
+        files: list[tuple[str, os.stat_result]] = []
+        folders = self._scan(os.path.join(self.root_str, folder) if folder else self.root_str, "", files)
+        return files, folders
+
+    def _scan(self, path: str, prefix: str, files: list[tuple[str, os.stat_result]]) -> list[str]:
+        """Add the files of the folder at ``path`` to ``files`` (their names after ``prefix``);
+        return its sub-folders' names, sorted."""
+        try:
+            with os.scandir(path) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            return []
+        folders = []
+        for e in entries:
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    if not _skipped(e.name):
+                        folders.append(e.name)
+                elif e.is_symlink():
+                    if inside(Path(e.path).resolve(), self.root) and os.path.isfile(e.path):
+                        files.append((prefix + e.name, os.stat(e.path)))
+                elif e.is_file(follow_symlinks=False):
+                    files.append((prefix + e.name, e.stat(follow_symlinks=False)))
+            except OSError:
+                continue  # gone while listed
+        return folders
 
 
 def decode_source(data: bytes, rel: str) -> str:

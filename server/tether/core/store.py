@@ -25,9 +25,10 @@ import lmdb
 
 from .files import WorkspaceError
 
-SCHEMA = 7  # bump when a record's shape changes: the cache is then rebuilt from the files
+SCHEMA = 8  # bump when a record's shape changes: the cache is then rebuilt from the files
 _DBS = (b"meta", b"files", b"notes", b"by_path", b"by_name", b"globs", b"anchors", b"texts", b"state", b"symbols", b"seen",
-        b"stamps", b"observations", b"obs_by_session", b"sessions", b"candidates")
+        b"stamps", b"observations", b"obs_by_session", b"sessions", b"candidates", b"defined", b"folders", b"modules",
+        b"unparsed")
 # what the note files cannot rebuild (the agents' observation log and the review queue of
 # candidate notes): kept when the index is reset for a new schema or by ``tether reindex``
 LOCAL = ("observations", "obs_by_session", "sessions", "candidates")
