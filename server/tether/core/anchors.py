@@ -243,7 +243,7 @@ class Resolver:
         self._old_keys = _index(old) if old is not None else None
         self._gone_defs: list[Definition] | None = None  # old definitions whose key the new text lacks
         self._pairs: dict[int, Definition | None] = {}  # id of an old definition -> its rename, told jointly
-        self._sims: dict[tuple[int, int], float] = {}  # (old index, new index) -> token similarity
+        self._sims: dict[tuple[int, int], float] = {}  # (old index, new index) -> token similarity (_paired)
         self._sym_cache: dict[tuple, tuple[Definition | None, Resolution]] = {}
         self._align_cache: dict[tuple[int, int], dict] = {}
         self._replaced_cache: bool | None = None
@@ -658,6 +658,8 @@ def _moved_together(old: SourceFile, old_def: Definition, files: list[Elsewhere]
     module and renamed on the way, each as like the other's new self as its own): paired as
     a group (:func:`_paired_group`) among the definitions gone from the old file (not in
     ``present``) and those new in ``files`` since, as like as a rename on the way must be."""
+    if old_def.qualname in present:
+        return None  # its name is still there: not a group that left
     cls = _family(old_def.kind)
     olds = [o for o in old.defs if _family(o.kind) == cls and o.qualname not in present]
     news = [(f, d) for f in files for d in f.src.defs if _family(d.kind) == cls and f.fresh(d) is True]
@@ -716,19 +718,25 @@ def _paired_group(seed, olds: list, news: list, sim, margin: float, need: float,
                   defn=lambda x: x) -> tuple[list, dict[int, object] | None]:
     """Look-alikes paired as a group: the old definitions gone from where ``seed`` was and
     the new ones (``olds``, ``news``; ``defn`` gives an item's definition) linked to ``seed``
-    by a likeness (``sim``) within ``margin`` of each one's best; then each old one's new
+    by a likeness (``sim``) within ``margin`` of either one's best; then each old one's new
     one (by ``id``) when the group pairs one to one and every pair is the strict best of both
     its sides by text and by name (Dice of the qualified names' letter pairs), at least
     ``need`` alike and related — else None: a deleted twin, a new copy, names that say
     another pairing or nothing leave it to be offered. Returns (the old side, the pairs)."""
+    bests: dict[int, float] = {}
+
+    def best(x, is_old: bool) -> float:
+        if id(x) not in bests:
+            bests[id(x)] = max((sim(x, y) if is_old else sim(y, x) for y in (news if is_old else olds)), default=0.0)
+        return bests[id(x)]
+    # linked: alike enough, and within the margin of either one's best (the same group from any of its members)
     side_o, side_n, todo = {id(seed): seed}, {}, [(seed, True)]
     while todo:
         x, is_old = todo.pop()
-        row = [(sim(x, y) if is_old else sim(y, x), y) for y in (news if is_old else olds)]
-        best = max((v for v, _ in row), default=0.0)
         side = side_n if is_old else side_o
-        for v, y in row:
-            if v >= need - margin and v > best - margin and id(y) not in side:
+        for y in news if is_old else olds:
+            v = sim(x, y) if is_old else sim(y, x)
+            if v >= need - margin and id(y) not in side and (v > best(x, is_old) - margin or v > best(y, not is_old) - margin):
                 side[id(y)] = y
                 todo.append((y, not is_old))
         if len(side_o) + len(side_n) > PAIR_GROUP:
