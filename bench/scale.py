@@ -430,7 +430,8 @@ def agent_path_served(root: Path, gen: dict, n: int, env: dict) -> dict:
     """``n`` edits of the 5,000-line file as an agent makes them: the PreToolUse hook (not timed),
     the edit on disk, then the PostToolUse hook that checks the edited file (timed), served — by
     the hook command ``init --agents`` writes and, in turn with it (so both meet the same load),
-    by the ``tether`` script with site as an older hook command ran it."""
+    by the ``tether`` script with site as an older hook command ran it (the first edit, on a server
+    just started, is the hook command's: its p99 counts it, as before the script's row was added)."""
     big = root / L.BIG
     kept = big.read_text()
     lines = kept.split("\n")

@@ -140,6 +140,20 @@ def test_a_name_an_agent_defines_in_place_elsewhere_is_no_longer_unique(small):
     assert callee_ids(root) == {tally}
 
 
+def test_a_name_a_person_defines_in_place_between_turns_is_seen_from_the_next_prompt(small):
+    """Written into the file by another program (an editor that writes in place: no folder
+    changes), between two of the agent's turns: the prompt's hook looks at every file's stamp."""
+    root, tally = small
+    assert callee_ids(root) == {tally}
+    (root / "lib/util.py").write_text(FILES["lib/util.py"] + "\n\ndef tally(x):\n    return 1\n")  # in place
+    event = {"session_id": "s2", "transcript_path": "", "cwd": str(root), "hook_event_name": "UserPromptSubmit",
+             "prompt": "go on"}
+    r = subprocess.run([sys.executable, "-m", "tether", "hook", "claude-code"], input=json.dumps(event), cwd=root,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert callee_ids(root) == set()  # two `tally` now
+
+
 def test_a_file_read_at_a_line_teaches_the_store_what_it_defines_now(small):
     root, tally = small
     assert callee_ids(root) == {tally}

@@ -354,3 +354,21 @@ def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(t
         Workspace.resident.pop(ws.root, None)
         ws.deferred = None
         ws.close()
+
+
+def test_the_text_an_announced_edit_will_make_is_made_as_the_agents_tools_make_it():
+    """What a server parses ahead: each replacement in turn, its old text found exactly once (an
+    agent's Edit refuses any other); a Write's whole content; nothing when it cannot know."""
+    from tether.agents.hooks import touches
+    from tether.checks.findings import edited_text
+
+    multi = touches("MultiEdit", {"file_path": "x.py", "edits": [
+        {"old_string": "x = amount * 2", "new_string": "x = amount * 3"},
+        {"old_string": "x = amount * 3\n    return x", "new_string": "return amount * 3"}]})[0]
+    made = edited_text(PY, list(zip(multi.olds, multi.news)))
+    assert made == PY.replace("x = amount * 2\n    return x", "return amount * 3")
+    assert edited_text(PY, [("return -amount", "return 0")]) is None  # twice in the file: the tool would refuse
+    assert edited_text(PY, [("no such text", "x")]) is None
+    assert edited_text(PY, []) is None
+    assert touches("Write", {"file_path": "x.py", "content": PY})[0].written == PY
+    assert touches("Edit", {"file_path": "x.py", "old_string": "a", "new_string": "b"})[0].news == ["b"]

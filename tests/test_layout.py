@@ -66,9 +66,9 @@ def test_layers():
         assert not above, f"{mod} imports {sorted(above)}, above it"
 
 
-def test_core_holds_at_most_twelve_modules():
+def test_core_holds_at_most_thirteen_modules():
     modules = [p for p in (PACKAGE / CORE).glob("*.py") if p.name != "__init__.py"]
-    assert len(modules) <= 12, sorted(p.name for p in modules)
+    assert len(modules) <= 13, sorted(p.name for p in modules)
 
 
 def test_every_subsystem_says_what_it_owns():

@@ -443,8 +443,10 @@ def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
     text = ""
     if Workspace.resident.get(ws.root) is not ws:  # alone: how much of the notes folder this event reads
         ws.repo.trust_folder = _about_code(ws, name, event, cwd)
-        if name == "UserPromptSubmit":  # a person's edits of note files between turns: seen before the turn
+        if name == "UserPromptSubmit":  # a person's edits between turns, of note files and sources: seen in the turn
             ws.repo.refresh()
+            from ..context.calls import recheck
+            _safely(ws, event, recheck, ws)
     if name == "SessionStart":
         text = session_start(ws, sid, _field(event, "source") or "startup")
     elif name == "PreCompact":

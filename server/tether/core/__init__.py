@@ -6,7 +6,8 @@ format, an invariant's checks included (``notes``), the LMDB store (``store``), 
 repository that keeps files and index in step and watches the folder (``repository``),
 anchors resolved per file with their last resolution kept (``resolution``), the workspace's
 files and paths (``files``), live documents (``live``), work shared over cores (``fork``),
-and the one service the rest calls (``workspace``).
+plain data classes without the cost of importing ``dataclasses`` (``records``), and the one
+service the rest calls (``workspace``).
 
 core imports nothing else of tether: the subsystems (``checks``, ``context``, ``capture``)
 and the faces (``cli``, ``lsp``, ``mcp``, ``agents``) import it.
