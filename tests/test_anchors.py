@@ -953,6 +953,19 @@ def test_near_twins_whose_names_say_another_pairing_than_their_text_are_offered(
             assert r.state == A.AMBIGUOUS and not r.attached and r.candidates
 
 
+def test_a_family_of_look_alike_tests_renamed_together_is_followed_one_by_one():
+    """A test module's cases renamed by one pattern (Rust ``case_N`` to ``parses_case_N``),
+    each as like every other as it is like itself but for its number: text and names pair
+    them one to one, so every note follows its own case."""
+    text = "".join(f"#[test]\nfn case_{i}() {{\n    assert_eq!(parse(\"v{i}\"), Ok({i}));\n}}\n\n" for i in range(12))
+    after = text.replace("fn case_", "fn parses_case_")
+    lang = by_name("rust")
+    src = SourceFile(text, lang)
+    anchors = [A.symbol_anchor(src, "x.rs", d) for d in src.defs]
+    got = resolve_both(lang, text, after, anchors)
+    assert [(r.state, r.name, r.range) for r in got] == [(A.RENAMED, f"parses_{a.name}", a.range) for a in anchors]
+
+
 def test_near_twins_renamed_beside_a_third_deleted_are_offered():
     """Three twins, two renamed and the third deleted: which of the three went is not clear
     from the text, so none of them is taken."""

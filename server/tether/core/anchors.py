@@ -40,7 +40,7 @@ STMT_SIMILAR = 0.6
 STMT_EDITED = 0.5
 STMT_KEPT = 0.75
 
-PAIR_GROUP = 12  # definitions a group of renamed look-alikes may hold (beyond: offered)
+PAIR_WORK = 2500  # likenesses (gone x new definitions) weighed to find a group of renamed look-alikes, at most
 REPLACED_LINES = 0.3  # line Dice under which a file with none of its old definitions is another file
 FUNCTION_KINDS = ("function", "method")
 
@@ -723,6 +723,8 @@ def _paired_group(seed, olds: list, news: list, sim, margin: float, need: float,
     its sides by text and by name (Dice of the qualified names' letter pairs), at least
     ``need`` alike and related — else None: a deleted twin, a new copy, names that say
     another pairing or nothing leave it to be offered. Returns (the old side, the pairs)."""
+    if len(olds) * len(news) > PAIR_WORK:
+        return [seed], None  # too many renamed at once to weigh them all: offered
     bests: dict[int, float] = {}
 
     def best(x, is_old: bool) -> float:
@@ -739,8 +741,6 @@ def _paired_group(seed, olds: list, news: list, sim, margin: float, need: float,
             if v >= need - margin and id(y) not in side and (v > best(x, is_old) - margin or v > best(y, not is_old) - margin):
                 side[id(y)] = y
                 todo.append((y, not is_old))
-        if len(side_o) + len(side_n) > PAIR_GROUP:
-            return list(side_o.values()), None
     olds, news = list(side_o.values()), list(side_n.values())
     if len(olds) != len(news):
         return olds, None
