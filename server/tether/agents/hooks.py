@@ -132,7 +132,7 @@ CLAUDE_TOOLS: dict[str, Callable[[dict], list[Touch]]] = {
     "Edit": lambda ti: _one(ti.get("file_path"), edit=True, olds=[_str(ti.get("old_string"))],
                             news=[_str(ti.get("new_string"))]),
     "MultiEdit": _claude_multi,
-    "Write": lambda ti: _one(ti.get("file_path"), edit=True, written=ti.get("content") if _str(ti.get("content")) else None),
+    "Write": lambda ti: _one(ti.get("file_path"), edit=True, written=_str(ti.get("content")) or None),
     "NotebookEdit": lambda ti: _one(ti.get("notebook_path"), edit=True),
 }
 
@@ -171,7 +171,8 @@ def _vscode_files(ti: dict) -> list[Touch]:
 VSCODE_TOOLS: dict[str, Callable[[dict], list[Touch]]] = {name: fn for names, fn in (
     (("read_file", "copilot_readFile"), _vscode_read),
     (("replace_string_in_file", "copilot_replaceString"),
-     lambda ti: _one(ti.get("filePath"), edit=True, olds=[_str(ti.get("oldString"))], news=[_str(ti.get("newString"))])),
+     lambda ti: _one(ti.get("filePath"), edit=True, olds=[_str(ti.get("oldString"))],
+                     news=[_str(ti.get("newString"))])),
     (("multi_replace_string_in_file", "copilot_multiReplaceString"), _vscode_multi),
     (("create_file", "copilot_createFile", "insert_edit_into_file", "copilot_insertEdit",
       "edit_notebook_file", "copilot_editNotebook"), lambda ti: _one(ti.get("filePath"), edit=True)),
@@ -398,7 +399,8 @@ def before_tool(ws: Workspace, sid: str, cwd: Path, found: list[Touch], budget: 
         parts.append(hand_over(ws, sid, rel, line, ranked, budget // len(places)))
         if t.edit and ws.deferred is not None:  # a server: the check after the edit finds its parse made
             from ..checks.findings import parse_ahead
-            ws.later(parse_ahead, ws, rel, list(zip(t.olds, t.news)) if len(t.news) == len(t.olds) else [], t.written)
+            edits = list(zip(t.olds, t.news)) if len(t.news) == len(t.olds) else []  # (the proxy's touches: olds only)
+            ws.later(parse_ahead, ws, rel, edits, t.written)
     return "\n".join(p for p in parts if p)
 
 
