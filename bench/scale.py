@@ -94,11 +94,11 @@ CPU: dict = {}  # the last run()'s CPU seconds (user + system, with its forked c
 @functools.cache
 def hook_cmd() -> list[str]:
     """What an agent runs on every tool call: the hook command ``tether init --agents`` writes
-    (this interpreter without site, on ``__main__.py`` of the tether installed here), asked of
-    that tether itself."""
-    r = subprocess.run([sys.executable, "-P", "-c", "from tether.agents.setup import hook_launcher; "
-                        "print(chr(0).join(hook_launcher()))"], cwd=tempfile.gettempdir(), capture_output=True,
-                       text=True, check=True)
+    (a venv's tether, not on a login shell's PATH: this interpreter without site, on
+    ``__main__.py`` of the tether installed here), asked of that tether itself."""
+    r = subprocess.run([sys.executable, "-P", "-c", "from tether.agents.setup import hook_launcher, tether_command; "
+                        "print(chr(0).join(hook_launcher(tether_command())))"], cwd=tempfile.gettempdir(),
+                       capture_output=True, text=True, check=True)
     return r.stdout.rstrip("\n").split("\0")
 
 

@@ -98,8 +98,8 @@ exec "$@" < "$event"
 def recording(root: Path) -> int:
     """Put ``record`` (:func:`this_tether`) before each hook command ``init --agents`` wrote in
     ``root``, which still runs as written; how many config files have hooks."""
-    from tether.agents.setup import HOOK_FILES, hook_launcher
-    launcher = json.dumps(shlex.join(hook_launcher()))[1:-1]
+    from tether.agents.setup import HOOK_FILES
+    launcher = json.dumps(shlex.join([sys.executable, "-P", "-S", str(ROOT / "server" / "tether" / "__main__.py")]))[1:-1]
     record = json.dumps(shlex.quote(str(EVENTS[0].parent / "record")))[1:-1]
     configs = 0
     for rel, _, _ in HOOK_FILES:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -16,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-import tether
 from tether.agents.export import Scope
 
 from samples import APP_PY, WEB_TS, git_init, stop_server
@@ -352,17 +350,8 @@ def test_slugs_are_stable_readable_and_distinct():
 # -- init --agents ------------------------------------------------------------------------------
 
 SERVER = {"type": "stdio", "command": "tether", "args": ["mcp"]}
-
-
-def hook(agent: str, python: str = sys.executable) -> str:
-    """A hook command as `init --agents` writes it: the interpreter that ran it, without site, on the
-    `__main__.py` of the tether it ran (wherever PATH finds tether or not)."""
-    main = Path(tether.__file__).resolve().parent / "__main__.py"
-    return shlex.join([python, "-P", "-S", str(main), "hook", agent, "--serve"])
-
-
-CLAUDE_HOOK = {"type": "command", "command": hook("claude-code"), "timeout": 15}
-COPILOT_HOOK = {"type": "command", "command": hook("copilot"), "timeout": 15}
+CLAUDE_HOOK = {"type": "command", "command": "tether hook claude-code --serve", "timeout": 15}
+COPILOT_HOOK = {"type": "command", "command": "tether hook copilot --serve", "timeout": 15}
 
 
 def load(root: Path, rel: str):
@@ -395,7 +384,7 @@ def test_init_agents_writes_every_config_and_a_second_run_changes_nothing(repo):
     assert load(root, ".github/hooks/tether.json") == {"hooks": {
         "SessionStart": [COPILOT_HOOK], "PreToolUse": [COPILOT_HOOK], "PostToolUse": [COPILOT_HOOK],
         "PreCompact": [COPILOT_HOOK], "Stop": [COPILOT_HOOK]}}
-    cursor = {"command": hook("cursor"), "timeout": 15}
+    cursor = {"command": "tether hook cursor --serve", "timeout": 15}
     assert load(root, ".cursor/hooks.json") == {"version": 1, "hooks": {
         "sessionStart": [cursor], "beforeSubmitPrompt": [cursor],
         "postToolUse": [{**cursor, "matcher": "Read|Write|Shell"}], "postToolUseFailure": [cursor],
@@ -478,7 +467,7 @@ def test_init_agents_sets_up_only_the_agents_named(repo):
 
     r = ok(root, "init", "--agents", "gemini", "--json")
     assert json.loads(r.stdout)["agent_files"] == [".gemini/settings.json"]
-    gemini = {"type": "command", "command": hook("gemini"), "name": "tether", "timeout": 15000}
+    gemini = {"type": "command", "command": "tether hook gemini --serve", "name": "tether", "timeout": 15000}
     assert load(root, ".gemini/settings.json") == {
         "mcpServers": {"tether": {"command": "tether", "args": ["mcp"]}},
         "hooks": {"SessionStart": [{"hooks": [gemini]}], "BeforeAgent": [{"hooks": [gemini]}],
@@ -522,16 +511,19 @@ def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(rep
                        timeout=120)
     assert r.returncode == 0, r.stderr
     exe = str(script)
-    python = script.read_text(encoding="utf-8").split("\n", 1)[0][2:].strip()  # its #! line: the hooks' interpreter
+    # the hooks: its interpreter (the script's #! line) without site, on its package's __main__.py
+    python = script.read_text(encoding="utf-8").split("\n", 1)[0][2:].strip()
+    main = Path(__import__("tether").__file__).resolve().parent / "__main__.py"
+    hook = lambda agent: f"{python} -P -S {main} hook {agent} --serve"  # noqa: E731
     assert load(root, ".mcp.json")["mcpServers"]["tether"] == {"type": "stdio", "command": exe, "args": ["mcp"]}
     assert load(root, ".gemini/settings.json")["mcpServers"]["tether"] == {"command": exe, "args": ["mcp"]}
     assert tomllib.loads((root / ".codex/config.toml").read_text(encoding="utf-8"))["mcp_servers"]["tether"] == \
         {"command": exe, "args": ["mcp"]}
     assert load(root, ".claude/settings.json")["hooks"]["SessionStart"] == \
-        [{"hooks": [{**CLAUDE_HOOK, "command": hook("claude-code", python)}]}]
+        [{"hooks": [{**CLAUDE_HOOK, "command": hook("claude-code")}]}]
     cursor = load(root, ".cursor/hooks.json")["hooks"]
     assert cursor["postToolUse"] == [{"command": "./hooks/format.sh"},  # the user's own hook stays
-                                     {"command": hook("cursor", python), "timeout": 15, "matcher": "Read|Write|Shell"}]
+                                     {"command": hook("cursor"), "timeout": 15, "matcher": "Read|Write|Shell"}]
 
     # the command written runs where PATH has no tether, as an agent would run it
     start = {"conversation_id": "c", "hook_event_name": "sessionStart", "workspace_roots": [str(root)]}
@@ -541,13 +533,13 @@ def test_init_agents_names_the_tether_that_ran_it_when_path_does_not_find_it(rep
     monkeypatch.setenv("XDG_RUNTIME_DIR", bare["XDG_RUNTIME_DIR"])
     stop_server(root)  # started by that hook; it would wait 30 minutes for the next
 
-    # run again where PATH finds tether: the MCP entries name it plainly, nothing is added twice
+    # run again where PATH finds tether: tether's entries name it plainly, nothing is added twice
     ok(root, "init", "--agents", "all")
     assert load(root, ".mcp.json")["mcpServers"]["tether"] == SERVER
     assert load(root, ".claude/settings.json")["hooks"]["PreToolUse"] == \
         [{"matcher": "Read|Edit|Write|MultiEdit|NotebookEdit", "hooks": [CLAUDE_HOOK]}]
     cursor = load(root, ".cursor/hooks.json")["hooks"]
-    assert [h["command"] for h in cursor["postToolUse"]] == ["./hooks/format.sh", hook("cursor")]
+    assert [h["command"] for h in cursor["postToolUse"]] == ["./hooks/format.sh", "tether hook cursor --serve"]
     assert load(root, ".github/hooks/tether.json")["hooks"]["PreCompact"] == [COPILOT_HOOK]
 
     # started as `python -m tether` where PATH has no tether: that same interpreter
@@ -697,7 +689,7 @@ def test_init_agents_merges_jsonc_configs_keeping_their_comments(tmp_path):
     assert servers["tether"] == {"type": "stdio", "command": "tether", "args": ["mcp"]}
     settings = parse(gemini)[0]
     assert settings["theme"] == "GitHub" and settings["mcpServers"]["tether"] == {"command": "tether", "args": ["mcp"]}
-    assert hook("gemini") in json.dumps(settings["hooks"])
+    assert "tether hook gemini --serve" in json.dumps(settings["hooks"])
     before = tree(tmp_path)
     assert json.loads(ok(tmp_path, "init", "--agents", "vscode,gemini", "--json").stdout)["agent_files"] == []
     assert tree(tmp_path) == before

@@ -167,9 +167,10 @@ def hook_commands(root: Path) -> set[str]:
 
 def test_init_agents_writes_commands_that_start_where_the_agent_starts(repo, tmp_path):
     """A venv's tether, run with the venv on this terminal's PATH: an agent started from the
-    desktop gets the login shell's PATH, which has no such tether. The hooks name the interpreter
-    and tether's own files whatever PATH finds; the MCP server names the absolute path of the
-    tether that ran `init` until a login shell finds that very one."""
+    desktop gets the login shell's PATH, which has no such tether. The MCP server names the
+    absolute path of the tether that ran `init`, the hooks its interpreter and tether's own
+    files; once a login shell finds that very tether, both name it plainly (the same on every
+    machine of the team)."""
     import os, shlex, subprocess, sys
     import tether as package
     script = Path(sys.executable).parent / "tether"  # as a venv's bin/tether, its folder on PATH
@@ -188,7 +189,7 @@ def test_init_agents_writes_commands_that_start_where_the_agent_starts(repo, tmp
     r = subprocess.run([str(script), "init", "--agents", "claude"], cwd=repo, env=env, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr
-    assert hook_commands(repo) == {hook}
+    assert hook_commands(repo) == {"tether hook claude-code --serve"}
     assert json.loads((repo / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["tether"]["command"] == "tether"
 
 
@@ -200,8 +201,8 @@ def test_the_hook_command_runs_site_only_when_the_server_does_not_answer(repo, t
     import os, subprocess, sys, time
     from tether.cli.client import listening, socket_path
     ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once", "--rationale", "startup only")
-    ok(repo, "init", "--agents", "claude")
-    (command,) = hook_commands(repo)
+    ok(repo, "init", "--agents", "claude", env={**os.environ, "HOME": str(login_home(tmp_path)), "SHELL": "/bin/sh"})
+    (command,) = hook_commands(repo)  # (no tether on a login shell's PATH: the interpreter and tether's files)
     custom = tmp_path / "custom"
     custom.mkdir()
     marker = tmp_path / "site-ran"

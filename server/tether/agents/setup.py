@@ -25,11 +25,12 @@ With an agent whose end of turn takes tether's request (``claude``, ``vscode``, 
 ``gemini``): ``.tether/agents.toml`` with ``ask_at_stop = true`` (at the end of a session that
 changed code, its agent is asked to record what the session settled), when there is none yet.
 
-The MCP entries name ``tether`` plainly when PATH finds it, else the absolute path of the one
-that runs ``init`` (:func:`tether_command`), so an agent started without the virtual
-environment on its PATH still finds it. The hook commands, run as a new process on every tool
-call, name this interpreter and this package's ``__main__.py`` and skip ``site``
-(:func:`hook_launcher`): wherever the agent starts, and ~5 ms sooner.
+The entries name ``tether`` plainly when PATH finds it (the same on every machine of a team
+that installed it so), else the absolute path of the one that runs ``init``
+(:func:`tether_command`), so an agent started without the virtual environment on its PATH still
+finds it; the hook commands, run as a new process on every tool call, then name this
+interpreter and this package's ``__main__.py`` and skip ``site`` (:func:`hook_launcher`): ~5 ms
+sooner.
 
 Existing files are merged, never replaced: tether adds or updates only its own entries
 (recognised by the command they run, whatever path names tether) and keeps every other key,
@@ -248,8 +249,11 @@ def _array(parent: dict, key: str, rel: str, where: str) -> list:
     return value
 
 
-def hook_launcher() -> list[str]:
-    """How a hook command starts tether: this interpreter without ``site`` (``-S``: its start,
+def hook_launcher(cmd: list[str]) -> list[str]:
+    """How a hook command starts tether, ``cmd`` being how an agent finds it
+    (:func:`tether_command`): plain ``tether`` as it is (the same on every machine of a team
+    that installed it so: the command is committed with the repository); else, the path being
+    this machine's anyway, this interpreter without ``site`` (``-S``: its start,
     a venv's setuptools ``.pth`` among it, is ~5 ms of a served hook's ~25) running this
     package's ``__main__.py`` by path, which puts the folder the package was imported from
     first on ``sys.path`` — the install location, taken from the running tether, not guessed
@@ -257,19 +261,19 @@ def hook_launcher() -> list[str]:
     A hook the resident server answers needs nothing else; one it does not runs site then
     (``tether.cli.with_site``). ``-P``: not the package's own folder on ``sys.path``, whose
     ``mcp`` and ``site`` would hide the real ones. A tether with no ``__main__.py`` on disk
-    (in a zip) is started as :func:`tether_command` says."""
+    (in a zip) is started as ``cmd``."""
     main = Path(__file__).resolve().parent.parent / "__main__.py"
-    if not sys.executable or not main.is_file():
-        return tether_command()
+    if cmd == ["tether"] or not sys.executable or not main.is_file():
+        return cmd
     return [sys.executable, "-P", "-S", str(main)]
 
 
 # -- tether's entries -----------------------------------------------------------------------
 
-def _hook_command(agent: str) -> str:
+def _hook_command(cmd: list[str], agent: str) -> str:
     """``--serve``: the first hook starts a resident ``tether serve`` that answers the next
     ones in milliseconds (agents/resident.py); drop it to have every hook work alone."""
-    return shlex.join([*hook_launcher(), "hook", agent, "--serve"])
+    return shlex.join([*hook_launcher(cmd), "hook", agent, "--serve"])
 
 
 def _mcp_server(cmd: list[str], **kw) -> dict:
@@ -342,7 +346,7 @@ def _dialect_events(d: Dialect) -> list[tuple[str, str | None]]:
 def _claude(plan: Plan, cmd: list[str]) -> None:
     _merge_json(plan, ".mcp.json", lambda data: _add_server(data, ".mcp.json", "mcpServers",
                                                             _mcp_server(cmd, type="stdio")))
-    hook = {"type": "command", "command": _hook_command("claude-code"), "timeout": HOOK_TIMEOUT}
+    hook = {"type": "command", "command": _hook_command(cmd, "claude-code"), "timeout": HOOK_TIMEOUT}
     _merge_json(plan, CLAUDE_SETTINGS, lambda data: _grouped_hooks(data, CLAUDE_SETTINGS, CLAUDE_EVENTS, hook,
                                                                    "claude-code"))
 
@@ -350,7 +354,7 @@ def _claude(plan: Plan, cmd: list[str]) -> None:
 def _vscode(plan: Plan, cmd: list[str]) -> None:
     _merge_json(plan, ".vscode/mcp.json", lambda data: _add_server(data, ".vscode/mcp.json", "servers",
                                                                    _mcp_server(cmd, type="stdio")))
-    hook = {"type": "command", "command": _hook_command("copilot"), "timeout": HOOK_TIMEOUT}
+    hook = {"type": "command", "command": _hook_command(cmd, "copilot"), "timeout": HOOK_TIMEOUT}
     events = [(e, None) for e in COPILOT_EVENTS]
     _merge_json(plan, COPILOT_HOOKS, lambda data: _flat_hooks(data, COPILOT_HOOKS, events, hook, "copilot"))
 
@@ -358,7 +362,7 @@ def _vscode(plan: Plan, cmd: list[str]) -> None:
 def _cursor(plan: Plan, cmd: list[str]) -> None:
     _merge_json(plan, ".cursor/mcp.json", lambda data: _add_server(data, ".cursor/mcp.json", "mcpServers",
                                                                    _mcp_server(cmd, type="stdio")))
-    hook = {"command": _hook_command("cursor"), "timeout": HOOK_TIMEOUT}
+    hook = {"command": _hook_command(cmd, "cursor"), "timeout": HOOK_TIMEOUT}
 
     def change(data: dict) -> None:
         data.setdefault("version", 1)
@@ -367,7 +371,7 @@ def _cursor(plan: Plan, cmd: list[str]) -> None:
 
 
 def _gemini(plan: Plan, cmd: list[str]) -> None:
-    hook = {"type": "command", "command": _hook_command("gemini"), "name": "tether",
+    hook = {"type": "command", "command": _hook_command(cmd, "gemini"), "name": "tether",
             "timeout": HOOK_TIMEOUT * 1000}  # milliseconds
 
     def change(data: dict) -> None:
