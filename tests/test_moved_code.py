@@ -154,3 +154,18 @@ def test_near_twins_renamed_together_each_keep_their_own_note(tmp_path: Path):
     assert "Groups are never cached" in groups and "Users are read in pages" not in groups
     listed = tether(root, "list", "store.py")
     assert "`fetch_users` at store.py:1-3" in listed and "`fetch_groups` at store.py:6-8" in listed
+
+
+def test_a_function_renamed_on_its_way_into_another_file_reaches_that_files_context(repo: Path):
+    """Cut, pasted into another module and renamed there (``parse`` to ``parse_cents``): no
+    name leads from the new file to the note, so the note reaches the new file's context once
+    its old file has been resolved again (here by ``list``; an agent's edit of it does the same)."""
+    tether(repo, "context", "pkg/two.py:1")  # tether has seen two.py: what is new there is known to be new
+    cut = ONE.index("def render")
+    (repo / "pkg/one.py").write_text(ONE[cut:])
+    two = TWO + "\n\n" + ONE[:cut].rstrip().replace("def parse(", "def parse_cents(") + "\n"
+    (repo / "pkg/two.py").write_text(two)
+    line = line_of(two, "value = int(text)")
+    assert "`parse_cents` at pkg/two.py" in tether(repo, "list")
+    ctx = tether(repo, "context", f"pkg/two.py:{line}")
+    assert "decision (`parse_cents`, moved here from pkg/one.py): Amounts are integer cents (" in ctx

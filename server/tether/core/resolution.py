@@ -141,8 +141,10 @@ class Resolutions:
         """Anchors of files still there whose code is now in ``rel``. Looked up by the names of
         ``rel``'s definitions in the notes index (``by_name``, kept with the notes), so only
         the files that anchor one of those names are resolved, and each found there already is
-        passed over: a definition is taken as arrived only where its own file's resolution
-        followed it here (:meth:`_follow`: the same evidence, the same doubts offered, not taken)."""
+        passed over; code renamed on the way keeps no name the index knows, so the files whose
+        resolution followed code here before (:meth:`_settle` keeps them) are resolved too. A
+        definition is taken as arrived only where its own file's resolution followed it here
+        (:meth:`_follow`: the same evidence, the same doubts offered, not taken)."""
         if family_of(rel) is None:
             return []
         if text is None:
@@ -159,11 +161,15 @@ class Resolutions:
         out: list[Located] = []
         self._arriving = True  # the files resolved here do not look for arrivals of their own
         try:
-            for origin, ids in sorted(self.named_in(names).items()):
+            origins = self.named_in(names)
+            with self.store.read() as txn:
+                for origin in self.store.get(txn, "meta", f"arrived\0{rel}") or ():
+                    origins.setdefault(origin, None)  # any of its notes that followed code here
+            for origin, ids in sorted(origins.items()):
                 if origin == rel or not self.tree.exists(origin):
                     continue  # a file that is gone: _arrived follows it
-                out += [loc for loc in self.locate(origin) if loc.note.id in ids and loc.anchor.type == A.SYMBOL
-                        and loc.resolution.attached and loc.resolution.path == rel]
+                out += [loc for loc in self.locate(origin) if (ids is None or loc.note.id in ids)
+                        and loc.anchor.type == A.SYMBOL and loc.resolution.attached and loc.resolution.path == rel]
         finally:
             self._arriving = False
         self._moved[rel] = (h, gen, began, out)
@@ -567,11 +573,28 @@ class Resolutions:
         self.keep(text, h, updates)
         began = time.monotonic()
         located = self._follow(rel, located, lambda: self._def_names(rel, h, text or self.tree.read(rel), None))
+        self._arrived_from(rel, {loc.resolution.path for loc in located if loc.resolution.path and loc.resolution.attached
+                                 and loc.resolution.name != loc.anchor.name})
         # code lost here may turn up elsewhere later (cut in one save, pasted in another): under a
         # watch of the tree, where a change is known at once, the search is made again after one
         lost = any(not loc.resolution.attached and not loc.resolution.path for loc in located)
         self._located[rel] = (h, self.generation(), list(located), began if lost else None)
         return located
+
+    def _arrived_from(self, rel: str, paths: set[str]) -> None:
+        """Keep that code of ``rel`` was followed, renamed, into each of ``paths``: the names
+        index cannot lead there from the new name (:meth:`_moved_in`)."""
+        def put(txn):
+            for p in paths:
+                have = self.store.get(txn, "meta", f"arrived\0{p}") or []
+                if rel not in have:
+                    self.store.put(txn, "meta", f"arrived\0{p}", sorted({*have, rel}))
+        if paths:
+            with self.store.read() as txn:
+                paths = {p for p in paths if rel not in (self.store.get(txn, "meta", f"arrived\0{p}") or ())}
+        if paths:
+            with contextlib.suppress(lmdb.Error):  # a read-only or full store: found again after sync
+                self.store.write(put)
 
     def locate_note(self, note: Note, texts: dict[str, str] | None = None) -> list[Located]:
         out = []
