@@ -36,6 +36,8 @@ SERVED = ("hook", "context")  # what the server runs: read-mostly, asked for on 
 DISTILLING = frozenset(("Stop", "SessionEnd", "PreCompact"))  # the hook's moments that read a whole transcript
 SERVED_TRANSCRIPT = 1 << 20  # bytes: a transcript this long distils here in ~0.1 s; a longer one in the hook's process
 IDLE_S = 30 * 60  # a server nobody asked for this long exits
+FLUSH_S = 0.05  # the index reaches the disk once nobody asked for this long: an agent's next hook
+# (the one after its edit, ~15 ms after the one before) does not wait for the disk
 MAX_CLIENTS = 32  # connections read at once; more are closed (their commands work alone)
 _CHECK_S = 5.0  # how often an idle server looks whether its workspace is still there
 
@@ -78,8 +80,14 @@ def serve(root, run, idle: float = IDLE_S) -> int:
             pass
         warming = True  # the call graph's symbol table, a batch at a time while nobody asks
         while not state.stop.is_set():
-            ready, _, _ = select.select([sock, state.wake_r], [], [], 0 if warming else _CHECK_S)
+            wait = 0 if warming else FLUSH_S if state.unflushed else _CHECK_S
+            ready, _, _ = select.select([sock, state.wake_r], [], [], wait)
             if not ready:
+                if state.unflushed and time.monotonic() - state.last >= FLUSH_S:
+                    with state.running:  # (after the request still running, if one is)
+                        ws.store.flush()
+                        state.unflushed = False
+                    continue
                 if warming:
                     with state.running:
                         warming = warm(ws)
@@ -95,6 +103,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
                 continue
             conn, _ = sock.accept()
             state.last = time.monotonic()
+            state.unflushed = True
             if not state.slots.acquire(blocking=False):
                 conn.close()  # too many at once: their commands work alone
                 continue
@@ -127,6 +136,7 @@ class _State:
         self.stop = threading.Event()  # a client of another version asked: exit
         self.wake_r, self.wake_w = os.pipe()  # wakes the loop up to see ``stop``
         self.last = time.monotonic()
+        self.unflushed = False  # a request ran since the index last reached the disk
 
 
 def _serve_one(conn: socket.socket, run, ws, state: _State) -> None:
@@ -155,9 +165,8 @@ def _serve_one(conn: socket.socket, run, ws, state: _State) -> None:
                     conn.settimeout(max(deadline - time.monotonic(), 0.2))
                     conn.sendall(reply)
                     conn.close()  # the client reads to the end: closed, its answer is complete
-                finally:  # still one at a time: the next request finds this one's work done and on disk
-                    _deferred(ws)
-                    ws.store.flush()
+                finally:  # still one at a time: the next request finds this one's work done (committed:
+                    _deferred(ws)  # every process reads it; on disk once nobody asks, FLUSH_S)
     except OSError:
         pass  # the client gave up waiting and works alone
     finally:
