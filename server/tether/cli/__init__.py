@@ -24,11 +24,21 @@ def main(argv: list[str] | None = None) -> int:
                 from types import SimpleNamespace  # (argparse, and its regular expressions: ~3 ms of a hook alone)
 
                 from .faces import cmd_hook
-                return cmd_hook(SimpleNamespace(agent=argv[1]))
+                ended(cmd_hook(SimpleNamespace(agent=argv[1])))
     else:
         with_site()
     from .main import main as run
     return run(argv)
+
+
+def ended(code: int) -> None:
+    """End a hook's process once its answer is out: it has nothing left to do (its workspace is
+    closed, its writes committed), and the interpreter's teardown — every note, anchor and parse
+    freed one by one — is ~5–10 ms of a hook that worked alone, which the agent waits for."""
+    import os
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def with_site() -> None:
