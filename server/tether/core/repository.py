@@ -549,15 +549,8 @@ class _Notes:
         self.verify: Callable | None = None  # (txn, note file) -> as indexed? When the folder is trusted
 
     def get(self, nid: str, default=None):
-        note = self._got.get(nid)
-        if note is None and not self._all:
-            with self.store.read() as txn:
-                rec = self.store.get(txn, "notes", nid)
-                if rec is not None and self.verify is not None and not self.verify(txn, rec["path"]):
-                    raise _Stale(rec["path"])
-            if rec is not None:
-                note = self._got[nid] = note_from_dict(rec["note"])
-        return note if note is not None else default
+        got = self.get_many((nid,))
+        return got[0] if got else default
 
     def get_many(self, nids) -> list[Note]:
         """The notes of these ids there are, read in one transaction."""
