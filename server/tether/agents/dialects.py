@@ -26,6 +26,7 @@ import os
 from collections.abc import Callable
 
 from ..core.records import dataclass, field
+from ..core.store import json_text
 from ..core.workspace import Workspace, WorkspaceError
 from . import hooks
 
@@ -186,6 +187,6 @@ def run(agent: str, stdin, stdout, stderr) -> int:
         if ws is not None:
             with contextlib.suppress(Exception):
                 ws.close()
-    stdout.write(hooks._json(reply) + "\n")
+    stdout.write(json_text(reply) + "\n")
     stdout.flush()
     return 0

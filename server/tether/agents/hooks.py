@@ -57,6 +57,7 @@ from ..capture import observations as K
 from ..context.ranking import DEFAULT_BUDGET, Context, Item, estimate_tokens, note_markdown, ranked_at, repo_context
 from ..core.files import TETHER_DIR
 from ..core.records import dataclass, field
+from ..core.store import json_text
 from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
 
@@ -443,8 +444,10 @@ def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
     sid = _field(event, "session_id", "sessionId").replace("\0", "")
     cwd = Path(_field(event, "cwd") or os.getcwd())
     text = ""
+    found = touches(_field(event, "tool_name"), event.get("tool_input")) if name in ("PreToolUse", "PostToolUse") \
+        else []
     if Workspace.resident.get(ws.root) is not ws:  # alone: how much of the notes folder this event reads
-        ws.repo.trust_folder = _about_code(ws, name, event, cwd)
+        ws.repo.trust_folder = _about_code(ws, found, cwd)
         if name == "UserPromptSubmit":  # a person's edits between turns, of note files and sources: seen in the turn
             ws.repo.refresh()
             from ..context.calls import recheck
@@ -455,9 +458,8 @@ def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
         _safely(ws, event, session_end, ws, sid, event)
         forget_given(ws, sid)
     elif name == "PreToolUse":
-        text = before_tool(ws, sid, cwd, touches(_field(event, "tool_name"), event.get("tool_input")))
+        text = before_tool(ws, sid, cwd, found)
     elif name == "PostToolUse":
-        found = touches(_field(event, "tool_name"), event.get("tool_input"))
         if any(t.edit for t in found) and _first_answer(ws, sid, name, _field(event, "tool_use_id")):
             text = after_edit(ws, cwd, found)
         ws.later(_safely, ws, event, observe_tool, ws, sid, cwd, event, found)  # the log: no part of the answer
@@ -477,13 +479,10 @@ def answer(ws: Workspace, event: dict, can_block: bool = True) -> dict | None:
     return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": _cap(text)}}
 
 
-def _about_code(ws: Workspace, name: str, event: dict, cwd: Path) -> bool:
-    """A tool's read or edit of source files: the notes of those files are what the event reads,
-    so the notes folder's listing may be trusted (``NoteRepository.trust_folder``). Not a command
-    (it may write any note file in place), nor a tool touching the notes folder itself."""
-    if name not in ("PreToolUse", "PostToolUse"):
-        return False
-    found = touches(_field(event, "tool_name"), event.get("tool_input"))
+def _about_code(ws: Workspace, found: list[Touch], cwd: Path) -> bool:
+    """``found``: a tool's read or edit of source files; the notes of those files are what the
+    event reads, so the notes folder's listing may be trusted (``NoteRepository.trust_folder``).
+    Not a command (it may write any note file in place), nor a tool touching the notes folder."""
     rels = [_rel(ws, t.path, cwd) for t in found]
     return bool(rels) and all(r is not None and not r.startswith(TETHER_DIR + "/") for r in rels)
 
@@ -564,7 +563,7 @@ def observe_failure(ws: Workspace, sid: str, cwd: Path, event: dict) -> None:
     tool, ti = _field(event, "tool_name"), event.get("tool_input")
     ti = ti if isinstance(ti, dict) else {}
     error = event.get("error")
-    fields = {"tool": tool, "tool_use_id": tid, "error": error if isinstance(error, str) else _json(error)}
+    fields = {"tool": tool, "tool_use_id": tid, "error": error if isinstance(error, str) else json_text(error)}
     if isinstance(ti.get("command"), str):
         fields["command"] = ti["command"]
     paths = [r for r in (_rel(ws, t.path, cwd) for t in touches(tool, ti)) if r]
@@ -779,7 +778,7 @@ def run(agent: str, stdin, stdout) -> int:
                 return 0  # not a tether repository: nothing to say
             out = answer(ws, event)
         if out is not None:
-            stdout.write(_json(out) + "\n")
+            stdout.write(json_text(out) + "\n")
             stdout.flush()
         if stray.getvalue():
             _log(ws, agent, event, stray.getvalue())
@@ -817,10 +816,6 @@ def read_event(text: str | bytes) -> dict:
                 else:
                     node[k] = f"(nested more than {MAX_DEPTH} levels deep: left out)"
     return event
-
-
-def _json(value) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _traceback() -> str:

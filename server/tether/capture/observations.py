@@ -12,11 +12,10 @@ import os
 import re
 import time
 
-
 from ..core.files import WorkspaceError
 from ..core.languages import for_path
-from ..core.syntax import Definition, SourceFile, parsed
 from ..core.store import dumps
+from ..core.syntax import Definition, SourceFile, parsed
 from ..core.text import Range
 from ..core.workspace import Workspace
 

@@ -40,10 +40,16 @@ DAMAGE = (lmdb.CorruptedError, lmdb.PageNotFoundError, lmdb.InvalidError, lmdb.V
           UnicodeDecodeError)
 
 
+def json_text(value) -> str:
+    """``value`` as compact JSON (what orjson writes: either reads it back alike)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
 
 def dumps(value) -> bytes:
-    """A record as compact JSON (what orjson writes, read back alike by either)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    """A record as stored: :func:`json_text`, UTF-8."""
+    return json_text(value).encode()
+
+
 class IndexWriteError(WorkspaceError, lmdb.Error):
     """The index could not be written (a full disk); the note files are the truth, and the
     next command that can write brings it up to date."""
