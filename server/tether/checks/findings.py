@@ -330,7 +330,7 @@ def doctor(ws: Workspace) -> list[Finding]:
 
 
 def _doctor(ws: Workspace) -> list[Finding]:
-    out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()] if note_files else []
+    out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()]
     notes = ws.notes()
     short = ws.short_ids() if notes else {}
     located = ws.locate_notes([n for n in notes if n.status != "retired"])
