@@ -139,8 +139,8 @@ def test_each_tier_in_order(ws):
     assert tiers == sorted(tiers)
     md = ctx.to_markdown()
     assert "\n## On code it calls\n" in md and "\n## On the whole repository\n" in md  # one heading each way
-    assert "\ndecision (`Base.audit`): " in md  # and what the heading leaves unsaid
-    assert " (`Ledger` in pkg/ledger.py): " in md
+    assert "\ndecision (`Base.audit`): audit echoes (" in md  # and what the heading leaves unsaid
+    assert "\nintent (in pkg/ledger.py): Ledger is the book of record (" in md  # (the title names it)
     assert [i.reason for i in ctx.items if i.note.id == n["ledger"].id] == ["on `Ledger` in pkg/ledger.py, called here as `Book`"]
 
 
@@ -224,7 +224,7 @@ def test_budget_cut_keeps_rank_and_says_what_was_left_out(ws):
     assert kept == [x for x in ranked if x in kept]  # rank order kept
     assert kept[0] == ranked[0]  # the best note is always in
     md = small.to_markdown()
-    assert f"Not shown: {len(small.left_out)} over the budget: " in md  # one short line
+    assert f"Not shown: {len(small.left_out)} more: " in md  # one short line
     assert md.splitlines()[-1].startswith("Not shown: ")
     assert f"`tether context pkg/billing.py:{line + 1} --budget" in md
     for i in small.items:
@@ -262,13 +262,13 @@ def test_a_tight_budget_names_every_note_before_telling_the_best_in_full(tmp_pat
             got = [i.note.id for i in ctx.items]
             assert got == [x for x in ranked if x in got]  # rank order kept
             named = [i for i in ctx.items if i.brief]
-            for i in ctx.items:
-                head = f"{i.note.kind} ({i.tag}): " if i.tag else f"{i.note.kind}: "
+            for i in ctx.items:  # where it applies, unless the heading or the title says it
+                head = f"{i.note.kind} (`fee`): " if i.note.id == notes[3].id else f"{i.note.kind}: "
                 head += f"{i.note.title} ({ws.repo.short_id(i.note.id)})"
                 assert (f"\n- {head}\n" if i.brief else f"\n{head}\n") in md
             assert md.count(why.strip()) == len(ctx.items) - len(named)  # a named note's text is left for `show`
             if named:
-                assert md.splitlines()[-1].startswith(f"Not shown: the text of the {len(named)} listed by title "
+                assert md.splitlines()[-1].startswith(f"Not shown: the text of the {len(named)} named "
                                                       "(`tether show ID`)")
                 assert [j["shown"] for j in ctx.to_json()["notes"]] == ["title" if i.brief else "full" for i in ctx.items]
             if not ctx.left_out and named:  # every note named, some told in full: the best ones
@@ -457,7 +457,7 @@ def test_a_call_through_an_import_inside_the_function_hands_over_the_callees_not
         note = ws.record("intent", "pkg/_win.py", 0, title="open_url is the one place that opens a browser")
         got = context_for(ws, "pkg/term.py", 3)
         assert [(i.note.id, i.tier) for i in got.items] == [(note.id, CALLEE)]
-        assert "(`open_url` in pkg/_win.py): open_url is the one place" in got.to_markdown()
+        assert "\nintent (in pkg/_win.py): open_url is the one place" in got.to_markdown()
         assert context_for(ws, "pkg/term.py", 10).items == []  # `other`: its own `open_url` is a variable
     finally:
         ws.close()
@@ -473,7 +473,7 @@ def test_a_wrapper_calling_the_same_name_in_another_module_hands_over_that_ones_
         note = ws.record("decision", "pkg/_funcs.py", 0, title="asdict copies, never aliases")
         got = context_for(ws, "pkg/next_gen.py", 4)
         assert [(i.note.id, i.tier) for i in got.items] == [(note.id, CALLEE)]
-        assert "(`asdict` in pkg/_funcs.py): asdict copies, never aliases" in got.to_markdown()
+        assert "\ndecision (in pkg/_funcs.py): asdict copies, never aliases" in got.to_markdown()
     finally:
         ws.close()
 

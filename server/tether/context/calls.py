@@ -129,6 +129,7 @@ class Resolver:
         self.index, self.rel, self.src, self.syms = index, rel, src, syms
         self.lang = src.lang
         self.fam = src.lang.family
+        self._shadowing: dict[int, set[str]] = {}  # definition index -> _locals(it), read when first needed
 
     def _syms(self, rel: str) -> FileSymbols:
         return self.syms if rel == self.rel else self.index.symbols(rel)
@@ -138,7 +139,6 @@ class Resolver:
         itself (a wrapper calling the same name in another module calls that one)."""
         nested = [(x.node.start_byte, x.node.end_byte) for x in self.src.defs
                   if x is not d and d.node.start_byte <= x.node.start_byte and x.node.end_byte <= d.node.end_byte]
-        shadowed = self._locals(d)
         out, seen = [], set()
         cursor = ts.QueryCursor(self.lang.query("calls"))
         cursor.set_byte_range(d.node.start_byte, d.node.end_byte)
@@ -151,7 +151,7 @@ class Resolver:
                 continue
             if recv == "this" and self._this_rebound(fn, d):
                 recv = None
-            target = self.resolve(name, recv, d, shadowed)
+            target = self.resolve(name, recv, d)
             if target is not None and (target.path, target.qualname) != (self.rel, d.qualname) and target not in seen:
                 seen.add(target)
                 out.append((target, f"{recv}.{name}" if isinstance(recv, str) and recv not in _SELF else name))
@@ -244,20 +244,22 @@ class Resolver:
         return names
 
     # -- resolution ----------------------------------------------------------------------
-    def resolve(self, name: str, recv, d: Definition, shadowed: set[str]) -> Target | None:
+    def resolve(self, name: str, recv, d: Definition) -> Target | None:
         ix, syms = self.index, self.syms
         if recv is True:
-            if name in shadowed:  # a local: a function nested in the ones around the call, an import, a variable
+            bound = syms.bindings.get(name)
+            local = bound is not None or self._nested_named(name, d)  # a local of that name may resolve to something
+            if local and name in self._shadowed(d):  # a function nested in the ones around the call, an import
                 found = self._nested(name, d)
                 bound = self._imported_in(d).get(name) if found is None else None
                 return self._through(self.rel, bound) if bound is not None else found
-            bound = syms.bindings.get(name)
             here = [t for t in syms.defs if t.parent is None and t.name == name]
             if bound is not None:
                 return None if here else self._through(self.rel, bound)
-            if len(here) == 1:
-                return here[0]
-            return self._unique(name, method=False)
+            found = here[0] if len(here) == 1 else self._unique(name, method=False)
+            # else a local (a variable) resolves to nothing: the locals are read only when the name resolves
+            # elsewhere (compiling the language's locals query is ~9 ms of a process with no server)
+            return None if found is None or not local and name in self._shadowed(d) else found
         if recv in _SELF:
             cls = self._class_of(d)
             if cls is None:
@@ -277,6 +279,20 @@ class Resolver:
                 if target[0] == "mod":
                     return self._top(target[1], name)
         return self._unique(name, method=True)
+
+    def _shadowed(self, d: Definition) -> set[str]:
+        if d.index not in self._shadowing:
+            self._shadowing[d.index] = self._locals(d)
+        return self._shadowing[d.index]
+
+    def _nested_named(self, name: str, d: Definition) -> bool:
+        """A function named ``name`` is nested in ``d`` or a function around it (what
+        :meth:`_nested` may find)."""
+        quals, x = set(), d
+        while x is not None and (x is d or x.kind not in ("class", "impl")):
+            quals.add(f"{x.qualname}.{name}")
+            x = self.src.defs[x.parent] if x.parent is not None else None
+        return any(t.qualname in quals and not t.method for t in self.syms.defs)
 
     def _nested(self, name: str, d: Definition) -> Target | None:
         """The function named ``name`` nested in ``d`` or the nearest function around it
