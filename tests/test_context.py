@@ -476,3 +476,23 @@ def test_a_wrapper_calling_the_same_name_in_another_module_hands_over_that_ones_
         assert "\ndecision (in pkg/_funcs.py): asdict copies, never aliases" in got.to_markdown()
     finally:
         ws.close()
+
+
+def test_this_in_javascript_before_classes_is_the_prototype_the_function_is_assigned_beside(tmp_path):
+    """``this.lookup()`` in a constructor ``function Router`` or in ``Router.prototype.handle``
+    is ``Router.prototype.lookup`` — the one in this file, though another file has a ``lookup``
+    method too; in a function nested in the constructor ``this`` is not the instance."""
+    router = ("function Router(opts) {\n  this.lookup(opts);\n  function later() { return this.lookup(); }\n}\n\n"
+              "Router.prototype.lookup = function lookup(opts) {\n  return [opts];\n};\n\n"
+              "Router.prototype.handle = function handle(req) {\n  return this.lookup(req);\n};\n")
+    other = "function Cache() {}\n\nCache.prototype.lookup = function (key) {\n  return key;\n};\n"
+    ws = workspace_of(tmp_path, {"lib/router.js": router, "lib/cache.js": other})
+    try:
+        note = ws.record("invariant", "lib/router.js", 5, title="lookup returns a new array")
+        ws.record("decision", "lib/cache.js", 2, title="a miss returns the key")
+        for line in (1, 10):  # the constructor, a method beside it
+            got = context_for(ws, "lib/router.js", line)
+            assert [(i.note.id, i.tier) for i in got.items] == [(note.id, CALLEE)], line
+        assert context_for(ws, "lib/router.js", 2).items == []  # `later`: its own `this`
+    finally:
+        ws.close()
