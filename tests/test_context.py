@@ -286,6 +286,26 @@ def test_a_tight_budget_names_every_note_before_telling_the_best_in_full(tmp_pat
         ws.close()
 
 
+def test_a_gotcha_is_told_with_how_it_fails_and_why(tmp_path):
+    """What an agent needs of a gotcha is its failure and its cause; a workaround's, what it
+    works around and when it can go."""
+    root = tmp_path / "repo"
+    (root / "shop").mkdir(parents=True)
+    (root / "shop/pay.py").write_text("def charge(card, amount):\n    return card.debit(amount)\n")
+    ws, _ = Workspace.init(root, exact=True)
+    try:
+        ws.record("gotcha", "shop/pay.py", 0, title="a retry debits twice", failure="the card is charged twice",
+                  cause="the gateway commits before it answers")
+        ws.record("workaround", "shop/pay.py", 0, title="debit through the old client",
+                  works_around="the new client drops the idempotency key", remove_when="gateway v3 ships")
+        md = context_for(ws, "shop/pay.py", 1).to_markdown()
+        assert "\ngotcha (`charge`): a retry debits twice (" in md
+        assert "\nFails with: the card is charged twice\nCause: the gateway commits before it answers\n" in md
+        assert "\nWorks around: the new client drops the idempotency key\nCan go when: gateway v3 ships\n" in md
+    finally:
+        ws.close()
+
+
 def test_an_overload_signature_is_touched_as_the_method_it_declares(tmp_path):
     """A line of a Python @overload stub is about the implementation it declares: recorded
     there, a note anchors the method (not its class); asked there, the method's notes are the

@@ -349,8 +349,9 @@ def _span(item: Item) -> int:
 
 def item_markdown(item: Item, handle: Callable[[str], str] = str) -> list[str]:
     """A note as an agent needs it: kind, what its heading leaves unsaid of where it applies,
-    title and short id in one line, then rationale, rejected options, what it works around and until when, its checks, and
-    its text. A superseded note in one line (its successor, when it applies, is shown in full)."""
+    title and short id in one line, then rationale, rejected options, what it works around and
+    until when (a gotcha: how it fails and why), its checks, and its text. A superseded note in
+    one line (its successor, when it applies, is shown in full)."""
     note = item.note
     tag = _unsaid(item.tag, note.title)
     tag = f" ({tag})" if tag else ""
@@ -362,10 +363,7 @@ def item_markdown(item: Item, handle: Callable[[str], str] = str) -> list[str]:
     if note.alternatives:
         out.append("Rejected: " + "; ".join(
             a.option + (f" ({a.rejected_because})" if a.rejected_because else "") for a in note.alternatives))
-    if note.works_around:
-        out.append(f"Works around: {note.works_around}")
-    if note.remove_when:
-        out.append(f"Can go when: {note.remove_when}")
+    out += [f"{label}: {getattr(note, f)}" for f, label in FIELDS.items() if getattr(note, f)]  # a workaround's, a gotcha's
     if note.checks:  # an agent about to edit should know what will be flagged
         out.append("Checked: " + "; ".join(f"{c.get('kind', '?')} {c.get('pattern') or 'query'}"
                                            + (f" ({c['message']})" if c.get("message") else "") for c in note.checks))
