@@ -136,7 +136,7 @@ def test_pre_tool_use_names_the_notes_at_the_touched_place_for_every_tool(repo):
     assert titles(repo, got["read-all"]) == {"decision", "invariant", "wide"}
     assert titles(repo, got["edit"]) == {"invariant", "wide"}
     assert got["edit"].startswith("# tether notes for src/app.py:13")
-    assert "## On the code around it\n\ninvariant (`start`): " in got["edit"]  # the method: the file is known
+    assert "## On the code around it\n\ninvariant: start only records the port (" in got["edit"]  # the title names it
     assert titles(repo, got["edit-not-found"]) == {"decision", "invariant", "wide"}  # the whole file
     assert titles(repo, got["multi"]) == {"decision", "invariant", "wide"}
     assert "Rejected: lazy loading (errors show up late)\n" in got["multi"]
@@ -181,7 +181,7 @@ def test_a_note_only_named_comes_again_in_full_at_the_next_touch(tmp_path):
     try:
         first = hand_over(ws, "s1", "pay.py", None, ranked_at(ws, "pay.py"), 250)
         handle = {n.id: ws.repo.short_id(n.id) for n in notes}
-        named = [n for n in notes if f"- decision (`step{notes.index(n)}`): {n.title} ({handle[n.id]})" in first]
+        named = [n for n in notes if f"- decision: {n.title} ({handle[n.id]})" in first]
         told = [n for n in notes if n not in named and f"{n.title} ({handle[n.id]})" in first]
         assert named and told and first.count(why.strip()) == len(told)
         again = hand_over(ws, "s1", "pay.py", None, ranked_at(ws, "pay.py"), 2000)

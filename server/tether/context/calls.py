@@ -174,13 +174,40 @@ class Resolver:
         return "", None
 
     def _this_rebound(self, node: ts.Node, d: Definition) -> bool:
-        """``this`` inside a plain function expression is not the class instance."""
+        """``this`` inside a plain function expression is not the class instance — unless
+        that function is ``d``'s own, assigned to a member (``F.prototype.m = function``)."""
         n = node.parent
         while n is not None and n.id != d.node.id:
-            if n.type in ("function_expression", "function", "generator_function"):
+            if n.type in ("function_expression", "function", "generator_function") and not self._own_function(n, d):
                 return True
             n = n.parent
         return False
+
+    @staticmethod
+    def _own_function(fn: ts.Node, d: Definition) -> bool:
+        assign = fn.parent
+        return (d.node.type == "expression_statement" and assign is not None and assign.type == "assignment_expression"
+                and assign.parent is not None and assign.parent.id == d.node.id
+                and (right := assign.child_by_field_name("right")) is not None and right.id == fn.id)
+
+    def _on_prototype(self, name: str, d: Definition) -> Target | None:
+        """``this.name()`` outside a class (JavaScript before classes): in a method assigned
+        to ``F.prototype.m`` or ``obj.m``, the ``name`` assigned beside it in the file
+        (``F.prototype.name``, ``obj.name``); in a constructor ``function F``,
+        ``F.prototype.name``. Else, in such a method, the one method of that name in the
+        workspace, as for a receiver tether cannot name."""
+        if self.fam != "ecma" or d.parent is not None:
+            return None
+        if d.node.type == "function_declaration":
+            qual = f"{d.qualname}.prototype.{name}"
+        elif d.node.type == "expression_statement" and "." in d.qualname:
+            qual = f"{d.qualname.rsplit('.', 1)[0]}.{name}"
+        else:
+            return None
+        found = [t for t in self.syms.defs if t.qualname == qual]
+        if len(found) == 1:
+            return found[0]
+        return None if found or d.node.type == "function_declaration" else self._unique(name, method=True)
 
     def _scope(self, d: Definition) -> tuple[list[Definition], list[tuple[int, int]]]:
         """``d`` and the functions around it (a class body's names are not visible in its
@@ -236,7 +263,7 @@ class Resolver:
         if recv in _SELF:
             cls = self._class_of(d)
             if cls is None:
-                return None
+                return self._on_prototype(name, d)
             for k in self._mro(cls):
                 found = [t for t in self._syms(k.path).defs if t.parent == k.qualname and t.name == name]
                 if found:
