@@ -168,9 +168,10 @@ def test_a_file_is_given_once_per_session_unless_its_notes_change(repo):
 
 def test_a_note_only_named_comes_again_in_full_at_the_next_touch(tmp_path):
     """A read of a file with more notes than its share of the budget names some of them only;
-    the next touch of the file tells those in full, and not again the ones already told."""
+    the next touch of the file tells those in full, and not again the ones already told (named
+    in one line, counted in the budget)."""
     from tether.agents.hooks import hand_over
-    from tether.context.ranking import ranked_at
+    from tether.context.ranking import estimate_tokens, ranked_at
     root = tmp_path / "repo"
     root.mkdir()
     (root / "pay.py").write_text("".join(f"def step{k}(x):\n    return x + {k}\n\n\n" for k in range(6)))
@@ -188,6 +189,9 @@ def test_a_note_only_named_comes_again_in_full_at_the_next_touch(tmp_path):
         assert again.count(why.strip()) == len(named)  # what was only named, now in full
         for n in told:  # and what was told, not again
             assert f"decision \"{n.title}\" ({handle[n.id]})" in again.split("given earlier in this session: ")[1]
+        # at a tight budget the answer, the line naming what was given earlier included, fits it
+        tight = [hand_over(ws, "s2", "pay.py", None, ranked_at(ws, "pay.py"), 250) for _ in range(3)]
+        assert "given earlier in this session" in tight[1] and all(estimate_tokens(t) <= 250 for t in tight)
     finally:
         ws.close()
 
