@@ -139,8 +139,8 @@ def test_each_tier_in_order(ws):
     assert tiers == sorted(tiers)
     md = ctx.to_markdown()
     assert "\n## On code it calls\n" in md and "\n## On the whole repository\n" in md  # one heading each way
-    assert "\ndecision (`Base.audit`): " in md  # and what the heading leaves unsaid
-    assert " (`Ledger` in pkg/ledger.py): " in md
+    assert "\ndecision (`Base.audit`): audit echoes (" in md  # and what the heading leaves unsaid
+    assert "\nintent (in pkg/ledger.py): Ledger is the book of record (" in md  # (the title names it)
     assert [i.reason for i in ctx.items if i.note.id == n["ledger"].id] == ["on `Ledger` in pkg/ledger.py, called here as `Book`"]
 
 
@@ -224,7 +224,7 @@ def test_budget_cut_keeps_rank_and_says_what_was_left_out(ws):
     assert kept == [x for x in ranked if x in kept]  # rank order kept
     assert kept[0] == ranked[0]  # the best note is always in
     md = small.to_markdown()
-    assert f"Not shown: {len(small.left_out)} over the budget: " in md  # one short line
+    assert f"Not shown: {len(small.left_out)} more: " in md  # one short line
     assert md.splitlines()[-1].startswith("Not shown: ")
     assert f"`tether context pkg/billing.py:{line + 1} --budget" in md
     for i in small.items:
@@ -262,13 +262,13 @@ def test_a_tight_budget_names_every_note_before_telling_the_best_in_full(tmp_pat
             got = [i.note.id for i in ctx.items]
             assert got == [x for x in ranked if x in got]  # rank order kept
             named = [i for i in ctx.items if i.brief]
-            for i in ctx.items:
-                head = f"{i.note.kind} ({i.tag}): " if i.tag else f"{i.note.kind}: "
+            for i in ctx.items:  # where it applies, unless the heading or the title says it
+                head = f"{i.note.kind} (`fee`): " if i.note.id == notes[3].id else f"{i.note.kind}: "
                 head += f"{i.note.title} ({ws.repo.short_id(i.note.id)})"
                 assert (f"\n- {head}\n" if i.brief else f"\n{head}\n") in md
             assert md.count(why.strip()) == len(ctx.items) - len(named)  # a named note's text is left for `show`
             if named:
-                assert md.splitlines()[-1].startswith(f"Not shown: the text of the {len(named)} listed by title "
+                assert md.splitlines()[-1].startswith(f"Not shown: the text of the {len(named)} named "
                                                       "(`tether show ID`)")
                 assert [j["shown"] for j in ctx.to_json()["notes"]] == ["title" if i.brief else "full" for i in ctx.items]
             if not ctx.left_out and named:  # every note named, some told in full: the best ones
@@ -282,6 +282,26 @@ def test_a_tight_budget_names_every_note_before_telling_the_best_in_full(tmp_pat
         shown = subprocess.run([sys.executable, "-m", "tether", "show", handle], cwd=root, capture_output=True,
                                text=True)
         assert shown.returncode == 0 and why.strip() in shown.stdout and "fees are whole cents" in shown.stdout
+    finally:
+        ws.close()
+
+
+def test_a_gotcha_is_told_with_how_it_fails_and_why(tmp_path):
+    """What an agent needs of a gotcha is its failure and its cause; a workaround's, what it
+    works around and when it can go."""
+    root = tmp_path / "repo"
+    (root / "shop").mkdir(parents=True)
+    (root / "shop/pay.py").write_text("def charge(card, amount):\n    return card.debit(amount)\n")
+    ws, _ = Workspace.init(root, exact=True)
+    try:
+        ws.record("gotcha", "shop/pay.py", 0, title="a retry debits twice", failure="the card is charged twice",
+                  cause="the gateway commits before it answers")
+        ws.record("workaround", "shop/pay.py", 0, title="debit through the old client",
+                  works_around="the new client drops the idempotency key", remove_when="gateway v3 ships")
+        md = context_for(ws, "shop/pay.py", 1).to_markdown()
+        assert "\ngotcha (`charge`): a retry debits twice (" in md
+        assert "\nFails with: the card is charged twice\nCause: the gateway commits before it answers\n" in md
+        assert "\nWorks around: the new client drops the idempotency key\nCan go when: gateway v3 ships\n" in md
     finally:
         ws.close()
 
@@ -457,7 +477,7 @@ def test_a_call_through_an_import_inside_the_function_hands_over_the_callees_not
         note = ws.record("intent", "pkg/_win.py", 0, title="open_url is the one place that opens a browser")
         got = context_for(ws, "pkg/term.py", 3)
         assert [(i.note.id, i.tier) for i in got.items] == [(note.id, CALLEE)]
-        assert "(`open_url` in pkg/_win.py): open_url is the one place" in got.to_markdown()
+        assert "\nintent (in pkg/_win.py): open_url is the one place" in got.to_markdown()
         assert context_for(ws, "pkg/term.py", 10).items == []  # `other`: its own `open_url` is a variable
     finally:
         ws.close()
@@ -473,6 +493,26 @@ def test_a_wrapper_calling_the_same_name_in_another_module_hands_over_that_ones_
         note = ws.record("decision", "pkg/_funcs.py", 0, title="asdict copies, never aliases")
         got = context_for(ws, "pkg/next_gen.py", 4)
         assert [(i.note.id, i.tier) for i in got.items] == [(note.id, CALLEE)]
-        assert "(`asdict` in pkg/_funcs.py): asdict copies, never aliases" in got.to_markdown()
+        assert "\ndecision (in pkg/_funcs.py): asdict copies, never aliases" in got.to_markdown()
+    finally:
+        ws.close()
+
+
+def test_this_in_javascript_before_classes_is_the_prototype_the_function_is_assigned_beside(tmp_path):
+    """``this.lookup()`` in a constructor ``function Router`` or in ``Router.prototype.handle``
+    is ``Router.prototype.lookup`` — the one in this file, though another file has a ``lookup``
+    method too; in a function nested in the constructor ``this`` is not the instance."""
+    router = ("function Router(opts) {\n  this.lookup(opts);\n  function later() { return this.lookup(); }\n}\n\n"
+              "Router.prototype.lookup = function lookup(opts) {\n  return [opts];\n};\n\n"
+              "Router.prototype.handle = function handle(req) {\n  return this.lookup(req);\n};\n")
+    other = "function Cache() {}\n\nCache.prototype.lookup = function (key) {\n  return key;\n};\n"
+    ws = workspace_of(tmp_path, {"lib/router.js": router, "lib/cache.js": other})
+    try:
+        note = ws.record("invariant", "lib/router.js", 5, title="lookup returns a new array")
+        ws.record("decision", "lib/cache.js", 2, title="a miss returns the key")
+        for line in (1, 10):  # the constructor, a method beside it
+            got = context_for(ws, "lib/router.js", line)
+            assert [(i.note.id, i.tier) for i in got.items] == [(note.id, CALLEE)], line
+        assert context_for(ws, "lib/router.js", 2).items == []  # `later`: its own `this`
     finally:
         ws.close()

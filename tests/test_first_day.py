@@ -266,6 +266,26 @@ def test_doctor_runs_each_hook_command_and_says_which_cannot_start(repo, tmp_pat
     assert "cannot start" not in r.stdout, r.stdout
 
 
+def test_doctor_hints_at_hook_commands_an_older_init_wrote(repo, tmp_path):
+    import os, shutil, subprocess
+    ok(repo, "init", "--agents", "claude")
+    settings = repo / ".claude" / "settings.json"
+    text = settings.read_text(encoding="utf-8")
+    script = shutil.which("tether")  # what init wrote before: this tether's script, which runs site
+    older = re.sub(r'"command": "[^"]*hook claude-code', f'"command": "{script} hook claude-code', text)
+    settings.write_text(older, encoding="utf-8")
+    env = {**os.environ, "HOME": str(login_home(tmp_path)), "SHELL": "/bin/sh"}  # no tether on a login PATH
+    r = subprocess.run([script, "doctor"], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr  # a hint, not a problem
+    (line,) = [l for l in r.stdout.splitlines() if "hint:" in l]
+    assert line.startswith(".claude/settings.json:") and "`tether init --agents claude`" in line, line
+    assert "-P -S" in line and "__main__.py hook claude-code --serve" in line, line
+
+    settings.write_text(text, encoding="utf-8")  # as init writes it now
+    r = subprocess.run([script, "doctor"], cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+    assert "hint:" not in r.stdout, r.stdout
+
+
 # -- speed: a long-lived process re-parses an edited file from its last parse -----------------
 
 @pytest.mark.parametrize("edit", [

@@ -136,7 +136,7 @@ def test_pre_tool_use_names_the_notes_at_the_touched_place_for_every_tool(repo):
     assert titles(repo, got["read-all"]) == {"decision", "invariant", "wide"}
     assert titles(repo, got["edit"]) == {"invariant", "wide"}
     assert got["edit"].startswith("# tether notes for src/app.py:13")
-    assert "## On the code around it\n\ninvariant (`start`): " in got["edit"]  # the method: the file is known
+    assert "## On the code around it\n\ninvariant: start only records the port (" in got["edit"]  # the title names it
     assert titles(repo, got["edit-not-found"]) == {"decision", "invariant", "wide"}  # the whole file
     assert titles(repo, got["multi"]) == {"decision", "invariant", "wide"}
     assert "Rejected: lazy loading (errors show up late)\n" in got["multi"]
@@ -168,9 +168,10 @@ def test_a_file_is_given_once_per_session_unless_its_notes_change(repo):
 
 def test_a_note_only_named_comes_again_in_full_at_the_next_touch(tmp_path):
     """A read of a file with more notes than its share of the budget names some of them only;
-    the next touch of the file tells those in full, and not again the ones already told."""
+    the next touch of the file tells those in full, and not again the ones already told (named
+    in one line, counted in the budget)."""
     from tether.agents.hooks import hand_over
-    from tether.context.ranking import ranked_at
+    from tether.context.ranking import estimate_tokens, ranked_at
     root = tmp_path / "repo"
     root.mkdir()
     (root / "pay.py").write_text("".join(f"def step{k}(x):\n    return x + {k}\n\n\n" for k in range(6)))
@@ -181,13 +182,16 @@ def test_a_note_only_named_comes_again_in_full_at_the_next_touch(tmp_path):
     try:
         first = hand_over(ws, "s1", "pay.py", None, ranked_at(ws, "pay.py"), 250)
         handle = {n.id: ws.repo.short_id(n.id) for n in notes}
-        named = [n for n in notes if f"- decision (`step{notes.index(n)}`): {n.title} ({handle[n.id]})" in first]
+        named = [n for n in notes if f"- decision: {n.title} ({handle[n.id]})" in first]
         told = [n for n in notes if n not in named and f"{n.title} ({handle[n.id]})" in first]
         assert named and told and first.count(why.strip()) == len(told)
         again = hand_over(ws, "s1", "pay.py", None, ranked_at(ws, "pay.py"), 2000)
         assert again.count(why.strip()) == len(named)  # what was only named, now in full
         for n in told:  # and what was told, not again
             assert f"decision \"{n.title}\" ({handle[n.id]})" in again.split("given earlier in this session: ")[1]
+        # at a tight budget the answer, the line naming what was given earlier included, fits it
+        tight = [hand_over(ws, "s2", "pay.py", None, ranked_at(ws, "pay.py"), 250) for _ in range(3)]
+        assert "given earlier in this session" in tight[1] and all(estimate_tokens(t) <= 250 for t in tight)
     finally:
         ws.close()
 

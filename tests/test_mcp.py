@@ -216,7 +216,7 @@ def test_a_note_named_only_is_fetched_whole_by_its_handle(shared):
     md = named.content[0].text
     line = next(x for x in md.splitlines() if x.startswith("- decision (`load_config`): Configuration is read whole ("))
     assert "Rationale:" not in md and named.structured_content["tokens"] <= 65
-    assert md.splitlines()[-1] == "Not shown: the text of the 1 listed by title (`tether show ID`)."
+    assert md.splitlines()[-1] == "Not shown: the text of the 1 named (`tether show ID`)."
     assert [(n["id"], n["shown"]) for n in named.structured_content["notes"]] == [(shared.decision, "title")]
     handle = line.rsplit("(", 1)[1].rstrip(")")
     assert shared.decision.startswith(handle) and len(handle) < len(shared.decision)

@@ -280,15 +280,24 @@ def give(rel: str, line: int | None, ranked: list[Item], prints: dict[str, str],
     fresh = [i for i in ranked if prints[i.note.id] not in (seen.get(i.note.id), wide.get(i.note.id))]
     if not fresh:
         return ""
-    out, given = fit(rel, line, fresh, budget, handles)
-    seen.update({nid: prints[nid] for nid in given})
     new_ids = {i.note.id for i in fresh}
-    again = [i for i in ranked if i.note.id not in new_ids and seen.get(i.note.id) == prints[i.note.id]]
-    if again and rel:
-        out += ("\nAlso applies here, given earlier in this session: " +
-                "; ".join(f"{i.note.kind} \"{i.note.title}\" ({handles[i.note.id]})" for i in again[:8]) +
-                (f" and {len(again) - 8} more" if len(again) > 8 else "") + ".\n")
-    return out
+    again = [i for i in ranked if i.note.id not in new_ids and seen.get(i.note.id) == prints[i.note.id]] if rel else []
+    also = _given_earlier(again, handles, budget // 2)
+    out, given = fit(rel, line, fresh, budget - estimate_tokens(also), handles)  # the answer, that line included, within the budget
+    seen.update({nid: prints[nid] for nid in given})
+    return out + also
+
+
+def _given_earlier(again: list[Item], handles: dict[str, str], room: int) -> str:
+    """The line naming the notes this session was given earlier that apply here too: as many
+    (eight at most) as fit ``room`` tokens, the rest counted."""
+    for k in range(min(8, len(again)), 0, -1):
+        text = ("\nAlso applies here, given earlier in this session: " +
+                "; ".join(f"{i.note.kind} \"{i.note.title}\" ({handles[i.note.id]})" for i in again[:k]) +
+                (f" and {len(again) - k} more" if len(again) > k else "") + ".\n")
+        if estimate_tokens(text) <= room:
+            return text
+    return f"\nAlso applies here: {len(again)} given earlier in this session.\n" if again else ""
 
 
 def _remember_touch(s, txn, sid: str, rel: str) -> None:
@@ -429,8 +438,9 @@ def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:
         return ""
     from ..checks.findings import check  # here, as capture's modules below: a read imports neither
     from ..context.calls import edited
-    edited(ws, rels)  # what they define now is read before a name is called unique
-    findings = [f for f in check(ws, rels) if f.path in rels]
+    findings = [f for f in check(ws, rels, note_files=any(r.startswith(TETHER_DIR + "/") for r in rels))
+                if f.path in rels]
+    edited(ws, rels)  # what they define now, from the check's parse: read before a name is called unique
     if not findings:
         return ""
     head = (f"tether check after this edit: {len(findings)} finding{'s' if len(findings) > 1 else ''} "

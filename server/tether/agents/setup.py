@@ -540,3 +540,16 @@ def hooks_that_cannot_start(ws: Workspace) -> list[tuple[str, int, str]]:
                                        f"hooks fail silently. `tether init --agents {agent}` writes the path of the "
                                        f"tether that runs it"))
     return out
+
+
+def hooks_written_before(ws: Workspace) -> list[tuple[str, int, str]]:
+    """Hook commands that start this very tether the way an older ``init --agents`` wrote
+    them (its script, with ``site``) where it now writes a faster start: (file, line, hint)."""
+    cmd, dialect = tether_command(), {agent: hook for _, hook, agent in HOOK_FILES}
+    out = []
+    for rel, line, command, agent in hook_commands(ws):
+        now = _hook_command(cmd, dialect[agent])
+        if command != now and shlex.split(command)[:-3] == cmd:
+            out.append((rel, line, f"the hook command `{command}` starts tether with `site` (~5 ms a hook); "
+                                   f"`tether init --agents {agent}` writes `{now}`"))
+    return out

@@ -72,15 +72,16 @@ def sarif(findings) -> dict:
 
 
 def cmd_doctor(args) -> int:
-    from ..agents.setup import hooks_that_cannot_start
+    from ..agents.setup import hooks_that_cannot_start, hooks_written_before
     ws = workspace()
     findings = doctor(ws) + [Finding(rel, line, "error", "hook-cannot-start", why)
                              for rel, line, why in hooks_that_cannot_start(ws)]
+    hints = [Finding(rel, line, "hint", "hook-written-before", why) for rel, line, why in hooks_written_before(ws)]
     if args.json:
         out_json({"findings": [{"file": f.path, "line": f.line, "severity": f.severity, "code": f.code,
-                                "message": f.message, "note": f.note_id or None} for f in findings]})
+                                "message": f.message, "note": f.note_id or None} for f in findings + hints]})
     else:
-        for f in findings:
+        for f in findings + hints:  # a hint is no problem: it does not change the exit status
             print(f"{f.path}:{f.line}: {f.severity}: {f.message}" + (f" [{f.note_id}]" if f.note_id else ""))
         print("no problems found" if not findings else f"{len(findings)} problem(s)", file=sys.stderr)
     return EXIT_FINDINGS if findings else EXIT_OK

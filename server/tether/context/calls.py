@@ -129,6 +129,7 @@ class Resolver:
         self.index, self.rel, self.src, self.syms = index, rel, src, syms
         self.lang = src.lang
         self.fam = src.lang.family
+        self._shadowing: dict[int, set[str]] = {}  # definition index -> _locals(it), read when first needed
 
     def _syms(self, rel: str) -> FileSymbols:
         return self.syms if rel == self.rel else self.index.symbols(rel)
@@ -138,7 +139,6 @@ class Resolver:
         itself (a wrapper calling the same name in another module calls that one)."""
         nested = [(x.node.start_byte, x.node.end_byte) for x in self.src.defs
                   if x is not d and d.node.start_byte <= x.node.start_byte and x.node.end_byte <= d.node.end_byte]
-        shadowed = self._locals(d)
         out, seen = [], set()
         cursor = ts.QueryCursor(self.lang.query("calls"))
         cursor.set_byte_range(d.node.start_byte, d.node.end_byte)
@@ -151,7 +151,7 @@ class Resolver:
                 continue
             if recv == "this" and self._this_rebound(fn, d):
                 recv = None
-            target = self.resolve(name, recv, d, shadowed)
+            target = self.resolve(name, recv, d)
             if target is not None and (target.path, target.qualname) != (self.rel, d.qualname) and target not in seen:
                 seen.add(target)
                 out.append((target, f"{recv}.{name}" if isinstance(recv, str) and recv not in _SELF else name))
@@ -174,13 +174,40 @@ class Resolver:
         return "", None
 
     def _this_rebound(self, node: ts.Node, d: Definition) -> bool:
-        """``this`` inside a plain function expression is not the class instance."""
+        """``this`` inside a plain function expression is not the class instance — unless
+        that function is ``d``'s own, assigned to a member (``F.prototype.m = function``)."""
         n = node.parent
         while n is not None and n.id != d.node.id:
-            if n.type in ("function_expression", "function", "generator_function"):
+            if n.type in ("function_expression", "function", "generator_function") and not self._own_function(n, d):
                 return True
             n = n.parent
         return False
+
+    @staticmethod
+    def _own_function(fn: ts.Node, d: Definition) -> bool:
+        assign = fn.parent
+        return (d.node.type == "expression_statement" and assign is not None and assign.type == "assignment_expression"
+                and assign.parent is not None and assign.parent.id == d.node.id
+                and (right := assign.child_by_field_name("right")) is not None and right.id == fn.id)
+
+    def _on_prototype(self, name: str, d: Definition) -> Target | None:
+        """``this.name()`` outside a class (JavaScript before classes): in a method assigned
+        to ``F.prototype.m`` or ``obj.m``, the ``name`` assigned beside it in the file
+        (``F.prototype.name``, ``obj.name``); in a constructor ``function F``,
+        ``F.prototype.name``. Else, in such a method, the one method of that name in the
+        workspace, as for a receiver tether cannot name."""
+        if self.fam != "ecma" or d.parent is not None:
+            return None
+        if d.node.type == "function_declaration":
+            qual = f"{d.qualname}.prototype.{name}"
+        elif d.node.type == "expression_statement" and "." in d.qualname:
+            qual = f"{d.qualname.rsplit('.', 1)[0]}.{name}"
+        else:
+            return None
+        found = [t for t in self.syms.defs if t.qualname == qual]
+        if len(found) == 1:
+            return found[0]
+        return None if found or d.node.type == "function_declaration" else self._unique(name, method=True)
 
     def _scope(self, d: Definition) -> tuple[list[Definition], list[tuple[int, int]]]:
         """``d`` and the functions around it (a class body's names are not visible in its
@@ -217,24 +244,26 @@ class Resolver:
         return names
 
     # -- resolution ----------------------------------------------------------------------
-    def resolve(self, name: str, recv, d: Definition, shadowed: set[str]) -> Target | None:
+    def resolve(self, name: str, recv, d: Definition) -> Target | None:
         ix, syms = self.index, self.syms
         if recv is True:
-            if name in shadowed:  # a local: a function nested in the ones around the call, an import, a variable
+            bound = syms.bindings.get(name)
+            local = bound is not None or self._nested_named(name, d)  # a local of that name may resolve to something
+            if local and name in self._shadowed(d):  # a function nested in the ones around the call, an import
                 found = self._nested(name, d)
                 bound = self._imported_in(d).get(name) if found is None else None
                 return self._through(self.rel, bound) if bound is not None else found
-            bound = syms.bindings.get(name)
             here = [t for t in syms.defs if t.parent is None and t.name == name]
             if bound is not None:
                 return None if here else self._through(self.rel, bound)
-            if len(here) == 1:
-                return here[0]
-            return self._unique(name, method=False)
+            found = here[0] if len(here) == 1 else self._unique(name, method=False)
+            # else a local (a variable) resolves to nothing: the locals are read only when the name resolves
+            # elsewhere (compiling the language's locals query is ~9 ms of a process with no server)
+            return None if found is None or not local and name in self._shadowed(d) else found
         if recv in _SELF:
             cls = self._class_of(d)
             if cls is None:
-                return None
+                return self._on_prototype(name, d)
             for k in self._mro(cls):
                 found = [t for t in self._syms(k.path).defs if t.parent == k.qualname and t.name == name]
                 if found:
@@ -250,6 +279,20 @@ class Resolver:
                 if target[0] == "mod":
                     return self._top(target[1], name)
         return self._unique(name, method=True)
+
+    def _shadowed(self, d: Definition) -> set[str]:
+        if d.index not in self._shadowing:
+            self._shadowing[d.index] = self._locals(d)
+        return self._shadowing[d.index]
+
+    def _nested_named(self, name: str, d: Definition) -> bool:
+        """A function named ``name`` is nested in ``d`` or a function around it (what
+        :meth:`_nested` may find)."""
+        quals, x = set(), d
+        while x is not None and (x is d or x.kind not in ("class", "impl")):
+            quals.add(f"{x.qualname}.{name}")
+            x = self.src.defs[x.parent] if x.parent is not None else None
+        return any(t.qualname in quals and not t.method for t in self.syms.defs)
 
     def _nested(self, name: str, d: Definition) -> Target | None:
         """The function named ``name`` nested in ``d`` or the nearest function around it
@@ -976,17 +1019,40 @@ _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def edited(ws: Workspace, rels: list[str]) -> None:
-    """Files an agent just edited (in place: no folder shows it): the next process that reads
-    the table from the store parses them before it calls a name unique."""
+    """Files an agent just edited (in place: no folder shows it). One a process alone parsed as it
+    is now (the check after the edit did) is kept in the store with its symbols, and the names
+    it defines as seen there (:meth:`Resolutions.see`): the next hook at a line of it, alone,
+    parses only the definition it touches. Any other is left to the next process that reads the
+    table from the store, which parses it before it calls a name unique. One write."""
     store, listed = ws.store, {}
     with store.read() as txn:
         for rel in rels:
             folder, _, name = rel.rpartition("/")
-            st = ws.tree.stamp(rel) if for_path(rel) is not None else None
+            st = ws.tree.stamp(rel) if for_path(rel) is not None else None  # (before the file is read)
             if st is not None and name in (store.get(txn, "folders", "/" + folder) or {"files": {}})["files"]:
                 listed[rel] = [st.st_mtime_ns, st.st_size]
-    if listed:
-        store.write(lambda txn: [store.put(txn, "unparsed", rel, stamp) for rel, stamp in listed.items()])
+    if not listed:
+        return
+    known = {}
+    for rel in listed if ws.deferred is None else ():  # (a server answering first parses them for its own table)
+        if kept(rel):
+            try:
+                src = parsed(rel, ws.read_source(rel), for_path(rel))  # (the check's parse of this very text)
+            except WorkspaceError:
+                continue
+            known[rel] = symbols_of(rel, src)
+            ws.resolutions.see((rel, src), write=False)
+    seen = ws.resolutions.sightings()
+
+    def write(txn) -> None:
+        for rel, stamp in listed.items():
+            if rel in known:
+                _put(store, txn, rel, stamp, known[rel])
+            else:
+                store.put(txn, "unparsed", rel, stamp)
+        for rel, rec in seen:
+            store.put(txn, "seen", rel, rec)
+    store.write(write)
 
 
 def recheck(ws: Workspace) -> None:

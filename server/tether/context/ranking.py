@@ -28,22 +28,46 @@ _STATUS_ORDER = {"active": 0, "superseded": 1}
 
 
 # What a byte-pair tokenizer makes one token of, about: a word (a capitalised part of an
-# identifier counts as a word of its own), up to three digits, a punctuation mark, a run of
-# newlines. Spaces ride on the word after them.
-_PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d{1,3}|[^\sA-Za-z\d]|\n+")
+# identifier counts as a word of its own), up to three digits, a punctuation mark, a newline
+# (Anthropic's tokenizer counts each one of a blank line). Spaces ride on the word after them.
+_PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d{1,3}|[^\sA-Za-z\d]|\n")
+# an id or a hash: digits and letters interleaved (a note's handle, a commit), found from a
+# digit before a letter (a scan for whole runs costs the estimate twice its time)
+_DIGIT_LETTER = re.compile(r"\d[a-z]")
+_RUN = re.compile(r"[a-z\d]*")
+_GROUPS = re.compile(r"\d+|[a-z]+")
+_LETTERS = re.compile(r"[a-z]{3,}")
 
 
 def estimate_tokens(text: str) -> int:
     """A documented estimate, not a tokenizer (a real one brings megabytes of vocabulary to
-    every install, and agents' models differ): one token a piece (:data:`_PIECE`), and one
-    more for every 12 letters of a long word.
+    every install, and agents' models differ): one token a piece (:data:`_PIECE`), one more
+    for every 12 letters of a long word, and the letters of an id or a hash one token for
+    every two (they are no word a tokenizer knows).
     ``bench/tokens.py`` measures it against two real tokenizers (OpenAI's o200k_base and
     Anthropic's published one), the larger count of the two: on notes, tether's Markdown
-    and the project's docs it is within 3 % on the whole, and 19 texts in 20 are within 7 %
+    and the project's docs it is within 4 % on the whole, and 19 texts in 20 are within 7 %
     under. (1.3 tokens a word counts notes 10 % under and code-heavy text 20-40 % under; a
     quarter of the characters counts prose 25 % over.)"""
     pieces = _PIECE.findall(text)  # (a list, then one pass: a third of a loop over matches)
-    return len(pieces) + sum(len(p) // 12 for p in pieces if len(p) >= 12 and p[0].isalpha())
+    return len(pieces) + sum(len(p) // 12 for p in pieces if len(p) >= 12 and p[0].isalpha()) + _id_letters(text)
+
+
+def _id_letters(text: str) -> int:
+    """What the letters of the ids and hashes in ``text`` cost beyond one token a run of them."""
+    n = end = 0
+    for m in _DIGIT_LETTER.finditer(text):
+        at = m.start()
+        if at < end:
+            continue  # in the run just counted
+        start = at
+        while start and (text[start - 1].isdigit() or "a" <= text[start - 1] <= "z"):
+            start -= 1
+        end = _RUN.match(text, at).end()
+        run = text[start:end]
+        if len(run) >= 6 and len(_GROUPS.findall(run)) >= 3:  # not a unit or a version: 100ms, sha256
+            n += sum((len(x) - 1) // 2 for x in _LETTERS.findall(run))
+    return n
 
 
 @dataclass
@@ -131,11 +155,11 @@ class Context:
         """``named``: notes handed by their line only, ``more`` tokens short of their text."""
         parts = []
         if named:
-            parts.append(f"the text of the {named} listed by title (`tether show ID`)")
+            parts.append(f"the text of the {named} named (`tether show ID`)")
         if left_out:  # (their kinds would cost a tenth of a tight budget)
             need = self.budget + more + sum(i.full_tokens + 5 for i in left_out)
             cmd = f"`tether context {self.where} --budget {-(-need // 100) * 100}`" if self.path else "`tether list`"
-            parts.append(f"{len(left_out)} over the budget: {cmd}")
+            parts.append(f"{len(left_out)} more: {cmd}")
         if self.gone:
             parts.append(f"{len(self.gone)} on code gone or not found: `tether list {self.path}`")
         return f"Not shown: {'; '.join(parts)}." if parts else ""
@@ -325,9 +349,12 @@ def _span(item: Item) -> int:
 
 def item_markdown(item: Item, handle: Callable[[str], str] = str) -> list[str]:
     """A note as an agent needs it: kind, what its heading leaves unsaid of where it applies,
-    title and short id in one line, then rationale, rejected options, what it works around and until when, its checks, and
-    its text. A superseded note in one line (its successor, when it applies, is shown in full)."""
-    note, tag = item.note, f" ({item.tag})" if item.tag else ""
+    title and short id in one line, then rationale, rejected options, what it works around and
+    until when (a gotcha: how it fails and why), its checks, and its text. A superseded note in
+    one line (its successor, when it applies, is shown in full)."""
+    note = item.note
+    tag = _unsaid(item.tag, note.title)
+    tag = f" ({tag})" if tag else ""
     if note.status == "superseded":
         return [f"Superseded {note.kind}{tag} ({handle(note.id)}, by {handle(note.superseded_by)}): {note.title}"]
     out = [f"{note.kind}{tag}: {note.title} ({handle(note.id)})"]
@@ -336,16 +363,28 @@ def item_markdown(item: Item, handle: Callable[[str], str] = str) -> list[str]:
     if note.alternatives:
         out.append("Rejected: " + "; ".join(
             a.option + (f" ({a.rejected_because})" if a.rejected_because else "") for a in note.alternatives))
-    if note.works_around:
-        out.append(f"Works around: {note.works_around}")
-    if note.remove_when:
-        out.append(f"Can go when: {note.remove_when}")
+    out += [f"{label}: {getattr(note, f)}" for f, label in FIELDS.items() if getattr(note, f)]  # a workaround's, a gotcha's
     if note.checks:  # an agent about to edit should know what will be flagged
         out.append("Checked: " + "; ".join(f"{c.get('kind', '?')} {c.get('pattern') or 'query'}"
                                            + (f" ({c['message']})" if c.get("message") else "") for c in note.checks))
     if note.body.strip():
         out.append(note.body.strip())
     return out
+
+
+_TAG_NAME = re.compile(r"`([^`]+)`,? ?")
+_LAST_PART = re.compile(r"\.|::")
+
+
+def _unsaid(tag: str, title: str) -> str:
+    """``tag`` less the definition's name it starts with when the title says that name (a
+    method with its class): an agent reads it there, and a name said twice costs every
+    note's line a few tokens."""
+    m = _TAG_NAME.match(tag)
+    if m is None:
+        return tag
+    said = r"(?:\.|::)".join(map(re.escape, _LAST_PART.split(m[1])[-2:]))
+    return tag[m.end():] if re.search(r"(?<![\w$])" + said + r"(?![\w$])", title) else tag
 
 
 def where(loc: Located) -> str:

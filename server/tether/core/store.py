@@ -50,6 +50,14 @@ def dumps(value) -> bytes:
     return json_text(value).encode()
 
 
+_decode = json.JSONDecoder().decode  # json.loads of bytes guesses their encoding first: a record is UTF-8
+
+
+def loads(data: bytes):
+    """A record as stored, read back."""
+    return _decode(data.decode())
+
+
 class IndexWriteError(WorkspaceError, lmdb.Error):
     """The index could not be written (a full disk); the note files are the truth, and the
     next command that can write brings it up to date."""
@@ -192,7 +200,7 @@ class Store:
 
     def get(self, txn, db: str, key: str):
         v = txn.get(key.encode(), db=self.db[db])
-        return json.loads(v) if v is not None else None
+        return loads(v) if v is not None else None
 
     def put_raw(self, txn, db: str, key: str, data: bytes) -> None:
         """``put`` of a value already in JSON."""
@@ -212,7 +220,7 @@ class Store:
         for k, v in cur:
             if not k.startswith(p):
                 break
-            yield k.decode(), json.loads(v)
+            yield k.decode(), loads(v)
 
     def keys(self, txn, db: str, prefix: str = "") -> list[str]:
         cur = txn.cursor(db=self.db[db])

@@ -148,7 +148,7 @@ def get_context(path: Annotated[str, Field(description="a file, relative to the 
     line and on the definitions around it, on the file, on what that code calls, and
     path-pattern notes. Without a line: every note on the file. Markdown within the token
     budget: every note named first (kind, title, id), then the best told in full while
-    they fit; `get_note` gives one listed by title only in full."""
+    they fit; `get_note` gives the whole of one only named."""
     ws = STATE.ws
     rel = existing_file(ws, path)
     line0 = None if line is None else line_in(ws, rel, line) - 1
