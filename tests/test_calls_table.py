@@ -15,6 +15,7 @@ import pytest
 
 from tether.context import calls
 from tether.context.ranking import CALLEE, context_for
+from tether.core.text import digest
 from tether.core.workspace import Workspace
 
 REPO = Path(__file__).resolve().parent.parent
@@ -119,12 +120,12 @@ def test_a_name_defined_in_a_file_added_since_is_no_longer_unique(small, where: 
     assert callee_ids(root) == {tally}
 
 
-def post_edit(root: Path, rel: str, old: str, new: str) -> None:
+def post_edit(root: Path, rel: str, old: str, new: str, tid: str = "t1") -> None:
     """An agent's Edit of ``rel`` and the PostToolUse hook after it, with no server."""
     path = root / rel
     path.write_text(path.read_text().replace(old, new))  # in place: no folder changes
     event = {"session_id": "s1", "transcript_path": "", "cwd": str(root), "hook_event_name": "PostToolUse",
-             "tool_name": "Edit", "tool_use_id": "t1", "tool_response": {"filePath": str(path)},
+             "tool_name": "Edit", "tool_use_id": tid, "tool_response": {"filePath": str(path)},
              "tool_input": {"file_path": str(path), "old_string": old, "new_string": new}}
     r = subprocess.run([sys.executable, "-m", "tether", "hook", "claude-code"], input=json.dumps(event), cwd=root,
                        capture_output=True, text=True, timeout=60)
@@ -137,6 +138,26 @@ def test_a_name_an_agent_defines_in_place_elsewhere_is_no_longer_unique(small):
     post_edit(root, "lib/util.py", "    return x\n", "    return x\n\n\ndef tally(x):\n    return 1\n")
     assert callee_ids(root) == set()  # two `tally` now
     post_edit(root, "lib/util.py", "\n\ndef tally(x):\n    return 1\n", "")
+    assert callee_ids(root) == {tally}
+
+
+def test_a_noted_file_an_agent_edits_is_kept_with_what_it_defines_after_the_edit(small):
+    """The hook after the edit checks the file (it has a note): what it defines now is kept from
+    that parse, so the next hook alone parses none of it again — and answers as the file is now."""
+    root, tally = small
+    assert callee_ids(root) == {tally}
+    post_edit(root, "pkg/zz.py", "    return x\n", "    return x\n\n\ndef tally(y):\n    return y\n", "t1")
+    ws = Workspace.find(root)
+    try:
+        with ws.store.read() as txn:
+            kept = ws.store.get(txn, "symbols", "pkg/zz.py")
+            assert ws.store.get(txn, "unparsed", "pkg/zz.py") is None
+    finally:
+        ws.close()
+    assert kept["symbols"]["digest"] == digest((root / "pkg/zz.py").read_text())
+    assert [d[1] for d in kept["symbols"]["defs"]] == ["tally", "tally"]
+    assert callee_ids(root) == set()  # two `tally` now
+    post_edit(root, "pkg/zz.py", "\n\ndef tally(y):\n    return y\n", "", "t2")
     assert callee_ids(root) == {tally}
 
 

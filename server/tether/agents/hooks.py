@@ -432,8 +432,9 @@ def after_edit(ws: Workspace, cwd: Path, found: list[Touch]) -> str:
         return ""
     from ..checks.findings import check  # here, as capture's modules below: a read imports neither
     from ..context.calls import edited
-    edited(ws, rels)  # what they define now is read before a name is called unique
-    findings = [f for f in check(ws, rels) if f.path in rels]
+    findings = [f for f in check(ws, rels, note_files=any(r.startswith(TETHER_DIR + "/") for r in rels))
+                if f.path in rels]
+    edited(ws, rels)  # what they define now, from the check's parse: read before a name is called unique
     if not findings:
         return ""
     head = (f"tether check after this edit: {len(findings)} finding{'s' if len(findings) > 1 else ''} "

@@ -7,18 +7,17 @@ Codes are stable (clients key settings and quick fixes on them).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from ..core import anchors as A
 from ..core.files import WorkspaceError, glob_match
 from ..core.fork import fork_map
 from ..core.languages import GrammarError, for_path
 from ..core.notes import CheckError, Note, NoteError, check_from_dict, validate
+from ..core.records import dataclass, field
 from ..core.resolution import Located, anchored_in, needs_parse, resolve_anchors, unreached
 from ..core.syntax import Change, SourceFile, kept, parsed
 from ..core.text import Range, digest
 from ..core.workspace import Workspace
-from .worker import CheckNotRun, compiles, evaluate_bounded
 
 FORK_BYTES = 256 * 1024  # a check forks only with at least this much source to parse per process
 
@@ -130,6 +129,8 @@ def check_file(w: FileWork) -> tuple[list[Finding], dict]:
 def check_findings(rel: str, src, notes, located: list[Located]) -> list[Finding]:
     """Violations of the structural checks of the active invariants that apply to ``rel``
     (anchored in it, or covering it by a glob), each inside its invariant's scope."""
+    from .worker import CheckNotRun, evaluate_bounded  # here: a hook after an edit of code no check covers
+    # does not import the worker's subprocess and signal handling, nor the engine's dataclasses
     out = []
     by_note: dict[str, list[Located]] = {}
     for loc in located:
@@ -191,10 +192,11 @@ def _f(rel: str, where: Range, severity: str, code: str, loc: Located, message: 
 
 # -- the workspace as a whole ------------------------------------------------------------------
 
-def check(ws: Workspace, rels: list[str] | None = None) -> list[Finding]:
+def check(ws: Workspace, rels: list[str] | None = None, note_files: bool = True) -> list[Finding]:
     """Everything ``tether check`` reports for the given files (default: every file a
     note applies to): invariant check violations, invariants whose code drifted, lost
-    anchors, and broken note files."""
+    anchors, and (``note_files``) broken note files — which asks for every note file's stamp
+    (a hook alone after an edit of source files, which reports those files only, does not)."""
     if rels is None:  # (every note is read only then: a hook after an edit checks one file of 10,000 notes)
         notes = ws.notes()
         paths = {a.path for n in notes if n.status == "active" for a in n.anchors if a.is_code or a.type == A.FILE}
@@ -203,7 +205,7 @@ def check(ws: Workspace, rels: list[str] | None = None) -> list[Finding]:
         if globs:
             paths |= {rel for rel in ws.files() if any(glob_match(g, rel) for g in globs)}
         rels = sorted(paths)
-    out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()]
+    out = [Finding(e.path, e.line, "error", BROKEN, e.reason) for e in ws.broken()] if note_files else []
     with ws.snapshot(), ws.resolutions.batched(ws.later), ws.tree.reading():  # (each folder resolved once)
         _check_files(ws, rels, out)
     out.sort(key=lambda f: (f.path, f.line, f.range.sc if f.range else 0))
@@ -382,6 +384,7 @@ def _exists(ws: Workspace, rel: str) -> bool:
 def _checks_that_cannot_run(note: Note) -> list[Finding]:
     """An invariant's checks that cannot run on its code (a query that does not compile, an
     unknown language): each a finding, so nothing is silently not checked."""
+    from .worker import compiles
     code = [a for a in note.anchors if a.type != A.GLOB]
     lang = for_path(code[0].path) if code else None
     out = []

@@ -1019,17 +1019,40 @@ _INDEXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def edited(ws: Workspace, rels: list[str]) -> None:
-    """Files an agent just edited (in place: no folder shows it): the next process that reads
-    the table from the store parses them before it calls a name unique."""
+    """Files an agent just edited (in place: no folder shows it). One a process alone parsed as it
+    is now (the check after the edit did) is kept in the store with its symbols, and the names
+    it defines as seen there (:meth:`Resolutions.see`): the next hook at a line of it, alone,
+    parses only the definition it touches. Any other is left to the next process that reads the
+    table from the store, which parses it before it calls a name unique. One write."""
     store, listed = ws.store, {}
     with store.read() as txn:
         for rel in rels:
             folder, _, name = rel.rpartition("/")
-            st = ws.tree.stamp(rel) if for_path(rel) is not None else None
+            st = ws.tree.stamp(rel) if for_path(rel) is not None else None  # (before the file is read)
             if st is not None and name in (store.get(txn, "folders", "/" + folder) or {"files": {}})["files"]:
                 listed[rel] = [st.st_mtime_ns, st.st_size]
-    if listed:
-        store.write(lambda txn: [store.put(txn, "unparsed", rel, stamp) for rel, stamp in listed.items()])
+    if not listed:
+        return
+    known = {}
+    for rel in listed if ws.deferred is None else ():  # (a server answering first parses them for its own table)
+        if kept(rel):
+            try:
+                src = parsed(rel, ws.read_source(rel), for_path(rel))  # (the check's parse of this very text)
+            except WorkspaceError:
+                continue
+            known[rel] = symbols_of(rel, src)
+            ws.resolutions.see((rel, src), write=False)
+    seen = ws.resolutions.sightings()
+
+    def write(txn) -> None:
+        for rel, stamp in listed.items():
+            if rel in known:
+                _put(store, txn, rel, stamp, known[rel])
+            else:
+                store.put(txn, "unparsed", rel, stamp)
+        for rel, rec in seen:
+            store.put(txn, "seen", rel, rec)
+    store.write(write)
 
 
 def recheck(ws: Workspace) -> None:

@@ -700,9 +700,15 @@ class Resolutions:
             else:
                 later(self._write, batch)
 
+    def sightings(self) -> list[tuple[str, dict]]:
+        """The records :meth:`see` made and did not write yet, for a caller that writes them in
+        a transaction of its own (they are no longer this object's to write)."""
+        out, self._sightings = self._sightings, []
+        return out
+
     def _write(self, batch: list[tuple[str, str, dict]]) -> None:
         s = self.store
-        sightings, self._sightings = self._sightings, []
+        sightings = self.sightings()
         stamped, self._stamped = self._stamped, []
         if not batch and not sightings and not stamped:
             return
