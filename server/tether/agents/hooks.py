@@ -380,9 +380,9 @@ def session_start(ws: Workspace, sid: str, source: str, budget: int = DEFAULT_BU
         forget_given(ws, sid)
     files = _touched(ws, sid) if source == "compact" else []
     parts = [hand_over(ws, sid, "", None, repo_context(ws, ALL).items, budget // 2 if files else budget)]
+    left = budget - estimate_tokens(parts[0])  # the notes' budget: the request below is not a note
     if source == "compact":  # what the session found before the compaction, asked here (PreCompact cannot)
         parts.insert(0, stop_request(ws, sid, _edited(ws, sid)))
-    left = budget - estimate_tokens(parts[0])
     for n, rel in enumerate(files):
         share = left // (len(files) - n)
         if share < MIN_SHARE:
@@ -390,7 +390,7 @@ def session_start(ws: Workspace, sid: str, source: str, budget: int = DEFAULT_BU
         with contextlib.suppress(WorkspaceError):
             if ws.abs(rel).exists():
                 parts.append(hand_over(ws, sid, rel, None, ranked_at(ws, rel), share))
-                left -= estimate_tokens(parts[-1])
+                left -= estimate_tokens(parts[-1]) + 1  # (and the newline joining it)
     return "\n".join(p for p in parts if p)
 
 
