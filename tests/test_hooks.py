@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tether.core import anchors as A
 from tether.core.workspace import Workspace
 
 from samples import APP_PY, git_init, scans_counted
@@ -211,6 +212,31 @@ def test_session_start_after_compaction_gives_the_touched_files_again(repo):
     assert len(text) < 10_000
     # given again just now: the next touch adds nothing
     assert hook(repo, pre(repo, sid, "Read", file_path=path(repo, "src/app.py"))) is None
+
+
+def test_session_start_after_compaction_fits_its_budget(tmp_path):
+    """The repository's notes take half the budget, the touched files share what they left."""
+    from tether.agents.hooks import hand_over, session_start
+    from tether.context.ranking import estimate_tokens, ranked_at
+    root = tmp_path / "repo"
+    root.mkdir()
+    why = "The ledger and the card statement must agree to the cent, so this step rounds nothing. " * 3
+    for f in ("a", "b"):
+        (root / f"{f}.py").write_text("".join(f"def {f}{k}(x):\n    return x + {k}\n\n\n" for k in range(6)))
+    ws, _ = Workspace.init(root, exact=True)
+    try:
+        for f in ("a", "b"):
+            for k in range(6):
+                ws.record("decision", f"{f}.py", 4 * k, title=f"{f}{k} keeps the amount exact", rationale=why)
+        for k in range(8):
+            ws.record("boundary", "**", how=A.GLOB, title=f"repository rule {k}", rationale=why)
+        for f in ("a", "b"):
+            hand_over(ws, "s1", f"{f}.py", None, ranked_at(ws, f"{f}.py"), 2000)
+        text = session_start(ws, "s1", "compact", budget=600)
+        assert "# tether notes for a.py" in text and "# tether notes for b.py" in text
+        assert estimate_tokens(text) <= 600
+    finally:
+        ws.close()
 
 
 def test_post_tool_use_states_the_findings_of_an_edit_and_nothing_when_clean(repo):

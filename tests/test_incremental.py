@@ -356,6 +356,51 @@ def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(t
         ws.close()
 
 
+@pytest.mark.parametrize("read_empty", ["once the answer is out", "before the check"])
+def test_a_file_read_while_the_agent_writes_it_does_not_cost_the_check_a_whole_parse(tmp_path, read_empty):
+    """An agent's tool writes the file it edits in place: for a moment it is empty. A server
+    that reads it then — once it has answered the hook before the edit, or for another request
+    just before the check — must not parse the edited file from that empty text: the check
+    would parse the whole file anew and resolve every anchor in it again. It parses the edit
+    from the text the hook before it read, the one the anchors were last resolved in."""
+    import json
+
+    from tether.cli import resident
+    from tether.cli.main import main
+    from tether.core.workspace import Workspace
+
+    (tmp_path / "x.py").write_text(PY)
+    ws, _ = Workspace.init(tmp_path, exact=True)
+    ws.record("decision", "x.py", 18, 0, title="Pay in cents")
+    ws.record("decision", "x.py", 28, 0, title="Audit lines")
+    Workspace.resident[ws.root] = ws
+    ws.deferred = []
+    _PARSED.clear()
+    try:
+        event = {"session_id": "s", "transcript_path": "", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
+                 "tool_name": "Edit", "tool_use_id": "t",
+                 "tool_input": {"file_path": str(tmp_path / "x.py"), "old_string": "x = amount * 2",
+                                "new_string": "x = amount * 3"}}
+        resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path), json.dumps(event).encode())
+        (tmp_path / "x.py").write_text("")  # the tool has opened the file to write it
+        resident._deferred(ws)  # what the server does once the answer is out
+        if read_empty == "before the check":
+            parsed("x.py", "", for_path("x.py")).names  # noqa: B018 — another request read it so
+        edit = PY.replace("x = amount * 2", "x = amount * 3")
+        (tmp_path / "x.py").write_text(edit)
+        event.update(hook_event_name="PostToolUse", tool_response={"filePath": str(tmp_path / "x.py")})
+        resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path), json.dumps(event).encode())
+        after = parsed("x.py", edit, for_path("x.py"))
+        assert after.change is not None and after.change.base == digest(PY)  # from the text the anchors are in
+        assert PY.index("x = amount") <= after.change.lo < after.change.old_hi < PY.index("def refund")
+        resident._deferred(ws)
+        assert [loc.range.sl for loc in ws.resolutions.locate("x.py")] == [18, 28]
+    finally:
+        Workspace.resident.pop(ws.root, None)
+        ws.deferred = None
+        ws.close()
+
+
 def test_the_text_an_announced_edit_will_make_is_made_as_the_agents_tools_make_it():
     """What a server parses ahead: each replacement in turn, its old text found exactly once (an
     agent's Edit refuses any other); a Write's whole content; nothing when it cannot know."""

@@ -195,7 +195,7 @@ def touches(tool: str, tool_input) -> list[Touch]:
 lines_of = K.lines_of  # the 0-based first/last lines of each replaced text in the file as it is now
 
 
-def ranked_for(ws: Workspace, rel: str, touch: Touch) -> tuple[list[Item], int | None]:
+def ranked_for(ws: Workspace, rel: str, touch: Touch, text: str | None = None) -> tuple[list[Item], int | None]:
     """Every note that applies where ``touch`` reads or edits ``rel``, best first, and the
     line the answer is about (None: the file, or several lines).
 
@@ -203,11 +203,13 @@ def ranked_for(ws: Workspace, rel: str, touch: Touch) -> tuple[list[Item], int |
     lines, several edits) the core is asked at its first line — that brings the enclosing
     definitions and what that code calls — and for the whole file, keeping the notes anchored
     on code inside the range: one ``context_for`` per line would repeat the same call graph
-    work for every line, and the first line alone would miss every note further down."""
-    text, ranges = None, None
+    work for every line, and the first line alone would miss every note further down.
+    ``text``: the file's, when read already."""
+    ranges = None
     if touch.olds:
-        with contextlib.suppress(WorkspaceError):
-            text = ws.read_source(rel)
+        if text is None:
+            with contextlib.suppress(WorkspaceError):
+                text = ws.read_source(rel)
         ranges = lines_of(text, touch.olds) if text is not None else None
     elif touch.lines is not None:
         ranges = [touch.lines]
@@ -378,9 +380,9 @@ def session_start(ws: Workspace, sid: str, source: str, budget: int = DEFAULT_BU
         forget_given(ws, sid)
     files = _touched(ws, sid) if source == "compact" else []
     parts = [hand_over(ws, sid, "", None, repo_context(ws, ALL).items, budget // 2 if files else budget)]
+    left = budget - estimate_tokens(parts[0])  # the notes' budget: the request below is not a note
     if source == "compact":  # what the session found before the compaction, asked here (PreCompact cannot)
         parts.insert(0, stop_request(ws, sid, _edited(ws, sid)))
-    left = budget - estimate_tokens(parts[0])
     for n, rel in enumerate(files):
         share = left // (len(files) - n)
         if share < MIN_SHARE:
@@ -388,7 +390,7 @@ def session_start(ws: Workspace, sid: str, source: str, budget: int = DEFAULT_BU
         with contextlib.suppress(WorkspaceError):
             if ws.abs(rel).exists():
                 parts.append(hand_over(ws, sid, rel, None, ranked_at(ws, rel), share))
-                left -= estimate_tokens(parts[-1])
+                left -= estimate_tokens(parts[-1]) + 1  # (and the newline joining it)
     return "\n".join(p for p in parts if p)
 
 
@@ -405,12 +407,16 @@ def before_tool(ws: Workspace, sid: str, cwd: Path, found: list[Touch], budget: 
     places = places_of(ws, cwd, found)
     parts = []
     for rel, t in places:
-        ranked, line = ranked_for(ws, rel, t)
+        text = None
+        if t.edit and ws.deferred is not None:  # a server: the check after the edit finds its parse made, from
+            with contextlib.suppress(WorkspaceError):  # the file as read now (once this answer is out the tool
+                text = ws.read_source(rel)  # writes it, and a file being written may be read empty)
+        ranked, line = ranked_for(ws, rel, t, text)
         parts.append(hand_over(ws, sid, rel, line, ranked, budget // len(places)))
-        if t.edit and ws.deferred is not None:  # a server: the check after the edit finds its parse made
+        if text is not None:
             from ..checks.findings import parse_ahead
             edits = list(zip(t.olds, t.news)) if len(t.news) == len(t.olds) else []  # (the proxy's touches: olds only)
-            ws.later(parse_ahead, ws, rel, edits, t.written)
+            ws.later(parse_ahead, rel, text, edits, t.written)
     return "\n".join(p for p in parts if p)
 
 

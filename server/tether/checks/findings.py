@@ -7,6 +7,7 @@ Codes are stable (clients key settings and quick fixes on them).
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 from ..core import anchors as A
 from ..core.files import WorkspaceError, glob_match
@@ -224,10 +225,13 @@ def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
             continue
         notes = ws.notes_on(rel)
         todo = anchored_in(rel, notes)
-        # answering first (a server), a file this process parsed before is parsed now, from what the edit changed
-        src = parsed(rel, text, for_path(rel)) if ws.deferred is not None and kept(rel) else None
-        h = src.text_digest if src is not None else digest(text)
+        h = digest(text)
         last, olds = ws.resolutions.last_seen(todo, h)
+        # answering first (a server), a file this process parsed before is parsed now, from what the edit
+        # changed since the text most of its anchors were last resolved in
+        since = Counter(st.get("resolved_in") for st in last.values() if st).most_common(1)
+        src = parsed(rel, text, for_path(rel), h, since[0][0] if since else None) \
+            if ws.deferred is not None and kept(rel) else None
         now = _needed_now(todo, last, src.change) if src is not None else todo
         if len(now) < len(todo):
             later.add(rel)
@@ -257,16 +261,15 @@ def _needed_now(todo: list[tuple], last: dict, ch: Change | None) -> list[tuple]
     return [t for t in todo if t[0].kind == "invariant" or not unreached(t[2], last.get((t[0].id, t[1])), ch)]
 
 
-def parse_ahead(ws: Workspace, rel: str, edits: list[tuple[str, str]] = (), written: str | None = None) -> None:
-    """``rel`` parsed as it is now and kept, with its definitions' names; and, parsed from it,
-    the text the announced edit will make of it (``edits``: its replacements in order, ``written``:
-    the whole new text), while the agent makes the edit (a server told the file is to be edited).
-    The check after the edit then finds the file's parse made — or, when the file is not that
-    text, parses only what the edit changed."""
-    try:
-        text = ws.read_source(rel)
-    except WorkspaceError:
-        return
+def parse_ahead(rel: str, text: str, edits: list[tuple[str, str]] = (), written: str | None = None) -> None:
+    """``text``, the file ``rel`` as the hook before an edit read it, parsed and kept with its
+    definitions' names; and, parsed from it, the text the announced edit will make of it
+    (``edits``: its replacements in order, ``written``: the whole new text), while the agent
+    makes the edit (a server told the file is to be edited). The check after the edit then
+    finds the file's parse made — or, when the file is not that text, parses only what the
+    edit changed. (Not the file read again here: by now the agent's tool may be writing it, and
+    a file being written can be read empty: the check would then parse the whole file anew and
+    resolve every anchor in it.)"""
     lang = for_path(rel)
     parsed(rel, text, lang).names  # noqa: B018
     after = written if written is not None else edited_text(text, edits)

@@ -418,18 +418,23 @@ _PARSED_MAX = 16  # files; a long-lived process (the server an agent's hooks ask
 _DROPPED: list[SourceFile] = []
 
 
-def parsed(rel: str, text: str, lang: Language | None) -> SourceFile:
+def parsed(rel: str, text: str, lang: Language | None, h: str | None = None, since: str | None = None) -> SourceFile:
     """``text`` of the file ``rel`` parsed, reusing this process's recent parses: the same text
     is not parsed twice (the hook after an agent's edit logs the definitions it touched and checks
     the file: one parse), and a new version of a file parsed before is parsed incrementally from
-    the last one (what the edit touched, not the whole file)."""
+    the last one (what the edit touched, not the whole file) — or from the one of digest ``since``
+    when kept (the text the file's anchors were last resolved in: its ``change`` then tells what
+    changed since, whatever else was read of the file meanwhile). ``h``: the digest of ``text``."""
     key = (rel, text)
     hit = _PARSED.get(key)
     if hit is not None and hit.lang is lang:
         _PARSED.move_to_end(key)
+        hit._digest = hit._digest or h
         return hit
-    base = next((s for (r, _), s in reversed(_PARSED.items()) if r == rel and s.lang is lang), None)
+    mine = [s for (r, _), s in reversed(_PARSED.items()) if r == rel and s.lang is lang]  # newest first
+    base = next((s for s in mine if since and s.text_digest == since), mine[0] if mine else None)
     src = edited(base, text) if base is not None and base.tree is not None else SourceFile(text, lang)
+    src._digest = h
     _PARSED[key] = src
     while len(_PARSED) > _PARSED_MAX:
         _DROPPED.append(_PARSED.popitem(last=False)[1])
