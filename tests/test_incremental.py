@@ -7,6 +7,7 @@ docstring left open that swallows the rest of the file, and undoing each."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import subprocess
 import sys
@@ -391,12 +392,11 @@ def test_a_long_lived_process_reads_the_records_another_process_wrote_since(tmp_
     ws.close()
 
 
-@pytest.mark.parametrize("made", ["as announced", "otherwise"])
-def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(tmp_path, made):
-    """The hook before an agent's Edit makes a server parse the file after answering, and the
-    text the edit will make of it, so the check after the edit (the answer the agent waits for)
-    finds the parse made; an edit made otherwise is parsed from the file as it was (whose
-    anchors' resolutions are kept), only what it changed."""
+@contextlib.contextmanager
+def served(tmp_path, notes: dict[int, str]):
+    """A workspace holding ``x.py`` (PY) with a decision on each of ``notes``' lines, open as a
+    server keeps it, and ``hook(event)``: the Claude Code hook on an agent's Edit of ``x.py``
+    (``x = amount * 2`` to ``* 3``) as the server runs it, its answer."""
     import json
 
     from tether.cli import resident
@@ -405,33 +405,49 @@ def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(t
 
     (tmp_path / "x.py").write_text(PY)
     ws, _ = Workspace.init(tmp_path, exact=True)
-    ws.record("decision", "x.py", 18, 0, title="Pay in cents")
+    for line, title in notes.items():
+        ws.record("decision", "x.py", line, 0, title=title)
     Workspace.resident[ws.root] = ws
     ws.deferred = []
     _PARSED.clear()
-    try:
-        event = {"session_id": "s", "transcript_path": "", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
+
+    def hook(name: str) -> str:
+        event = {"session_id": "s", "transcript_path": "", "cwd": str(tmp_path), "hook_event_name": name,
                  "tool_name": "Edit", "tool_use_id": "t",
                  "tool_input": {"file_path": str(tmp_path / "x.py"), "old_string": "x = amount * 2",
                                 "new_string": "x = amount * 3"}}
-        assert "Pay in cents" in resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path),
-                                               json.dumps(event).encode()).decode()
+        if name == "PostToolUse":
+            event["tool_response"] = {"filePath": str(tmp_path / "x.py")}
+        return resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path), json.dumps(event).encode()).decode()
+    try:
+        yield ws, hook
+    finally:
+        Workspace.resident.pop(ws.root, None)
+        ws.deferred = None
+        ws.close()
+
+
+@pytest.mark.parametrize("made", ["as announced", "otherwise"])
+def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(tmp_path, made):
+    """The hook before an agent's Edit makes a server parse the file after answering, and the
+    text the edit will make of it, so the check after the edit (the answer the agent waits for)
+    finds the parse made; an edit made otherwise is parsed from the file as it was (whose
+    anchors' resolutions are kept), only what it changed."""
+    from tether.cli import resident
+
+    with served(tmp_path, {18: "Pay in cents"}) as (ws, hook):
+        assert "Pay in cents" in hook("PreToolUse")
         resident._deferred(ws)  # what the server does once the answer is out
         assert parsed("x.py", PY, for_path("x.py"))._names is not None  # parsed, its names read: kept
         announced = PY.replace("x = amount * 2", "x = amount * 3")
         ahead = _PARSED[("x.py", announced)]
         edit = announced if made == "as announced" else PY.replace("x = amount * 2", "x = amount * 4")
         (tmp_path / "x.py").write_text(edit)
-        event.update(hook_event_name="PostToolUse", tool_response={"filePath": str(tmp_path / "x.py")})
-        resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path), json.dumps(event).encode())
+        hook("PostToolUse")
         after = parsed("x.py", edit, for_path("x.py"))
         assert (after is ahead) == (made == "as announced")  # the check parsed nothing more, or the edit made
         assert after.change is not None and after.change.base == digest(PY)  # from the text parsed ahead
         resident._deferred(ws)
-    finally:
-        Workspace.resident.pop(ws.root, None)
-        ws.deferred = None
-        ws.close()
 
 
 @pytest.mark.parametrize("read_empty", ["once the answer is out", "before the check"])
@@ -441,42 +457,22 @@ def test_a_file_read_while_the_agent_writes_it_does_not_cost_the_check_a_whole_p
     just before the check — must not parse the edited file from that empty text: the check
     would parse the whole file anew and resolve every anchor in it again. It parses the edit
     from the text the hook before it read, the one the anchors were last resolved in."""
-    import json
-
     from tether.cli import resident
-    from tether.cli.main import main
-    from tether.core.workspace import Workspace
 
-    (tmp_path / "x.py").write_text(PY)
-    ws, _ = Workspace.init(tmp_path, exact=True)
-    ws.record("decision", "x.py", 18, 0, title="Pay in cents")
-    ws.record("decision", "x.py", 28, 0, title="Audit lines")
-    Workspace.resident[ws.root] = ws
-    ws.deferred = []
-    _PARSED.clear()
-    try:
-        event = {"session_id": "s", "transcript_path": "", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
-                 "tool_name": "Edit", "tool_use_id": "t",
-                 "tool_input": {"file_path": str(tmp_path / "x.py"), "old_string": "x = amount * 2",
-                                "new_string": "x = amount * 3"}}
-        resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path), json.dumps(event).encode())
+    with served(tmp_path, {18: "Pay in cents", 28: "Audit lines"}) as (ws, hook):
+        hook("PreToolUse")
         (tmp_path / "x.py").write_text("")  # the tool has opened the file to write it
         resident._deferred(ws)  # what the server does once the answer is out
         if read_empty == "before the check":
             parsed("x.py", "", for_path("x.py")).names  # noqa: B018 — another request read it so
         edit = PY.replace("x = amount * 2", "x = amount * 3")
         (tmp_path / "x.py").write_text(edit)
-        event.update(hook_event_name="PostToolUse", tool_response={"filePath": str(tmp_path / "x.py")})
-        resident._run(main, ws.root, ["hook", "claude-code"], str(tmp_path), json.dumps(event).encode())
+        hook("PostToolUse")
         after = parsed("x.py", edit, for_path("x.py"))
         assert after.change is not None and after.change.base == digest(PY)  # from the text the anchors are in
         assert PY.index("x = amount") <= after.change.lo < after.change.old_hi < PY.index("def refund")
         resident._deferred(ws)
         assert [loc.range.sl for loc in ws.resolutions.locate("x.py")] == [18, 28]
-    finally:
-        Workspace.resident.pop(ws.root, None)
-        ws.deferred = None
-        ws.close()
 
 
 def test_the_text_an_announced_edit_will_make_is_made_as_the_agents_tools_make_it():
