@@ -463,3 +463,29 @@ def test_a_hook_alone_trusts_the_notes_folder_only_as_far_as_its_notes_are_uncha
     answer("t6", "UserPromptSubmit", prompt="and now?")
     got, scans = answer("t7")
     assert "Other config is lazy" in got and scans == 0
+
+
+def test_a_hook_alone_on_an_edit_and_after_it_imports_only_what_answering_needs(repo):
+    """As an agent's hook command starts tether (``-P -S``, site after), alone: an Edit at a line
+    (what the code there calls, so the file is parsed) and the PostToolUse after it load no
+    ``typing`` (tree-sitter's package imports it for one Protocol), no TOML reader (the language
+    registry is read from its JSON twin), no ``dataclasses``, ``inspect`` or ``subprocess``
+    (the check worker's, needed only where an invariant's check applies)."""
+    from tether.agents.setup import hook_launcher
+    heavy = {"typing", "tomli", "datetime", "dataclasses", "inspect", "subprocess", "orjson"}
+    start = [*hook_launcher([sys.executable, "-m", "tether"]), "hook", "claude-code"]
+    start.insert(1, "-X")
+    start.insert(2, "importtime")
+    edit = pre(repo, "lean", "Edit", file_path=path(repo, "tools/build.py"), old_string="    return 1",
+               new_string="    return 2")
+    after = {**edit, "hook_event_name": "PostToolUse", "tool_response": {"filePath": path(repo, "tools/build.py")}}
+
+    def imports(argv: list[str], stdin: str = "") -> set[str]:
+        r = subprocess.run(argv, input=stdin, cwd=repo.root, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        return {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+    site = imports([sys.executable, "-X", "importtime", "-P", "-S", "-c", "import site; site.main()"])  # (its .pth files')
+    for name, ev in (("PreToolUse", edit), ("PreToolUse", edit), ("PostToolUse", after)):  # (the first may parse
+        imported = imports(start, json.dumps(ev)) - site  # the TOML)
+        assert "tether.core.workspace" in imported and ("tether.context.calls" in imported or name == "PostToolUse")
+        assert not imported & heavy, (name, sorted(imported & heavy))

@@ -30,15 +30,17 @@ from collections import namedtuple
 from itertools import islice
 from posixpath import dirname, join, normpath
 
-import tree_sitter as ts
-
 from ..core import anchors as A
-from ..core.languages import family_of, for_path
+from ..core.languages import family_of, for_path, tree_sitter
 from ..core.notes import Note
 from ..core.records import dataclass, field
 from ..core.syntax import Definition, SourceFile, imports_in, kept, parsed
 from ..core.text import digest
 from ..core.workspace import Workspace, WorkspaceError
+
+TYPE_CHECKING = False  # (not typing's: see core.languages)
+if TYPE_CHECKING:
+    import tree_sitter as ts
 
 _RECHECK_S = 1.0
 PARSE_PER_CALL = 100  # source files a call parses for the table at most (~55 ms here; all 10,000 of a fresh clone: 5.5 s)
@@ -140,7 +142,7 @@ class Resolver:
         nested = [(x.node.start_byte, x.node.end_byte) for x in self.src.defs
                   if x is not d and d.node.start_byte <= x.node.start_byte and x.node.end_byte <= d.node.end_byte]
         out, seen = [], set()
-        cursor = ts.QueryCursor(self.lang.query("calls"))
+        cursor = tree_sitter().QueryCursor(self.lang.query("calls"))
         cursor.set_byte_range(d.node.start_byte, d.node.end_byte)
         for _, caps in cursor.matches(self.src.tree.root_node):
             fn = (caps.get("call.name") or caps.get("call.method") or [None])[0]
@@ -234,7 +236,7 @@ class Resolver:
         chain, others = self._scope(d)
         top, ids = chain[-1], {x.index for x in chain}
         own_names = {x.node.child_by_field_name("name").id for x in chain if x.node.child_by_field_name("name")}
-        cursor = ts.QueryCursor(self.lang.query("locals"))
+        cursor = tree_sitter().QueryCursor(self.lang.query("locals"))
         cursor.set_byte_range(top.node.start_byte, top.node.end_byte)
         names = {x.name for x in self.src.defs if x.parent in ids and x.index not in ids}  # nested definitions
         for _, caps in cursor.matches(self.src.tree.root_node):
@@ -313,7 +315,7 @@ class Resolver:
         inner = [(y.node.start_byte, y.node.end_byte) for y in self.src.defs if y is not x
                  and x.node.start_byte <= y.node.start_byte and y.node.end_byte <= x.node.end_byte]
         own = x.node.child_by_field_name("name")
-        cursor = ts.QueryCursor(self.lang.query("locals"))
+        cursor = tree_sitter().QueryCursor(self.lang.query("locals"))
         cursor.set_byte_range(x.node.start_byte, x.node.end_byte)
         return {self.src.slice_node(n) for _, caps in cursor.matches(self.src.tree.root_node) for n in caps.get("local", ())
                 if (own is None or n.id != own.id) and not any(a <= n.start_byte < b for a, b in inner)}
@@ -446,7 +448,7 @@ def file_symbols(rel: str, src: SourceFile) -> FileSymbols:
         defs_out.append(Target(rel, d.qualname, name, d.kind, parent.qualname if parent else None, method))
     text = src.slice_node
     bases: dict[str, list[str]] = {}
-    cursor = ts.QueryCursor(src.lang.query("bases"))
+    cursor = tree_sitter().QueryCursor(src.lang.query("bases"))
     by_node = {d.node.id: d for d in defs}
     for _, caps in cursor.matches(src.tree.root_node):
         for node in caps.get("base", ()):
@@ -986,9 +988,9 @@ def _parse_span(lang, bare: SourceFile, span: tuple[int, int]) -> ts.Tree:
     """The tree of ``bare``'s text with only the bytes of ``span`` parsed (offsets as in the file)."""
     def point(byte: int) -> ts.Point:
         row = bare.pos.line_of_byte(byte)
-        return ts.Point(row, byte - bare.pos.byte_starts[row])
+        return tree_sitter().Point(row, byte - bare.pos.byte_starts[row])
     parser = lang.parser()
-    parser.included_ranges = [ts.Range(point(span[0]), point(span[1]), *span)]
+    parser.included_ranges = [tree_sitter().Range(point(span[0]), point(span[1]), *span)]
     return parser.parse(bare.data)
 
 

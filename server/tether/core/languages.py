@@ -3,12 +3,15 @@ language. Everything language-specific is data there; this module only loads it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import re
 from functools import cache, cached_property
 from pathlib import Path, PurePosixPath
 
 from .records import dataclass, field
+from .text import digest
 
 TYPE_CHECKING = False  # (not typing's: importing it costs every hook call ~3 ms)
 if TYPE_CHECKING:
@@ -29,10 +32,11 @@ def grammars_dir() -> Path:
 
 
 def tree_sitter():
-    """The tree-sitter module, imported when a file is first parsed: a hook that the index
-    answers parses nothing."""
-    import tree_sitter as ts
-    return ts
+    """The tree-sitter bindings, imported when a file is first parsed (a hook that the index
+    answers parses nothing): the compiled module alone, as the grammars' (:func:`_binding`) —
+    the package's ``__init__`` imports ``typing`` for one Protocol, ~4 ms of a hook that parses.
+    An ``import tree_sitter`` later finds this very module for its names."""
+    return _binding("tree_sitter")
 
 
 @dataclass(eq=False)
@@ -114,9 +118,8 @@ def query_source(lang: str, name: str) -> str:
 
 @cache
 def registry() -> dict[str, Language]:
-    import tomli  # as core.notes
     path = grammars_dir() / "languages.toml"
-    data = tomli.loads(path.read_text(encoding="utf-8"))
+    data = _read_toml(path)
     langs = {}
     for name, entry in data.items():
         try:
@@ -134,6 +137,34 @@ def registry() -> dict[str, Language]:
             family=entry.get("family", name),
         )
     return langs
+
+
+def _read_toml(path: Path) -> dict:
+    """``path`` read as TOML: from its JSON twin in ``__pycache__`` beside it when the twin was
+    made from this very text (tomli, with the ``datetime`` and regular expressions it loads, is
+    ~5 ms of every process that looks up a language: every hook); else parsed, and the twin
+    written where that folder can be (as Python keeps its bytecode, and lib2to3 its grammars)."""
+    import json
+    text = path.read_text(encoding="utf-8")
+    twin, source = path.parent / "__pycache__" / f"{path.name}.json", digest(text)
+    try:
+        kept = json.loads(twin.read_text(encoding="utf-8"))
+        if kept["source"] == source:
+            return kept["data"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    import tomli  # as core.notes
+    data = tomli.loads(text)
+    part = twin.with_name(f"{twin.name}.{os.getpid()}")
+    try:
+        kept = json.dumps({"source": source, "data": data})
+        twin.parent.mkdir(exist_ok=True)
+        part.write_text(kept, encoding="utf-8")
+        os.replace(part, twin)
+    except (OSError, TypeError, ValueError):  # read-only, or a value JSON has no form for: parsed each time
+        with contextlib.suppress(OSError):
+            part.unlink(missing_ok=True)
+    return data
 
 
 def by_name(name: str | None) -> Language | None:

@@ -25,13 +25,14 @@ from stat import S_IFLNK, S_IFMT, S_IFREG
 from . import anchors as A
 from .files import TETHER_DIR, FolderChanges, WorkspaceError, atomic_write, glob_match
 from .notes import SHORT_ID, Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note, short_ids
-from .store import DAMAGE, IndexWriteError, Store
+from .store import DAMAGE, IndexWriteError, Store, bulk_dumps
 from .text import digest
 
 FORK_NOTES = 200  # note files to read before the reading is shared over processes
 WRITE_NOTES = 5000  # note files read and indexed in one transaction (a fresh clone of 100,000: 20)
 BACKGROUND_NOTES = 500  # more changed note files than this are indexed in the background, when asked to
 BACKGROUND_BATCH = 250  # ... this many at a time (~30 ms: what a hover waits for at most)
+SEAL_BULK = 20_000  # note files above which a seal is worth loading orjson for (10,000: json 7 ms, orjson 2 + 8 to load)
 RACY_NS = 1_000_000_000  # a folder changed this recently may change again within its time stamp's tick
 _PATHS = re.compile(rb"""\b(path|pattern)\s*=\s*(?:"([^"'\n]+)"|'([^"'\n]+)')?""")  # an anchor's path as tether writes it
 
@@ -119,8 +120,7 @@ class NoteRepository:
         files = self._scan()
         if self._stamp == files and not force:
             return
-        import orjson  # here: a hook that trusts the folder does not pay for it
-        seal = digest(orjson.dumps(files, option=orjson.OPT_SORT_KEYS).decode())  # C speed: 10,000 notes in 3 ms
+        seal = digest(bulk_dumps(len(files) > SEAL_BULK)(files, sort_keys=True).decode())  # 10,000 notes: 3-10 ms
         if self._stamp is None and not force:  # a new process: is the index of exactly these files?
             with self.store.read() as txn:
                 sealed = self.store.get(txn, "meta", "notes_folder")
@@ -154,6 +154,8 @@ class NoteRepository:
         a full map retries one batch), the next batch read by forked children while this
         process writes the last one."""
         from .fork import Forked  # here: a command that indexes nothing does not pay for it
+        if len(todo) >= FORK_NOTES:
+            bulk_dumps(many=True)  # orjson loaded: the readers write with it
 
         def read(batch):  # jobs children (jobs + 1 processes): this one writes meanwhile, then joins them
             return Forked(lambda t: _read_note(self.root, *t), batch, self.jobs() + 1 if len(batch) >= FORK_NOTES else 1)
@@ -662,16 +664,16 @@ def _rows(note: Note, rel: str) -> list[tuple[str, str, bytes]]:
     """What indexing a note writes, (db, key, JSON): its record first (keyed by its id), then
     its keys in by_path, by_name and globs. Made by the reader, which a large refresh forks:
     the one writer then only puts bytes (handing over notes instead cost it 40 µs a note)."""
-    import orjson  # C speed for a whole index; a hook that writes no note does not pay for it
+    dumps = bulk_dumps()  # (orjson's when a whole index is read: _index loads it)
     nid = note.id
-    rows = [("notes", nid, orjson.dumps({"path": rel, "note": note_to_dict(note)}))]
+    rows = [("notes", nid, dumps({"path": rel, "note": note_to_dict(note)}))]
     for i, a in enumerate(note.anchors):
         if a.type == A.GLOB:
-            rows.append(("globs", f"{nid}\0{i}", orjson.dumps(a.pattern)))
+            rows.append(("globs", f"{nid}\0{i}", dumps(a.pattern)))
         else:
             rows.append(("by_path", f"{a.path}\0{nid}", b"1"))
         if a.type == A.SYMBOL and a.name:
-            rows.append(("by_name", f"{a.name}\0{nid}", orjson.dumps(a.path)))
+            rows.append(("by_name", f"{a.name}\0{nid}", dumps(a.path)))
     return rows
 
 

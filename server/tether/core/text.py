@@ -42,15 +42,18 @@ def tokens(s: str) -> list[str]:
     return _TOK.findall(s)
 
 
-_LAST = [None, ""]  # the last long text digested, and its digest
+_last: tuple[str | None, str] = (None, "")  # the last long text digested, and its digest: one
+# tuple, read once, so a thread replacing it never pairs one text with another's digest
 
 
 def digest(s: str) -> str:
-    if s is _LAST[0]:  # a file's text, keyed on by every layer that keeps something of it (its
-        return _LAST[1]  # anchors, arrivals, symbols): digested once (a 5,000-line file: ~0.3 ms each time)
+    global _last
+    text, h = _last
+    if s is text:  # a file's text, keyed on by every layer that keeps something of it (its
+        return h  # anchors, arrivals, symbols): digested once (a 5,000-line file: ~0.3 ms each time)
     h = blake2b(s.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
     if len(s) >= 4096:
-        _LAST[:] = s, h
+        _last = s, h
     return h
 
 
