@@ -364,3 +364,13 @@ def test_the_same_note_recorded_twice_is_refused_naming_the_note(repo):
     ok(repo, "record", "invariant", "src/app.py:11", "--title", "Config is read once")
     ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once")
     assert len(listed_ids(ok(repo, "list").stdout)) == 3
+
+
+def test_one_line_is_said_as_one_line(repo):
+    """A note on one line of a text file read "lines 1-1" (context) and "lines at NOTES.txt:1-1" (list)."""
+    (repo / "NOTES.txt").write_text("Deploys happen on Tuesdays.\nRollbacks any day.\n", encoding="utf-8")
+    ok(repo, "record", "decision", "NOTES.txt:1", "--title", "Tuesday deploys")
+    assert "    [ok]         line at NOTES.txt:1\n" in ok(repo, "list", "NOTES.txt").stdout
+    assert "decision (line 1): Tuesday deploys" in ok(repo, "context", "NOTES.txt:1").stdout
+    ok(repo, "record", "decision", "NOTES.txt:1-2", "--title", "Deploy days")
+    assert "lines at NOTES.txt:1-2" in ok(repo, "list", "NOTES.txt").stdout
