@@ -374,3 +374,14 @@ def test_one_line_is_said_as_one_line(repo):
     assert "decision (line 1): Tuesday deploys" in ok(repo, "context", "NOTES.txt:1").stdout
     ok(repo, "record", "decision", "NOTES.txt:1-2", "--title", "Deploy days")
     assert "lines at NOTES.txt:1-2" in ok(repo, "list", "NOTES.txt").stdout
+
+
+def test_a_hand_edit_that_breaks_the_toml_names_the_line_and_the_fix(repo):
+    """`kind = decision` (quotes forgotten) was reported as "invalid TOML: Invalid value"."""
+    nid = ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once").stdout.strip()
+    (note,) = (repo / ".tether" / "notes").glob(f"{nid}-*.md")
+    note.write_text(note.read_text(encoding="utf-8").replace('kind = "decision"', "kind = decision"), encoding="utf-8")
+    r = tether(repo, "doctor")
+    assert r.returncode == 1
+    assert (f'{note.relative_to(repo)}:3: error: invalid TOML: Invalid value at column 8 in `kind = decision`; '
+            f'a text value needs quotes: kind = "decision"') in r.stdout, r.stdout
