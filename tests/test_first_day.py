@@ -385,3 +385,9 @@ def test_a_hand_edit_that_breaks_the_toml_names_the_line_and_the_fix(repo):
     assert r.returncode == 1
     assert (f'{note.relative_to(repo)}:3: error: invalid TOML: Invalid value at column 8 in `kind = decision`; '
             f'a text value needs quotes: kind = "decision"') in r.stdout, r.stdout
+
+
+def test_tether_help_is_the_help(repo):
+    """`tether help` was "invalid choice: 'help'"."""
+    assert ok(repo, "help").stdout.startswith("usage: tether [-h]")
+    assert ok(repo, "help", "record").stdout.startswith("usage: tether record")
