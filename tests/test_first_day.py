@@ -391,3 +391,14 @@ def test_tether_help_is_the_help(repo):
     """`tether help` was "invalid choice: 'help'"."""
     assert ok(repo, "help").stdout.startswith("usage: tether [-h]")
     assert ok(repo, "help", "record").stdout.startswith("usage: tether record")
+
+
+def test_init_says_what_comes_next(tmp_path):
+    """`tether init` said only "created …/.tether"; the tour never showed a first note on your own code."""
+    root = tmp_path / "mine"
+    git_init(root)
+    r = ok(root, "init")
+    assert r.stdout.strip() == f"created {root.resolve() / '.tether'}"
+    assert "`tether record decision PATH:LINE --title TITLE`" in r.stderr and "`tether init --agents claude`" in r.stderr
+    r = ok(root, "init", "--agents", "claude", env={"HOME": str(login_home(tmp_path)), "SHELL": "/bin/sh"})
+    assert "commit these" in r.stderr and "`tether doctor`" in r.stderr

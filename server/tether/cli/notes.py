@@ -53,6 +53,12 @@ def cmd_init(args) -> int:
         print(f"{'created' if created else 'already set up:'} {ws.dir}")
         for rel in changed:
             print(f"wrote {rel}")
+        if created and not agents:  # what a first day does next
+            print("tether: next, `tether record decision PATH:LINE --title TITLE`, and `tether init --agents claude` "
+                  "(or codex, cursor, gemini, vscode) for your agents; commit .tether/ with the code", file=sys.stderr)
+        elif changed:
+            print("tether: commit these with .tether/ so the team's agents are set up alike; `tether doctor` says "
+                  "when a hook command cannot start", file=sys.stderr)
     return EXIT_OK
 
 
