@@ -13,7 +13,7 @@ import pytest
 from tether.core.workspace import Workspace
 
 from samples import APP_PY, WEB_TS, git_init
-from test_cli import fails, ok, ok_json, tether
+from test_cli import env_for, fails, ok, ok_json, tether
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -321,7 +321,7 @@ def test_a_note_has_one_short_id_in_list_and_in_context(repo):
 def test_export_check_says_which_files_are_missing_and_the_command_that_writes_them(repo, tmp_path):
     """Set up for Claude Code, then a note recorded: its rule file was called "stale" though it
     had never been written, and nothing said what to run."""
-    env = {"HOME": str(login_home(tmp_path)), "SHELL": "/bin/sh"}
+    env = env_for(HOME=str(login_home(tmp_path)), SHELL="/bin/sh")
     ok(repo, "init", "--agents", "claude", env=env)
     ok(repo, "record", "decision", "src/web.ts:1", "--title", "handle doubles")
     r = tether(repo, "export", "--check")
@@ -400,5 +400,5 @@ def test_init_says_what_comes_next(tmp_path):
     r = ok(root, "init")
     assert r.stdout.strip() == f"created {root.resolve() / '.tether'}"
     assert "`tether record decision PATH:LINE --title TITLE`" in r.stderr and "`tether init --agents claude`" in r.stderr
-    r = ok(root, "init", "--agents", "claude", env={"HOME": str(login_home(tmp_path)), "SHELL": "/bin/sh"})
+    r = ok(root, "init", "--agents", "claude", env=env_for(HOME=str(login_home(tmp_path)), SHELL="/bin/sh"))
     assert "commit these" in r.stderr and "`tether doctor`" in r.stderr
