@@ -19,7 +19,7 @@ from tether.core import anchors as A
 from tether.core.languages import for_path
 from tether.core.notes import Note
 from tether.core.resolution import anchored_in, resolve_anchors
-from tether.core.syntax import _PARSED, SourceFile, parsed
+from tether.core.syntax import _PARSED, SourceFile, edited, parsed
 from tether.core.text import digest
 
 PY = '''import os
@@ -191,6 +191,84 @@ def random_edit(rng: random.Random, text: str, pieces: list[str]) -> str:
         j = rng.randrange(len(lines[i]) + 1)
         lines[i] = lines[i][:j] + rng.choice(pieces) + lines[i][j + rng.randrange(3):]
     return "\n".join(lines)
+
+
+JS = """const api = {
+  get(id) { return id; },
+  nested: { put: function (x) { return x; } },
+};
+module.exports.handlers = { post: (req) => req };
+
+class Store {
+  add(item) { return item; }
+}
+
+function helper() { return 1; }
+"""
+
+GO = """package shop
+
+type Cart struct{ items []int }
+
+func (c *Cart) Add(x int) int { return x }
+
+func (c Cart) Size() int { return len(c.items) }
+
+func Total(xs []int) int {
+	t := 0
+	return t
+}
+"""
+
+RUST = """struct Cart { items: Vec<i32> }
+
+impl Cart {
+    fn add(&mut self, x: i32) -> i32 { x }
+    fn size(&self) -> usize { self.items.len() }
+}
+
+impl std::fmt::Display for Cart {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { Ok(()) }
+}
+
+fn total(xs: &[i32]) -> i32 { 0 }
+"""
+
+SHIFTED = {  # a sample of each language, and pieces a random edit types in
+    "x.py": (PY * 2, ["    x = 1", "def zz():\n    pass", "class K:\n    def m(self):\n        pass", '"""', "#",
+                      "):", "def ", "class ", "@deco", "", "    @overload\n    def add(self, a: int): ..."]),
+    "x.ts": (TS, ["  x = 1;", "function f() {}", "}", "{", "class K { m() {} }", "export ", "/*", "const o = { m() {} };"]),
+    "x.js": (JS, ["  z() { return 0; },", "const api = {", "}", "{", "nested", "  x: { y() {} },", "api", "= {", ""]),
+    "x.go": (GO, ["func (c *Cart) Pay() {}", "}", "{", "type Bag struct{}", "func F() {}", "(c Cart)", "//"]),
+    "x.rs": (RUST, ["impl Cart {", "}", "{", "fn f() {}", "impl Bag for Cart {", "trait T { fn t(&self); }", "//"]),
+}
+
+
+def fields(d) -> tuple:
+    return (d.index, d.kind, d.name, d.qualname, d.child_scope, d.node_type, d.start, d.end, d.parent, d.params,
+            d.key, d.outer, d.node.id)
+
+
+@pytest.mark.parametrize("rel", list(SHIFTED))
+def test_the_definitions_of_an_edited_text_are_those_of_the_text_before_moved_and_those_the_edit_reached(rel):
+    """After an edit, a file's definitions are found from those of the text before it (the
+    ones the edit did not reach, at their new place in the new tree) and the ones around the
+    edit read anew: exactly what the whole query over the new tree finds, field for field and
+    node for node, over chains of random edits (a class renamed, a brace or a docstring left
+    open, an object literal's name typed over)."""
+    text, pieces = SHIFTED[rel]
+    lang = for_path(rel)
+    rng = random.Random(rel)
+    src = SourceFile(text, lang)
+    src.defs  # noqa: B018 — read once, by the whole query
+    shifted = 0
+    for _ in range(150):
+        new = edited(src, random_edit(rng, src.text, pieces))
+        shifted += new._base_defs is not None and new._shifted() is not None
+        assert [fields(d) for d in new.defs] == [fields(d) for d in new._find_defs()], new.text
+        assert +new.names == +SourceFile(new.text, lang).names
+        src = new
+    assert shifted > 100
 
 
 def test_the_definitions_an_edit_touched_are_read_around_it_as_in_the_whole_file():

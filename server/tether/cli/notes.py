@@ -158,6 +158,9 @@ def place(ws: Workspace, position: str, args) -> Place:
     if args.file:
         return Place(rel, how=A.FILE)
     if line is None:
+        if not ws.abs(rel).exists():  # `record decision a.py:3 "A title"`: the title taken for a place
+            title = "" if getattr(args, "title", None) else f'; a title goes in --title "{position}"'
+            raise UsageError(f"{path}: no such file{title}")
         raise UsageError(f"{path}: give a line (PATH:LINE), or --file for the whole file")
     return Place(rel, line - 1, lsp_col(ws, rel, line - 1, col), A.SPAN if args.span or end is not None else A.SYMBOL,
                  (end - 1, 1 << 30) if end is not None else None)
@@ -197,7 +200,13 @@ def cmd_list(args) -> int:
     with ws.snapshot():  # the notes folder scanned once, not once a note
         notes = ws.notes()
         if args.paths:
-            scope = {n.id: n for p in args.paths for n in ws.notes_in(ws.rel(p, Path.cwd()))}
+            scope = {}
+            for p in args.paths:
+                rel = ws.rel(p, Path.cwd())
+                found = ws.notes_in(rel)
+                if not found and not ws.abs(rel).exists():  # a typo is not "no notes" (a file gone may have some)
+                    raise UsageError(f"{p}: no such file or folder, and no note names it")
+                scope.update((n.id, n) for n in found)
             notes = sorted(scope.values(), key=lambda n: n.id)
         located = ws.locate_notes(notes)
         broken = ws.broken()

@@ -167,6 +167,8 @@ def _serve_one(conn: socket.socket, run, ws, state: _State) -> None:
                     conn.close()  # the client reads to the end: closed, its answer is complete
                 finally:  # still one at a time: the next request finds this one's work done (committed:
                     _deferred(ws)  # every process reads it; on disk once nobody asks, FLUSH_S)
+                    state.last = time.monotonic()  # (from its end: a hook that ran long is not followed by
+                    # the flush just as the agent's next hook, right after it, arrives)
     except OSError:
         pass  # the client gave up waiting and works alone
     finally:
