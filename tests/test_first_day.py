@@ -364,3 +364,24 @@ def test_the_same_note_recorded_twice_is_refused_naming_the_note(repo):
     ok(repo, "record", "invariant", "src/app.py:11", "--title", "Config is read once")
     ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once")
     assert len(listed_ids(ok(repo, "list").stdout)) == 3
+
+
+def test_one_line_is_said_as_one_line(repo):
+    """A note on one line of a text file read "lines 1-1" (context) and "lines at NOTES.txt:1-1" (list)."""
+    (repo / "NOTES.txt").write_text("Deploys happen on Tuesdays.\nRollbacks any day.\n", encoding="utf-8")
+    ok(repo, "record", "decision", "NOTES.txt:1", "--title", "Tuesday deploys")
+    assert "    [ok]         line at NOTES.txt:1\n" in ok(repo, "list", "NOTES.txt").stdout
+    assert "decision (line 1): Tuesday deploys" in ok(repo, "context", "NOTES.txt:1").stdout
+    ok(repo, "record", "decision", "NOTES.txt:1-2", "--title", "Deploy days")
+    assert "lines at NOTES.txt:1-2" in ok(repo, "list", "NOTES.txt").stdout
+
+
+def test_a_hand_edit_that_breaks_the_toml_names_the_line_and_the_fix(repo):
+    """`kind = decision` (quotes forgotten) was reported as "invalid TOML: Invalid value"."""
+    nid = ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once").stdout.strip()
+    (note,) = (repo / ".tether" / "notes").glob(f"{nid}-*.md")
+    note.write_text(note.read_text(encoding="utf-8").replace('kind = "decision"', "kind = decision"), encoding="utf-8")
+    r = tether(repo, "doctor")
+    assert r.returncode == 1
+    assert (f'{note.relative_to(repo)}:3: error: invalid TOML: Invalid value at column 8 in `kind = decision`; '
+            f'a text value needs quotes: kind = "decision"') in r.stdout, r.stdout

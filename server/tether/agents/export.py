@@ -149,7 +149,8 @@ def _anchor_words(a: A.Anchor) -> str:
     if a.type == A.SPAN and a.name:
         return f"a statement in `{a.name}`"
     if a.range is not None:
-        return f"lines {a.range.sl + 1}-{a.range.el + 1}"
+        one = a.range.sl == a.range.el
+        return f"line {a.range.sl + 1}" if one else f"lines {a.range.sl + 1}-{a.range.el + 1}"
     return "code in the file"
 
 
