@@ -402,3 +402,14 @@ def test_init_says_what_comes_next(tmp_path):
     assert "`tether record decision PATH:LINE --title TITLE`" in r.stderr and "`tether init --agents claude`" in r.stderr
     r = ok(root, "init", "--agents", "claude", env=env_for(HOME=str(login_home(tmp_path)), SHELL="/bin/sh"))
     assert "commit these" in r.stderr and "`tether doctor`" in r.stderr
+
+
+def test_list_with_lost_anchors_points_at_doctor(repo):
+    """`[orphaned]` and `[ambiguous]` in `list` said what became of the code, not what to do."""
+    ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once")
+    assert "tether doctor" not in ok(repo, "list").stderr
+    app = repo / "src" / "app.py"
+    app.write_text(app.read_text(encoding="utf-8").split("def load_config")[0], encoding="utf-8")
+    r = ok(repo, "list")
+    assert "[orphaned]" in r.stdout
+    assert "1 anchor(s) lost: `tether doctor` names the candidates and the command for each" in r.stderr, r.stderr

@@ -231,6 +231,10 @@ def cmd_list(args) -> int:
             print(f"    {state:<12} {where(loc)}")
     for e in broken:
         print(f"{e.path}:{e.line}: error: {e.reason}", file=sys.stderr)
+    lost = sum(loc.state in (A.ORPHANED, A.AMBIGUOUS) for n in notes for loc in located[n.id])
+    if lost:  # the list says what became of the code; doctor says what to run about it
+        print(f"tether: {lost} anchor(s) lost: `tether doctor` names the candidates and the command for each",
+              file=sys.stderr)
     return EXIT_OK
 
 
