@@ -393,6 +393,12 @@ AGENT_ROWS = [  # key, label, target
     ("edit_alone_p99_ms", "PreToolUse hook alone on an Edit (and what the code calls), p99", "<= 150 ms at 10,000 notes"),
     ("read_big_alone_p50_ms", "  the same hook on a Read of that whole file, p50", None),
     ("read_big_alone_p99_ms", "  the same hook on a Read of that whole file, p99", None),
+    ("edit_alone_cpu_p50_ms", "  its CPU time (user + system), p50: the work, less the load", None),
+    ("loop_pre_alone_p50_ms", "PreToolUse alone on an Edit after an edit of that file (a loop), p50", None),
+    ("loop_pre_alone_p99_ms", "PreToolUse alone on an Edit after an edit of that file (a loop), p99",
+     "<= 150 ms at 10,000 notes"),
+    ("loop_post_alone_p50_ms", "  the PostToolUse alone after each of those edits (its check), p50", None),
+    ("loop_post_alone_p99_ms", "  the PostToolUse alone after each of those edits (its check), p99", None),
 ]
 
 
@@ -414,16 +420,44 @@ def alone_edits(root: Path, gen: dict, n: int, env: dict) -> tuple[list[float], 
     lines = big.read_text().split("\n")
     funcs = gen["symbol_funcs"]
     times, reads = [], []
+    CPU["edits"] = []
     for k in range(n):
         i = funcs[k % len(funcs)]["start"] + 1
         event = {"session_id": f"bench-edit-{k}", "transcript_path": "", "cwd": str(root),
                  "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": f"alone-edit-{k}",
                  "tool_input": {"file_path": str(big), "old_string": lines[i], "new_string": lines[i] + "  # edit"}}
         times.append(run(hook_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000)
+        CPU["edits"].append(CPU["s"] * 1000)
         event = {"session_id": f"bench-read-big-{k}", "transcript_path": "", "cwd": str(root),
                  "hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": str(big)}}
         reads.append(run(hook_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000)
     return times, reads
+
+
+def alone_loop(root: Path, gen: dict, n: int, env: dict) -> dict:
+    """``n`` edits of the 5,000-line file as an agent with no server makes them, one after the
+    other: the PreToolUse hook on the Edit (timed: the file changed since the hook before read
+    it), the edit on disk, the PostToolUse hook that checks it (timed)."""
+    big = root / L.BIG
+    kept = big.read_text()
+    lines = kept.split("\n")
+    funcs = gen["symbol_funcs"]
+    times: dict[str, list[float]] = {"pre": [], "post": []}
+    try:
+        for k in range(n):
+            i = funcs[(7 * k) % len(funcs)]["start"] + 1  # (here and there in the file)
+            old, new = lines[i], lines[i] + f"  # loop {k}"
+            event = {"session_id": "bench-loop", "transcript_path": "", "cwd": str(root),
+                     "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": f"loop-{k}",
+                     "tool_input": {"file_path": str(big), "old_string": old, "new_string": new}}
+            times["pre"].append(run(hook_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000)
+            lines[i] = new
+            big.write_text("\n".join(lines))
+            event.update(hook_event_name="PostToolUse", tool_response={"filePath": str(big)})
+            times["post"].append(run(hook_cmd() + ["hook", "claude-code"], root, json.dumps(event).encode(), env)[0] * 1000)
+    finally:
+        big.write_text(kept)
+    return {f"loop_{kind}_alone_p{q}_ms": L.pct(xs, q) for kind, xs in times.items() for q in (50, 99)}
 
 
 def agent_path_served(root: Path, gen: dict, n: int, env: dict) -> dict:
@@ -480,6 +514,8 @@ def measure_agent_path(root: Path, notes: int, files: int, args) -> dict:
     edits, reads = alone_edits(root, gen, args.calls, env)
     res["edit_alone_p50_ms"], res["edit_alone_p99_ms"] = L.pct(edits, 50), L.pct(edits, 99)
     res["read_big_alone_p50_ms"], res["read_big_alone_p99_ms"] = L.pct(reads, 50), L.pct(reads, 99)
+    res["edit_alone_cpu_p50_ms"] = L.pct(CPU["edits"], 50)
+    res.update(alone_loop(root, gen, args.calls, env))
     with serving(root, env):
         res.update(agent_path_served(root, gen, args.calls, env))
     return res

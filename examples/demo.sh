@@ -55,5 +55,7 @@ tether doctor || echo "(doctor exited $?)"
 step "Move: inventory/stock.go becomes inventory/reserve.go (git mv): its note follows the file"
 git mv inventory/stock.go inventory/reserve.go
 tether list inventory
+
+step "tether sync: the new names and paths written into the note files, committed with the code"
 tether sync
-grep -h '^path' .tether/notes/*.md | sort | uniq -c
+git status --short .tether/notes

@@ -230,7 +230,7 @@ def test_list_text(shared):
     for kind, d in shared.rec.items():
         assert re.search(rf"^{d['id'][:8]}\w* +  {kind:<10} {re.escape(d['title'])}$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+`load_config` at src/app\.py:4-8$", out, re.M), out
-    assert re.search(r"^    \[ok\]\s+(a statement in )?`Service\.start` at src/app\.py:13-13$", out, re.M), out
+    assert re.search(r"^    \[ok\]\s+(a statement in )?`Service\.start` at src/app\.py:13$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+`Router\.route` at src/web\.ts:7-9$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+file src/web\.ts$", out, re.M), out
     assert re.search(r"^    \[ok\]\s+pattern `src/\*\*`$", out, re.M), out

@@ -44,11 +44,11 @@ def ok(cwd: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def listed(r: subprocess.CompletedProcess, verb: str) -> set[str]:
-    """The files `export` printed ("wrote X" / "stale X")."""
+    """The files `export` printed ("wrote X"; with --check "missing X", "stale X", "obsolete X")."""
     out = set()
     for line in r.stdout.splitlines():
         v, _, rel = line.partition(" ")
-        assert v == verb, r.stdout
+        assert v in verb.split("|"), r.stdout
         out.add(rel)
     return out
 
@@ -231,7 +231,8 @@ def test_user_text_around_the_markers_is_kept_byte_for_byte(repo):
 def test_check_reports_stale_files_and_changes_nothing(repo):
     root, ids = repo
     r = run(root, "export", "all", "--check")
-    assert r.returncode == 1 and "AGENTS.md" in listed(r, "stale") and not (root / "AGENTS.md").exists()
+    assert r.returncode == 1 and "AGENTS.md" in listed(r, "missing") and not (root / "AGENTS.md").exists()
+    assert "`tether export` writes them" in r.stderr
     ok(root, "export", "all")
     assert ok(root, "export", "--check").stdout == ""
 
@@ -258,7 +259,7 @@ def test_check_reports_stale_files_and_changes_nothing(repo):
     # the only note on a file is retired: its rule files are obsolete, then deleted
     ok(root, "retire", ids["workaround"])
     r = run(root, "export", "--check")
-    assert r.returncode == 1 and listed(r, "stale") == set(names("file:tools/build.py").values())
+    assert r.returncode == 1 and listed(r, "obsolete") == set(names("file:tools/build.py").values())
     assert all((root / rel).exists() for rel in names("file:tools/build.py").values())
     assert listed(ok(root, "export", "all"), "wrote") == set(names("file:tools/build.py").values())
     assert not any((root / rel).exists() for rel in names("file:tools/build.py").values())
@@ -281,7 +282,7 @@ def test_check_covers_only_what_init_agents_set_up(repo):
     assert listed(ok(root, "export"), "wrote") == {names("file:src/web.ts")["claude"]}
     assert not (root / ".cursor").exists() and not (root / "AGENTS.md").exists()
     # every agent's files, when asked for by name
-    assert "AGENTS.md" in listed(run(root, "export", "all", "--check"), "stale")
+    assert "AGENTS.md" in listed(run(root, "export", "all", "--check"), "missing|stale")
 
 
 def test_superseded_and_retired_notes_are_not_exported(repo):
@@ -309,7 +310,7 @@ def test_only_tether_files_in_the_rule_folders_are_touched(repo):
     old.write_text("from an earlier export\n", encoding="utf-8")
 
     r = run(root, "export", "claude", "--check")
-    assert r.returncode == 1 and ".claude/rules/tether-src-gone-py-0123abcd.md" in listed(r, "stale")
+    assert r.returncode == 1 and ".claude/rules/tether-src-gone-py-0123abcd.md" in listed(r, "missing|obsolete")
     ok(root, "export", "all")
     assert not old.exists()
     for rel, text in mine.items():

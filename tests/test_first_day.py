@@ -13,7 +13,7 @@ import pytest
 from tether.core.workspace import Workspace
 
 from samples import APP_PY, WEB_TS, git_init
-from test_cli import fails, ok, ok_json, tether
+from test_cli import env_for, fails, ok, ok_json, tether
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -307,3 +307,109 @@ def test_an_edited_file_parses_as_a_fresh_parse_would(edit):
     assert str(after.tree.root_node) == str(fresh.tree.root_node)
     assert [(d.qualname, d.start, d.end) for d in after.defs] == [(d.qualname, d.start, d.end) for d in fresh.defs]
     assert parsed("src/app.py", text, lang) is after and parsed("src/app.py", APP_PY, lang) is before
+
+
+# -- a second first day (click, commander, immer, itsdangerous): what still got in the way -----
+
+def test_a_note_has_one_short_id_in_list_and_in_context(repo):
+    """`list` printed 01m96t0z, `context` and the hooks 01m96t0 for the same note."""
+    ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once")
+    (short,) = listed_ids(ok(repo, "list").stdout)
+    assert f"Config is read once ({short})" in ok(repo, "context", "src/app.py:5").stdout
+
+
+def test_export_check_says_which_files_are_missing_and_the_command_that_writes_them(repo, tmp_path):
+    """Set up for Claude Code, then a note recorded: its rule file was called "stale" though it
+    had never been written, and nothing said what to run."""
+    env = env_for(HOME=str(login_home(tmp_path)), SHELL="/bin/sh")
+    ok(repo, "init", "--agents", "claude", env=env)
+    ok(repo, "record", "decision", "src/web.ts:1", "--title", "handle doubles")
+    r = tether(repo, "export", "--check")
+    assert r.returncode == 1
+    (line,) = r.stdout.splitlines()
+    assert re.fullmatch(r"missing \.claude/rules/tether-src-web-ts-\w+\.md", line), r.stdout
+    assert "`tether export`" in r.stderr
+    ok(repo, "export")
+    assert tether(repo, "export", "--check").returncode == 0
+
+
+def test_a_title_given_without_title_is_named_as_such(repo):
+    err = fails(repo, "record", "decision", "src/app.py:4", "Config is read once")
+    assert 'Config is read once: no such file; a title goes in --title "Config is read once"' in err, err
+    assert fails(repo, "record", "decision", "src/nope.py", "--title", "T") == "tether: src/nope.py: no such file"
+
+
+def test_check_given_a_line_says_it_takes_the_file(repo):
+    err = fails(repo, "check", "src/app.py:4")
+    assert "`tether check src/app.py`" in err, err
+    assert fails(repo, "check", "src/nope.py") == "tether: src/nope.py: no such file or folder"
+
+
+def test_list_of_a_path_that_is_not_there_says_so(repo):
+    """A typo was answered "no notes for …", exit 0; a file that is gone still lists its notes."""
+    ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once")
+    assert "no such file or folder" in fails(repo, "list", "src/ap.py")
+    (repo / "src" / "app.py").unlink()
+    assert "Config is read once" in ok(repo, "list", "src/app.py").stdout
+
+
+def test_the_same_note_recorded_twice_is_refused_naming_the_note(repo):
+    """A command run again (it printed only an id, so did it work?) made a second file saying
+    the same thing on the same code."""
+    (short,) = [ok(repo, "record", "invariant", "src/app.py:4", "--title", "Config is read once").stdout.strip()[:8]]
+    err = fails(repo, "record", "invariant", "src/app.py:5", "--title", "config is read  once")
+    assert f"note {short}" in err and f"`tether amend {short}`" in err and "`load_config`" in err, err
+    assert len(listed_ids(ok(repo, "list").stdout)) == 1
+    # the same words about other code, or another kind of note, are notes of their own
+    ok(repo, "record", "invariant", "src/app.py:11", "--title", "Config is read once")
+    ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once")
+    assert len(listed_ids(ok(repo, "list").stdout)) == 3
+
+
+def test_one_line_is_said_as_one_line(repo):
+    """A note on one line of a text file read "lines 1-1" (context) and "lines at NOTES.txt:1-1" (list)."""
+    (repo / "NOTES.txt").write_text("Deploys happen on Tuesdays.\nRollbacks any day.\n", encoding="utf-8")
+    ok(repo, "record", "decision", "NOTES.txt:1", "--title", "Tuesday deploys")
+    assert "    [ok]         line at NOTES.txt:1\n" in ok(repo, "list", "NOTES.txt").stdout
+    assert "decision (line 1): Tuesday deploys" in ok(repo, "context", "NOTES.txt:1").stdout
+    ok(repo, "record", "decision", "NOTES.txt:1-2", "--title", "Deploy days")
+    assert "lines at NOTES.txt:1-2" in ok(repo, "list", "NOTES.txt").stdout
+
+
+def test_a_hand_edit_that_breaks_the_toml_names_the_line_and_the_fix(repo):
+    """`kind = decision` (quotes forgotten) was reported as "invalid TOML: Invalid value"."""
+    nid = ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once").stdout.strip()
+    (note,) = (repo / ".tether" / "notes").glob(f"{nid}-*.md")
+    note.write_text(note.read_text(encoding="utf-8").replace('kind = "decision"', "kind = decision"), encoding="utf-8")
+    r = tether(repo, "doctor")
+    assert r.returncode == 1
+    assert (f'{note.relative_to(repo)}:3: error: invalid TOML: Invalid value at column 8 in `kind = decision`; '
+            f'a text value needs quotes: kind = "decision"') in r.stdout, r.stdout
+
+
+def test_tether_help_is_the_help(repo):
+    """`tether help` was "invalid choice: 'help'"."""
+    assert ok(repo, "help").stdout.startswith("usage: tether [-h]")
+    assert ok(repo, "help", "record").stdout.startswith("usage: tether record")
+
+
+def test_init_says_what_comes_next(tmp_path):
+    """`tether init` said only "created …/.tether"; the tour never showed a first note on your own code."""
+    root = tmp_path / "mine"
+    git_init(root)
+    r = ok(root, "init")
+    assert r.stdout.strip() == f"created {root.resolve() / '.tether'}"
+    assert "`tether record decision PATH:LINE --title TITLE`" in r.stderr and "`tether init --agents claude`" in r.stderr
+    r = ok(root, "init", "--agents", "claude", env=env_for(HOME=str(login_home(tmp_path)), SHELL="/bin/sh"))
+    assert "commit these" in r.stderr and "`tether doctor`" in r.stderr
+
+
+def test_list_with_lost_anchors_points_at_doctor(repo):
+    """`[orphaned]` and `[ambiguous]` in `list` said what became of the code, not what to do."""
+    ok(repo, "record", "decision", "src/app.py:4", "--title", "Config is read once")
+    assert "tether doctor" not in ok(repo, "list").stderr
+    app = repo / "src" / "app.py"
+    app.write_text(app.read_text(encoding="utf-8").split("def load_config")[0], encoding="utf-8")
+    r = ok(repo, "list")
+    assert "[orphaned]" in r.stdout
+    assert "1 anchor(s) lost: `tether doctor` names the candidates and the command for each" in r.stderr, r.stderr

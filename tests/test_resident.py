@@ -127,6 +127,57 @@ def test_a_stale_server_is_not_trusted_and_exits(root: Path, server):
     assert not os.path.exists(socket_path(root))
 
 
+@pytest.fixture
+def other_install(tmp_path_factory) -> Path:
+    """A second install of this very version: the package copied elsewhere, its grammars inside."""
+    import shutil
+    import tether as pkg
+    here = Path(pkg.__file__).parent
+    dest = tmp_path_factory.mktemp("other") / "site"
+    shutil.copytree(here, dest / "tether", ignore=shutil.ignore_patterns("__pycache__"))
+    from tether.core.languages import grammars_dir
+    shutil.copytree(grammars_dir(), dest / "tether" / "grammars", ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def serve_from(site: Path, root: Path) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    p = subprocess.Popen([sys.executable, "-m", "tether", "serve", str(root)], cwd=root, env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_for(lambda: answering(root), "the other install's server listening")
+    return p
+
+
+def test_a_server_of_another_install_of_the_same_version_makes_way(root: Path, other_install: Path):
+    """A checkout and a venv of one version are two tethers: the hook of one is not answered
+    by the other's server (after a `git pull` in one, its answers would be the old code's)."""
+    server = serve_from(other_install, root)
+    try:
+        assert ask(str(root), ["context", "pay.py:1"], str(root), b"") == (b"stale", b"", b"")
+        assert server.wait(timeout=60) == 0
+        assert "Amounts are integer cents" in hook(root, "pay.py", "k")  # the hook works alone
+    finally:
+        server.kill()
+        server.wait()
+
+
+def test_a_server_whose_code_is_upgraded_under_it_exits(root: Path, other_install: Path):
+    server = serve_from(other_install, root)
+    try:
+        build = f"{__import__('tether').__version__} {other_install / 'tether'}"
+        code, out, _ = ask(str(root), ["context", "pay.py:1"], str(root), b"", version=build)
+        assert code == b"0" and b"Amounts are integer cents" in out  # its own install's client is answered
+        time.sleep(1.1)
+        later = time.time() + 5
+        os.utime(other_install / "tether" / "core" / "anchors.py", (later, later))  # `pip install -U`, `git pull`
+        ask(str(root), ["context", "pay.py:1"], str(root), b"", version=build)
+        assert server.wait(timeout=60) == 0  # gone: the next hook starts the new code's server
+        assert not os.path.exists(socket_path(root))
+    finally:
+        server.kill()
+        server.wait()
+
+
 def test_a_dead_servers_socket_file_does_not_block_the_hook_or_a_new_server(root: Path):
     path = socket_path(root)
     os.makedirs(os.path.dirname(path), exist_ok=True)

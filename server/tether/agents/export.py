@@ -149,7 +149,8 @@ def _anchor_words(a: A.Anchor) -> str:
     if a.type == A.SPAN and a.name:
         return f"a statement in `{a.name}`"
     if a.range is not None:
-        return f"lines {a.range.sl + 1}-{a.range.el + 1}"
+        one = a.range.sl == a.range.el
+        return f"line {a.range.sl + 1}" if one else f"lines {a.range.sl + 1}-{a.range.el + 1}"
     return "code in the file"
 
 
@@ -464,12 +465,23 @@ def _text(path: Path) -> str:
         return ""
 
 
-def export(ws: Workspace, targets: list[str], check: bool = False) -> list[str]:
+def export(ws: Workspace, targets: list[str]) -> list[str]:
     """Write the rule files of ``targets`` (of :data:`TARGETS`); returns the workspace-relative
-    files written or deleted. With ``check``, nothing is written: returns the files that are
-    stale, missing or obsolete."""
+    files written or deleted."""
+    return _plan(ws, targets).apply()
+
+
+def out_of_date(ws: Workspace, targets: list[str]) -> list[tuple[str, str]]:
+    """What ``export`` would change, nothing written: each file as ``(state, rel)``, the state
+    ``missing`` (not written yet), ``stale`` (the notes say otherwise) or ``obsolete`` (its
+    notes are gone: export deletes it)."""
+    changes = sorted(_plan(ws, targets).changes.values(), key=lambda c: c.rel)
+    return [("obsolete" if c.text is None else "stale" if c.path.exists() else "missing", c.rel) for c in changes]
+
+
+def _plan(ws: Workspace, targets: list[str]) -> Plan:
     plan = Plan(ws)
     notes = collect(ws)
     for target in targets:
         plan_export(plan, target, notes)
-    return plan.rels if check else plan.apply()
+    return plan

@@ -8,11 +8,11 @@ the server takes to answer; and a hook command starts the interpreter without ``
 ``environ`` with it, is ~1.5 ms of a served hook, and ``zlib`` a shared library to load. So
 the request and the answer are NUL-separated fields, not JSON:
 
-    request  VERSION \\0 CWD \\0 N \\0 ARG_1 \\0 … ARG_N \\0 STDIN      (then the client shuts its side)
+    request  BUILD \\0 CWD \\0 N \\0 ARG_1 \\0 … ARG_N \\0 STDIN      (then the client shuts its side)
     answer   EXIT \\0 LEN(OUT) \\0 OUT ERR
 
 A path or an argument cannot hold a NUL, so the split is exact; EXIT is the command's exit
-code, or ``stale`` (a server of another tether version, which then exits), ``elsewhere``
+code, or ``stale`` (a server of another tether — version or install — which then exits), ``elsewhere``
 (the folder is not this server's workspace) or ``alone`` (a request the server leaves to the
 command: one that distils a session with a long transcript, or one it failed to run): then the
 command works alone.
@@ -35,6 +35,9 @@ import _socket
 from .. import __version__
 
 HOOK_AGENTS = ("claude-code", "copilot", "cursor", "gemini")  # tether hook AGENT
+# which tether asks: its version and the folder it runs from — two installs of one version (a
+# checkout and a venv) are two tethers, and a server answers only the one it is
+BUILD = f"{__version__} {__file__.rpartition('/cli/')[0]}"
 
 ANSWER_S = 2.0  # a server slower than this (busy distilling, stuck) is not waited for: work alone
 STALE, ELSEWHERE, ALONE = b"stale", b"elsewhere", b"alone"
@@ -180,13 +183,13 @@ def listening(path: str) -> bool:
         return False
 
 
-def request(argv: list[str], cwd: str, stdin: bytes, version: str = __version__) -> bytes:
+def request(argv: list[str], cwd: str, stdin: bytes, version: str = BUILD) -> bytes:
     fields = [version, cwd, str(len(argv)), *argv]
     return b"\0".join(fsencode(f) for f in fields) + b"\0" + stdin
 
 
 def parse_request(data: bytes) -> tuple[str, str, list[str], bytes]:
-    """(version, cwd, argv, stdin) of a request; ValueError when it is not one."""
+    """(build, cwd, argv, stdin) of a request; ValueError when it is not one."""
     version, cwd, n, rest = data.split(b"\0", 3)
     parts = rest.split(b"\0", int(n))
     if len(parts) != int(n) + 1:
@@ -204,7 +207,7 @@ class Distrusted(Exception):
 
 
 def ask(root: str, argv: list[str], cwd: str, stdin: bytes, timeout: float = ANSWER_S,
-        version: str = __version__) -> tuple[bytes, bytes, bytes] | None:
+        version: str = BUILD) -> tuple[bytes, bytes, bytes] | None:
     """(exit, out, err) as the server answers, or None: no server, no answer in time, or
     an answer cut short. :class:`Distrusted` when the socket is not this user's: nothing
     was sent."""

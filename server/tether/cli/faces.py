@@ -84,7 +84,7 @@ def cmd_proxy(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from ..agents.export import TARGETS, export
+    from ..agents.export import TARGETS, export, out_of_date
     ws = workspace()
     if args.target:
         targets = list(TARGETS) if args.target == "all" else [args.target]
@@ -95,10 +95,16 @@ def cmd_export(args) -> int:
             print("tether: no agent here reads rule files yet: `tether init --agents` sets them up "
                   "(`tether export all` writes every agent's)", file=sys.stderr)
             return EXIT_OK
-    stale = export(ws, targets, check=args.check)
-    for rel in stale:
-        print(f"{'stale' if args.check else 'wrote'} {rel}")
-    return EXIT_FINDINGS if args.check and stale else EXIT_OK
+    if not args.check:
+        for rel in export(ws, targets):
+            print(f"wrote {rel}")
+        return EXIT_OK
+    behind = out_of_date(ws, targets)
+    for state, rel in behind:
+        print(f"{state} {rel}")
+    if behind:
+        print(f"tether: {len(behind)} rule file(s) not as the notes say: `tether export` writes them", file=sys.stderr)
+    return EXIT_FINDINGS if behind else EXIT_OK
 
 
 def cmd_lsp(args) -> int:

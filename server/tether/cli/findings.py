@@ -9,7 +9,7 @@ from pathlib import Path
 from .. import __version__
 from ..checks.findings import Finding, check, doctor, touched
 from ..core.files import changed_lines, is_under
-from .common import EXIT_FINDINGS, EXIT_OK, UsageError, out_json, workspace
+from .common import EXIT_FINDINGS, EXIT_OK, UsageError, out_json, parse_position, workspace
 from .pull_request import pull_request_markdown
 
 
@@ -25,6 +25,9 @@ def cmd_check(args) -> int:
             rel = ws.rel(p, Path.cwd())
             target = ws.abs(rel)
             if not target.exists():
+                path, line, _, _ = parse_position(p)
+                if line is not None and ws.abs(ws.rel(path, Path.cwd())).exists():  # a position, as `context` takes
+                    raise UsageError(f"{p}: check takes files and folders, not lines: `tether check {path}`")
                 raise UsageError(f"{p}: no such file or folder")
             rels += [f for f in ws.files() if is_under(f, rel)] \
                 if target.is_dir() else [rel]

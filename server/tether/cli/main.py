@@ -19,6 +19,8 @@ from .common import EXIT_OK, EXIT_USAGE, UsageError
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv and argv[0] == "help":  # `tether help [COMMAND]`, as git and pip take it
+        argv = [*argv[1:2], "--help"]
     parser = build_parser(argv[0] if argv else None)
     args, extra = parser.parse_known_args(argv)
     if extra:  # positions after an option (record KIND --span A:1 B:2): argparse leaves them over

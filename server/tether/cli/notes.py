@@ -53,6 +53,12 @@ def cmd_init(args) -> int:
         print(f"{'created' if created else 'already set up:'} {ws.dir}")
         for rel in changed:
             print(f"wrote {rel}")
+        if created and not agents:  # what a first day does next
+            print("tether: next, `tether record decision PATH:LINE --title TITLE`, and `tether init --agents claude` "
+                  "(or codex, cursor, gemini, vscode) for your agents; commit .tether/ with the code", file=sys.stderr)
+        elif changed:
+            print("tether: commit these with .tether/ so the team's agents are set up alike; `tether doctor` says "
+                  "when a hook command cannot start", file=sys.stderr)
     return EXIT_OK
 
 
@@ -158,6 +164,9 @@ def place(ws: Workspace, position: str, args) -> Place:
     if args.file:
         return Place(rel, how=A.FILE)
     if line is None:
+        if not ws.abs(rel).exists():  # `record decision a.py:3 "A title"`: the title taken for a place
+            title = "" if getattr(args, "title", None) else f'; a title goes in --title "{position}"'
+            raise UsageError(f"{path}: no such file{title}")
         raise UsageError(f"{path}: give a line (PATH:LINE), or --file for the whole file")
     return Place(rel, line - 1, lsp_col(ws, rel, line - 1, col), A.SPAN if args.span or end is not None else A.SYMBOL,
                  (end - 1, 1 << 30) if end is not None else None)
@@ -197,7 +206,13 @@ def cmd_list(args) -> int:
     with ws.snapshot():  # the notes folder scanned once, not once a note
         notes = ws.notes()
         if args.paths:
-            scope = {n.id: n for p in args.paths for n in ws.notes_in(ws.rel(p, Path.cwd()))}
+            scope = {}
+            for p in args.paths:
+                rel = ws.rel(p, Path.cwd())
+                found = ws.notes_in(rel)
+                if not found and not ws.abs(rel).exists():  # a typo is not "no notes" (a file gone may have some)
+                    raise UsageError(f"{p}: no such file or folder, and no note names it")
+                scope.update((n.id, n) for n in found)
             notes = sorted(scope.values(), key=lambda n: n.id)
         located = ws.locate_notes(notes)
         broken = ws.broken()
@@ -216,6 +231,10 @@ def cmd_list(args) -> int:
             print(f"    {state:<12} {where(loc)}")
     for e in broken:
         print(f"{e.path}:{e.line}: error: {e.reason}", file=sys.stderr)
+    lost = sum(loc.state in (A.ORPHANED, A.AMBIGUOUS) for n in notes for loc in located[n.id])
+    if lost:  # the list says what became of the code; doctor says what to run about it
+        print(f"tether: {lost} anchor(s) lost: `tether doctor` names the candidates and the command for each",
+              file=sys.stderr)
     return EXIT_OK
 
 

@@ -29,8 +29,8 @@ import threading
 import time
 
 from .. import __version__
-from .client import (ALONE, ANSWER_S, ELSEWHERE, STALE, answer, distrust, parse_request, say_once, socket_path,
-                     stranger, workspace_root)
+from .client import (ALONE, ANSWER_S, BUILD, ELSEWHERE, STALE, answer, distrust, parse_request, say_once,
+                     socket_path, stranger, workspace_root)
 
 SERVED = ("hook", "context")  # what the server runs: read-mostly, asked for on every tool call
 DISTILLING = frozenset(("Stop", "SessionEnd", "PreCompact"))  # the hook's moments that read a whole transcript
@@ -65,7 +65,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
     if claim is None:
         return 1
     sock = None
-    state = _State()
+    state, code = _State(), _Code()
     try:
         Workspace.resident[ws.root] = ws  # every command run here finds it open and warm
         ws.deferred = []  # what an answer does not wait for runs after it (_serve_one)
@@ -87,6 +87,8 @@ def serve(root, run, idle: float = IDLE_S) -> int:
                     with state.running:  # (after the request still running, if one is)
                         ws.store.flush()
                         state.unflushed = False
+                    if code.changed():
+                        return 0  # upgraded under it: the next command starts the new code's server
                     continue
                 if warming:
                     with state.running:
@@ -95,7 +97,7 @@ def serve(root, run, idle: float = IDLE_S) -> int:
                         ws.store.flush()
                         _settled()
                     continue
-                if time.monotonic() - state.last > idle or not ws.repo.notes_dir.is_dir():
+                if time.monotonic() - state.last > idle or not ws.repo.notes_dir.is_dir() or code.changed():
                     return 0
                 continue
             if sock not in ready:
@@ -127,6 +129,54 @@ def serve(root, run, idle: float = IDLE_S) -> int:
         ws.close()
 
 
+def _same_tether(build: str) -> bool:
+    """A request from this very tether: this version, run from this folder (through links);
+    one that names no absolute folder cannot be told apart, and is."""
+    if build == BUILD:
+        return True
+    version, _, folder = build.partition(" ")
+    here = BUILD.partition(" ")[2]
+    return version == __version__ and (not folder.startswith("/") or os.path.realpath(folder) == os.path.realpath(here))
+
+
+class _Code:
+    """tether's own files as the server started: a ``pip install -U`` or a ``git pull`` under a
+    long-lived server changes them, and the server then makes way for the new code's (looked at
+    when a request's writes are flushed, at most once a second, and when idle)."""
+
+    def __init__(self):
+        self.folders = [BUILD.partition(" ")[2]]
+        try:
+            from ..core.languages import grammars_dir
+            self.folders.append(str(grammars_dir()))
+        except Exception:  # (no grammars: nothing parses either)
+            pass
+        self.stamp, self.at = self._stamp(), time.monotonic()
+
+    def _stamp(self) -> tuple[int, int]:
+        newest = count = 0
+        todo = list(self.folders)
+        while todo:
+            try:
+                with os.scandir(todo.pop()) as entries:
+                    for e in entries:
+                        if e.is_dir(follow_symlinks=False):
+                            if e.name != "__pycache__":
+                                todo.append(e.path)
+                        elif e.name.endswith((".py", ".scm", ".toml")):
+                            count += 1
+                            newest = max(newest, e.stat().st_mtime_ns)
+            except OSError:
+                continue
+        return newest, count
+
+    def changed(self) -> bool:
+        if time.monotonic() - self.at < 1.0:
+            return False
+        self.at = time.monotonic()
+        return self._stamp() != self.stamp
+
+
 class _State:
     """What the accepting loop and the connections' threads share."""
 
@@ -152,7 +202,7 @@ def _serve_one(conn: socket.socket, run, ws, state: _State) -> None:
                 version, cwd, argv, stdin = parse_request(_read(conn, deadline))
             except (OSError, ValueError):
                 return
-            if version != __version__:
+            if not _same_tether(version):
                 conn.sendall(answer(STALE))
                 state.stop.set()
                 os.write(state.wake_w, b"x")

@@ -315,7 +315,7 @@ def _rank(locs: list[Located], line: int | None) -> tuple[int | None, str, str]:
         name = loc.resolution.name or a.name
         label = f"`{name}`" if a.name else "lines"
         if a.type in (A.SPAN, A.LINES) and r is not None:
-            label = f"a statement in {label}" if a.name else f"lines {r.sl + 1}-{r.el + 1}"
+            label = f"a statement in {label}" if a.name else f"{'line' if r.sl == r.el else 'lines'} {line_span(r.sl, r.el)}"
         short = label.replace(f"`{name}`", f"`{name.rsplit('.', 1)[-1]}`") if a.name else label  # the file is known
         came = f"moved here from {a.path}" if loc.resolution.path and loc.resolution.path != a.path else ""
         if a.type == A.FILE:
@@ -407,11 +407,17 @@ def where(loc: Located) -> str:
     if a.type == A.FILE:
         return f"file {loc.path}" + (f" (was {a.path})" if loc.path != a.path else "")
     name = loc.resolution.name or a.name
-    place = f"{loc.path}:{r.sl + 1}-{r.el + 1}" if r is not None else f"{a.path} (last seen at line {a.range.sl + 1})" \
+    place = f"{loc.path}:{line_span(r.sl, r.el)}" if r is not None else f"{a.path} (last seen at line {a.range.sl + 1})" \
         if a.range is not None else a.path
     if a.type == A.SPAN:
         return f"a statement in `{name}` at {place}"
-    return f"`{name}` at {place}" if name else f"lines at {place}" if a.type == A.LINES else place
+    one = r is not None and r.sl == r.el
+    return f"`{name}` at {place}" if name else f"line{'' if one else 's'} at {place}" if a.type == A.LINES else place
+
+
+def line_span(sl: int, el: int) -> str:
+    """0-based first and last line as people read them: ``12`` for one line, ``12-15``."""
+    return f"{sl + 1}" if el == sl else f"{sl + 1}-{el + 1}"
 
 
 STATE_WORDS = {

@@ -175,9 +175,16 @@ def parse_note(text: str, path: str) -> Note:
     try:  # processes read the notes from the index, and the import costs each 3 ms
         data = tomli.loads(front)
     except tomli.TOMLDecodeError as e:
-        m = re.search(r"line (\d+)", str(e))
+        m = re.search(r"line (\d+)(?:, column (\d+))?", str(e))
         line = int(m.group(1)) + 1 if m else 2
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
+        said = lines[line - 1].strip() if line <= close else ""
+        if said:
+            reason += f" at column {m.group(2)}" if m and m.group(2) else ""
+            reason += f" in `{said}`"
+            key, eq, value = (x.strip() for x in said.partition("="))
+            if eq and re.fullmatch(r"[A-Za-z][\w .-]*", value) and value not in ("true", "false", "inf", "nan"):
+                reason += f'; a text value needs quotes: {key} = "{value}"'  # the hand edit people make most
         raise NoteError(path, line, f"invalid TOML: {reason}") from None
     body = "\n".join(lines[close + 1:])
     if body.startswith("\n"):

@@ -24,7 +24,7 @@ from stat import S_IFLNK, S_IFMT, S_IFREG
 
 from . import anchors as A
 from .files import TETHER_DIR, FolderChanges, WorkspaceError, atomic_write, glob_match
-from .notes import Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note, short_ids
+from .notes import SHORT_ID, Note, NoteError, format_note, note_from_dict, note_to_dict, now, parse_note, short_ids
 from .store import DAMAGE, IndexWriteError, Store, bulk_dumps
 from .text import digest
 
@@ -382,13 +382,14 @@ class NoteRepository:
         return out
 
     @_recovering
-    def short_id(self, nid: str, least: int = 7) -> str:
+    def short_id(self, nid: str, least: int = SHORT_ID) -> str:
         """The shortest prefix of ``nid`` (at least ``least`` characters) that no other note's id
-        starts with, as git abbreviates hashes: its neighbours in the sorted index decide."""
+        starts with, as git abbreviates hashes: its neighbours in the sorted index decide. The
+        same least as ``tether list``, so a note has one short form in every answer."""
         return self.short_ids_of([nid], least)[nid]
 
     @_recovering
-    def short_ids_of(self, nids: list[str], least: int = 7) -> dict[str, str]:
+    def short_ids_of(self, nids: list[str], least: int = SHORT_ID) -> dict[str, str]:
         """:meth:`short_id` of each of ``nids``, read in one transaction."""
         out = {}
         with self.store.read() as txn:

@@ -228,6 +228,7 @@ class Workspace:
             anchors.append(anchor)
         if checks and kind != "invariant":
             raise WorkspaceError("only invariants carry checks")
+        self._refuse_repeat(kind, title, anchors[0])
         for anchor, src in placed:
             lang = src.lang if src is not None else None
             for raw in checks:  # refused now, with the reason, rather than silently never matching
@@ -249,6 +250,19 @@ class Workspace:
                 self.resolutions.remember(note, i, anchor, src.text)
                 self.resolutions.see((anchor.path, src))
         return self.save(note)
+
+    def _refuse_repeat(self, kind: str, title: str, anchor: A.Anchor) -> None:
+        """The same note recorded twice (a command run again, an agent's retry) would be two files
+        saying one thing: refused, naming the note to change instead."""
+        said = " ".join(title.split()).casefold()
+        where = (anchor.type, anchor.path, anchor.name, anchor.pattern)
+        near = self.notes() if anchor.type == A.GLOB else self.notes_on(anchor.path)
+        for n in near:
+            if (n.status == "active" and n.kind == kind and " ".join(n.title.split()).casefold() == said
+                    and any((a.type, a.path, a.name, a.pattern) == where for a in n.anchors)):
+                short, on = self.repo.short_id(n.id), anchor.name or anchor.path or anchor.pattern
+                raise WorkspaceError(f"note {short} already says \"{n.title}\" on `{on}`: change it with "
+                                     f"`tether amend {short}` (MCP: amend_note) rather than record it twice")
 
     def join(self, ref: str, places: list[Place] = (), *, title: str = "", body: str = "", rationale: str = "",
              rejected: list[tuple[str, str]] = (), works_around: str = "", remove_when: str = "", failure: str = "",
