@@ -191,12 +191,13 @@ def generate(root: Path, n_notes: int, n_files: int) -> dict:
     (root / BIG).write_text(text)
     src = SourceFile(text, py)
     anchored = [m for i, m in enumerate(methods) if i % 5 != 4][:BIG_NOTES]  # 200 of 250
-    symbol_funcs = []
+    symbol_funcs, span_funcs = [], []
     written = 0
     for j, m in enumerate(anchored):
         kind = "invariant" if j % (BIG_NOTES // BIG_INVARIANTS) == 0 else OTHER_KINDS[j % 4]
         if j % 10 == 5:  # a tenth are span anchors on a statement in the body
             a = A.record(src, BIG, m["result_line"], 8, how=A.SPAN)
+            span_funcs.append(m)
         else:
             a = A.record(src, BIG, m["start"], 4)
             symbol_funcs.append(m)
@@ -226,7 +227,8 @@ def generate(root: Path, n_notes: int, n_files: int) -> dict:
     ws = Workspace(root)
     indexed, broken = ws.reindex()
     ws.close()
-    return {"text": text, "methods": methods, "symbol_funcs": symbol_funcs, "notes_written": written,
+    return {"text": text, "methods": methods, "symbol_funcs": symbol_funcs, "span_funcs": span_funcs,
+            "notes_written": written,
             "indexed": indexed, "broken": broken, "generate_s": gen_s, "reindex_s": time.perf_counter() - t1,
             "big_lines": text.count("\n")}
 

@@ -385,6 +385,8 @@ AGENT_ROWS = [  # key, label, target
      "<= 30 ms and <= 4x floor p99"),
     ("post_edit_served_site_p50_ms", "  the same by the `tether` script (with site), p50", None),
     ("post_edit_served_site_p99_ms", "  the same by the `tether` script (with site), p99", None),
+    ("post_edit_served_span_p50_ms", "  the same, in a function with a statement's note (resolved), p50", None),
+    ("post_edit_served_span_p99_ms", "  the same, in a function with a statement's note (resolved), p99", None),
     ("hook_alone_p50_ms", "PreToolUse hook alone (no server), p50", None),
     ("hook_alone_p99_ms", "PreToolUse hook alone (no server), p99", "<= 150 ms at 10,000 notes"),
     ("hook_first_ms", "PreToolUse hook alone, the first after `tether reindex` (once)", None),
@@ -465,15 +467,19 @@ def agent_path_served(root: Path, gen: dict, n: int, env: dict) -> dict:
     the edit on disk, then the PostToolUse hook that checks the edited file (timed), served — by
     the hook command ``init --agents`` writes and, in turn with it (so both meet the same load),
     by the ``tether`` script with site as an older hook command ran it (the first edit, on a server
-    just started, is the hook command's: its p99 counts it, as before the script's row was added)."""
+    just started, is the hook command's: its p99 counts it, as before the script's row was added).
+    Then ``n // 3`` edits (by the hook command) of functions holding a note on a statement, whose
+    anchor the check resolves in the edited file (``_span``)."""
     big = root / L.BIG
     kept = big.read_text()
     lines = kept.split("\n")
-    funcs = gen["symbol_funcs"]
-    times: dict[str, list[float]] = {"": [], "_site": []}
+    times: dict[str, list[float]] = {"": [], "_site": [], "_span": []}
     try:
-        for k in range(2 * n):
+        for k in range(2 * n + n // 3):
             cmd, kind = (hook_cmd(), "") if k % 2 == 0 else (tether_cmd(), "_site")
+            funcs = gen["symbol_funcs"]
+            if k >= 2 * n:
+                cmd, kind, funcs = hook_cmd(), "_span", gen["span_funcs"]
             i = funcs[k % len(funcs)]["start"] + 1  # a line in a noted function's body
             old, new = lines[i], lines[i] + f"  # edit {k}"
             event = {"session_id": f"bench-post-{k}", "transcript_path": "", "cwd": str(root),
