@@ -272,6 +272,25 @@ def test_the_definitions_of_an_edited_text_are_those_of_the_text_before_moved_an
     assert shifted > 100
 
 
+def test_an_overload_stub_of_an_edited_text_declares_what_it_declared_in_a_fresh_parse():
+    """Definitions derived from the text before an edit leave the stubs unread: a touch on a
+    stub still finds the implementation it declares, and a touch elsewhere none."""
+    text = ("from typing import overload\n\n\nclass Box:\n    @overload\n    def get(self, k: int) -> int: ...\n"
+            "    @overload\n    def get(self, k: str) -> str: ...\n    def get(self, k):\n        return k\n\n\n"
+            "def other():\n    return 1\n")
+    lang = for_path("box.py")
+    src = SourceFile(text, lang)
+    src.defs  # noqa: B018
+    new = edited(src, text.replace("return 1", "return 2"))
+    assert new._base_defs is not None and new.defs and new._stubs is None  # derived, the stubs not read
+    fresh = SourceFile(new.text, lang)
+    for needle in ("def get(self, k: int)", "def get(self, k: str)", "return k", "return 2"):
+        at = new.text.index(needle)
+        got, want = new.implementation_of_stub(at), fresh.implementation_of_stub(at)
+        assert (got and (got.qualname, got.start)) == (want and (want.qualname, want.start)), needle
+    assert fresh.implementation_of_stub(text.index("def get(self, k: int)")).qualname == "Box.get"
+
+
 def test_the_definitions_an_edit_touched_are_read_around_it_as_in_the_whole_file():
     """The observation log names the definitions an edit touched; read with a query over the
     edited lines (and the comment and decorators below them), as over the whole file."""
