@@ -37,7 +37,8 @@ from .. import __version__
 HOOK_AGENTS = ("claude-code", "copilot", "cursor", "gemini")  # tether hook AGENT
 # which tether asks: its version and the folder it runs from — two installs of one version (a
 # checkout and a venv) are two tethers, and a server answers only the one it is
-BUILD = f"{__version__} {__file__.rpartition('/cli/')[0]}"
+PACKAGE = __file__.rpartition("/cli/")[0]
+BUILD = f"{__version__} {PACKAGE}"
 
 ANSWER_S = 2.0  # a server slower than this (busy distilling, stuck) is not waited for: work alone
 STALE, ELSEWHERE, ALONE = b"stale", b"elsewhere", b"alone"

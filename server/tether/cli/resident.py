@@ -29,8 +29,8 @@ import threading
 import time
 
 from .. import __version__
-from .client import (ALONE, ANSWER_S, BUILD, ELSEWHERE, STALE, answer, distrust, parse_request, say_once,
-                     socket_path, stranger, workspace_root)
+from .client import (ALONE, ANSWER_S, BUILD, ELSEWHERE, PACKAGE, STALE, answer, distrust, parse_request,
+                     say_once, socket_path, stranger, workspace_root)
 
 SERVED = ("hook", "context")  # what the server runs: read-mostly, asked for on every tool call
 DISTILLING = frozenset(("Stop", "SessionEnd", "PreCompact"))  # the hook's moments that read a whole transcript
@@ -135,8 +135,7 @@ def _same_tether(build: str) -> bool:
     if build == BUILD:
         return True
     version, _, folder = build.partition(" ")
-    here = BUILD.partition(" ")[2]
-    return version == __version__ and (not folder.startswith("/") or os.path.realpath(folder) == os.path.realpath(here))
+    return version == __version__ and (not folder.startswith("/") or os.path.realpath(folder) == os.path.realpath(PACKAGE))
 
 
 class _Code:
@@ -145,7 +144,7 @@ class _Code:
     when a request's writes are flushed, at most once a second, and when idle)."""
 
     def __init__(self):
-        self.folders = [BUILD.partition(" ")[2]]
+        self.folders = [PACKAGE]
         try:
             from ..core.languages import grammars_dir
             self.folders.append(str(grammars_dir()))
