@@ -316,12 +316,13 @@ def _trimmed(src: SourceFile, sl: int, el: int) -> tuple[int, int]:
 def test_a_served_check_answers_from_what_the_edit_reached_and_keeps_every_anchor_after(tmp_path):
     """A server checking an agent's edit (``tether hook`` after an Edit) resolves before its
     answer only the invariants' anchors and those the edit may have reached, and the rest once
-    the answer is out (``Workspace.later``). After every edit its findings are those of a
-    command alone on a copy edited alike, and once the rest ran every anchor's resolution and
-    record are those of a process that resolved them all before answering."""
+    the answer is out (``Workspace.later``); told of the edit before (the hook before it), it
+    has checked the text announced while the agent made it. After every edit its findings are
+    those of a command alone on a copy edited alike, and once the rest ran every anchor's
+    resolution and record are those of a process that resolved them all before answering."""
     import shutil
 
-    from tether.checks.findings import check
+    from tether.checks.findings import _AHEAD, check, parse_ahead
     from tether.core.workspace import Workspace
 
     rng = random.Random(11)
@@ -360,13 +361,18 @@ def test_a_served_check_answers_from_what_the_edit_reached_and_keeps_every_ancho
 
     pieces = ["    x = 1", "def zz():\n    pass", "    print(1)", '"""', "#", "", "    def add(self):\n        return 2",
               "class Ledger:", "        return -amount", "  # note", " + 1", "def pay(amount):\n    return 0"]
-    later = 0
+    later = ahead = 0
     try:
         for k in range(41):
             if k:
-                text = random_edit(rng, text, pieces)
+                edit = random_edit(rng, text, pieces)
+                # the hook before the edit: the server checks the text announced (now and then not the one made)
+                announced = edit if k % 4 else random_edit(rng, text, pieces)
+                run("served", parse_ahead, served, "x.py", text, (), announced)
+                text = edit
                 for root in roots.values():
                     (root / "x.py").write_text(text)
+            ahead += _AHEAD.get((served.root, "x.py"), ("",))[0] == digest(text)
             answer_served = [f.to_text() for f in run("served", check, served, ["x.py"])]
             later += bool(served.deferred)
             for fn, args in served.deferred:  # what the server runs once the answer is out
@@ -387,6 +393,7 @@ def test_a_served_check_answers_from_what_the_edit_reached_and_keeps_every_ancho
         served.close()
         eager.close()
     assert later > 20  # (the anchors the edit did not reach were resolved after the answer)
+    assert ahead > 20  # (the findings of the text announced, made before the edit, were the answer)
 
 
 def test_a_long_lived_process_reads_the_records_another_process_wrote_since(tmp_path):
@@ -466,6 +473,28 @@ def test_a_server_told_a_file_is_to_be_edited_parses_it_once_its_answer_is_out(t
         after = parsed("x.py", edit, for_path("x.py"))
         assert (after is ahead) == (made == "as announced")  # the check parsed nothing more, or the edit made
         assert after.change is not None and after.change.base == digest(PY)  # from the text parsed ahead
+        resident._deferred(ws)
+
+
+@pytest.mark.parametrize("meanwhile", ["nothing", "the note amended"])
+def test_the_check_after_an_edit_made_ahead_is_the_answer_while_the_notes_are_the_same(tmp_path, meanwhile):
+    """The findings a server worked out for the text an Edit announced are the check's answer
+    after the edit only while the notes are those it worked them out with: a note amended
+    meanwhile (by a person, another agent) is what the answer says."""
+    from tether.cli import resident
+    from tether.checks.findings import _AHEAD
+
+    with served(tmp_path, {}) as (ws, hook):
+        inv = ws.record("invariant", "x.py", 18, 0, title="Pay never rounds")
+        hook("PreToolUse")
+        resident._deferred(ws)  # the text announced checked, once the answer is out
+        assert (ws.root, "x.py") in _AHEAD
+        (tmp_path / "x.py").write_text(PY.replace("x = amount * 2", "x = amount * 3"))
+        if meanwhile == "the note amended":
+            ws.amend(inv.id, title="Pay never rounds down")
+        answer = hook("PostToolUse")
+        title = "Pay never rounds down" if meanwhile == "the note amended" else "Pay never rounds"
+        assert f'invariant \\"{title}\\": this code changed since it was last confirmed' in answer
         resident._deferred(ws)
 
 

@@ -416,7 +416,7 @@ def before_tool(ws: Workspace, sid: str, cwd: Path, found: list[Touch], budget: 
         if text is not None:
             from ..checks.findings import parse_ahead
             edits = list(zip(t.olds, t.news)) if len(t.news) == len(t.olds) else []  # (the proxy's touches: olds only)
-            ws.later(parse_ahead, rel, text, edits, t.written)
+            ws.later(parse_ahead, ws, rel, text, edits, t.written)
     return "\n".join(p for p in parts if p)
 
 

@@ -224,19 +224,17 @@ def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
                 out += [f for f in file_findings(rel, ws.locate(rel)) if f.severity in ("error", "warning")]
             continue
         notes = ws.notes_on(rel)
-        todo = anchored_in(rel, notes)
         h = digest(text)
-        last, olds = ws.resolutions.last_seen(todo, h)
-        # answering first (a server), a file this process parsed before is parsed now, from what the edit
-        # changed since the text most of its anchors were last resolved in
-        since = Counter(st.get("resolved_in") for st in last.values() if st).most_common(1)
-        src = parsed(rel, text, for_path(rel), h, since[0][0] if since else None) \
-            if ws.deferred is not None and kept(rel) else None
-        now = _needed_now(todo, last, src.change) if src is not None else todo
-        if len(now) < len(todo):
+        found = _checked_ahead(ws, rel, h, notes)
+        if found is not None:  # the hook before the edit checked this very text
+            out += _lost_followed(ws, rel, text, found)
+            ws.later(_resolve_all, ws, rel, text, h)
+            continue
+        w, todo = _file_work(ws, rel, text, h, notes)
+        if len(w.todo) < len(todo):
             later.add(rel)
-            ws.later(_resolve_all, ws, rel, text, h, todo, last, olds)
-        work.append(FileWork(rel, text, h, notes, now, last, olds))
+            ws.later(_resolve_all, ws, rel, text, h, todo, w.last, w.olds)
+        work.append(w)
     # ... the files are parsed and checked anywhere (forked children share a big check;
     # a language's files together, so each process compiles fewer languages' queries) ...
     work.sort(key=lambda w: (os.path.splitext(w.rel)[1], w.rel))
@@ -244,11 +242,31 @@ def _check_files(ws: Workspace, rels: list[str], out: list[Finding]) -> None:
     for w, (found, updates) in zip(work, fork_map(check_file, work, jobs)):
         if w.rel not in later:
             ws.resolutions.keep(w.text, w.h, updates)  # ... and what is kept is stored here
-        if any(f.code == ORPHANED for f in found):  # lost here: looked for in other files (no store in a child)
-            lost = {ORPHANED, AMBIGUOUS}
-            found = [f for f in found if f.code not in lost] + [
-                f for f in file_findings(w.rel, ws.locate(w.rel, w.text)) if f.code in lost]
-        out += found
+        out += _lost_followed(ws, w.rel, w.text, found)
+
+
+def _lost_followed(ws: Workspace, rel: str, text: str, found: list[Finding]) -> list[Finding]:
+    """``found`` in ``rel`` with the code lost there looked for in other files (which needs the
+    store: not in a forked child, nor ahead of an edit)."""
+    if not any(f.code == ORPHANED for f in found):
+        return found
+    lost = {ORPHANED, AMBIGUOUS}
+    return [f for f in found if f.code not in lost] + [
+        f for f in file_findings(rel, ws.locate(rel, text)) if f.code in lost]
+
+
+def _file_work(ws: Workspace, rel: str, text: str, h: str, notes: list[Note]) -> tuple[FileWork, list[tuple]]:
+    """What checking ``rel`` in ``text`` needs from the store, with the anchors to resolve
+    before the answer; and all of the file's anchors."""
+    todo = anchored_in(rel, notes)
+    last, olds = ws.resolutions.last_seen(todo, h)
+    # answering first (a server), a file this process parsed before is parsed now, from what the edit
+    # changed since the text most of its anchors were last resolved in
+    since = Counter(st.get("resolved_in") for st in last.values() if st).most_common(1)
+    src = parsed(rel, text, for_path(rel), h, since[0][0] if since else None) \
+        if ws.deferred is not None and kept(rel) else None
+    now = _needed_now(todo, last, src.change) if src is not None else todo
+    return FileWork(rel, text, h, notes, now, last, olds), todo
 
 
 def _needed_now(todo: list[tuple], last: dict, ch: Change | None) -> list[tuple]:
@@ -261,21 +279,50 @@ def _needed_now(todo: list[tuple], last: dict, ch: Change | None) -> list[tuple]
     return [t for t in todo if t[0].kind == "invariant" or not unreached(t[2], last.get((t[0].id, t[1])), ch)]
 
 
-def parse_ahead(rel: str, text: str, edits: list[tuple[str, str]] = (), written: str | None = None) -> None:
+def parse_ahead(ws: Workspace, rel: str, text: str, edits: list[tuple[str, str]] = (),
+                written: str | None = None) -> None:
     """``text``, the file ``rel`` as the hook before an edit read it, parsed and kept with its
     definitions' names; and, parsed from it, the text the announced edit will make of it
-    (``edits``: its replacements in order, ``written``: the whole new text), while the agent
-    makes the edit (a server told the file is to be edited). The check after the edit then
-    finds the file's parse made — or, when the file is not that text, parses only what the
-    edit changed. (Not the file read again here: by now the agent's tool may be writing it, and
-    a file being written can be read empty: the check would then parse the whole file anew and
-    resolve every anchor in it.)"""
+    (``edits``: its replacements in order, ``written``: the whole new text), checked, while the
+    agent makes the edit (a server told the file is to be edited). The check after the edit then
+    finds its findings made, when the file is that text — or, when it is not, parses only what
+    the edit changed. (Not the file read again here: by now the agent's tool may be writing it,
+    and a file being written can be read empty: the check would then parse the whole file anew
+    and resolve every anchor in it.)"""
     lang = for_path(rel)
     parsed(rel, text, lang).names  # noqa: B018
     after = written if written is not None else edited_text(text, edits)
     if after is not None and after != text:
         parsed(rel, after, lang).names  # noqa: B018
+        with ws.snapshot():
+            _check_ahead(ws, rel, after)
         parsed(rel, text, lang)  # the newest again: a file the edit left otherwise is parsed from the text resolved
+
+
+_AHEAD: dict[tuple, tuple] = {}  # (root, rel) -> (digest, notes generation, the notes, findings): checked ahead
+
+
+def _check_ahead(ws: Workspace, rel: str, text: str) -> None:
+    """Keep the findings of ``rel`` in ``text``, the text an announced edit will make, for the
+    check after the edit (:func:`_checked_ahead`). Nothing is kept in the store: the text is
+    not the file's yet (code lost from it is looked for in other files once it is)."""
+    notes = ws.notes_on(rel)
+    h = digest(text)
+    w, _ = _file_work(ws, rel, text, h, notes)
+    found, _ = check_file(w)
+    if len(_AHEAD) >= 8:
+        _AHEAD.clear()
+    _AHEAD[(ws.root, rel)] = (h, ws.repo.generation, notes, found)
+
+
+def _checked_ahead(ws: Workspace, rel: str, h: str, notes: list[Note]) -> list[Finding] | None:
+    """The findings :func:`_check_ahead` kept of ``rel`` in the text of digest ``h``, made
+    with these very notes (once: the next check works them out)."""
+    hit = _AHEAD.pop((ws.root, rel), None)
+    if hit is None or ws.deferred is None or hit[0] != h or hit[1] != ws.repo.generation \
+            or len(hit[2]) != len(notes) or any(a is not b for a, b in zip(hit[2], notes)):
+        return None
+    return list(hit[3])
 
 
 def edited_text(text: str, edits: list[tuple[str, str]]) -> str | None:
@@ -291,8 +338,13 @@ def edited_text(text: str, edits: list[tuple[str, str]]) -> str | None:
     return text
 
 
-def _resolve_all(ws: Workspace, rel: str, text: str, h: str, todo: list[tuple], last: dict, olds: dict) -> None:
-    """Every anchor of ``rel`` resolved in ``text`` and kept: what the next resolution starts from."""
+def _resolve_all(ws: Workspace, rel: str, text: str, h: str, todo: list[tuple] | None = None,
+                 last: dict | None = None, olds: dict | None = None) -> None:
+    """Every anchor of ``rel`` resolved in ``text`` and kept: what the next resolution starts
+    from (``todo`` and its last resolutions read from the store when not given)."""
+    if todo is None:
+        todo = anchored_in(rel, ws.notes_on(rel))
+        last, olds = ws.resolutions.last_seen(todo, h)
     _, updates, _ = resolve_anchors(rel, text, h, todo, last, olds)
     ws.resolutions.keep(text, h, updates)
 
