@@ -347,6 +347,8 @@ def _resolve_all(ws: Workspace, rel: str, text: str, h: str, todo: list[tuple] |
         last, olds = ws.resolutions.last_seen(todo, h)
     _, updates, _ = resolve_anchors(rel, text, h, todo, last, olds)
     ws.resolutions.keep(text, h, updates)
+    if ws.deferred is not None:  # a server: where the next hook at a line of it finds them (and the code arrived)
+        ws.resolutions.locate(rel, text)
 
 
 def touched(ws: Workspace, changed: dict[str, list[tuple[int, int]] | None]) -> list[tuple[Note, list[Located]]]:
