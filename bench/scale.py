@@ -387,6 +387,8 @@ AGENT_ROWS = [  # key, label, target
     ("post_edit_served_site_p99_ms", "  the same by the `tether` script (with site), p99", None),
     ("post_edit_served_span_p50_ms", "  the same, in a function with a statement's note (resolved), p50", None),
     ("post_edit_served_span_p99_ms", "  the same, in a function with a statement's note (resolved), p99", None),
+    ("post_edit_served_pre_p50_ms", "PreToolUse on an Edit of that file, served (the edit before checked), p50", None),
+    ("post_edit_served_pre_p99_ms", "PreToolUse on an Edit of that file, served (the edit before checked), p99", None),
     ("hook_alone_p50_ms", "PreToolUse hook alone (no server), p50", None),
     ("hook_alone_p99_ms", "PreToolUse hook alone (no server), p99", "<= 150 ms at 10,000 notes"),
     ("hook_first_ms", "PreToolUse hook alone, the first after `tether reindex` (once)", None),
@@ -462,9 +464,13 @@ def alone_loop(root: Path, gen: dict, n: int, env: dict) -> dict:
     return {f"loop_{kind}_alone_p{q}_ms": L.pct(xs, q) for kind, xs in times.items() for q in (50, 99)}
 
 
+THINK_S = 0.2  # the least an agent's model takes to write its next tool call once a hook answered
+
+
 def agent_path_served(root: Path, gen: dict, n: int, env: dict) -> dict:
-    """``n`` edits of the 5,000-line file as an agent makes them: the PreToolUse hook (not timed),
-    the edit on disk, then the PostToolUse hook that checks the edited file (timed), served — by
+    """``n`` edits of the 5,000-line file as an agent makes them: the PreToolUse hook (``THINK_S``
+    after the hook before it; timed as ``_pre`` when by the hook command), the edit on disk, then
+    the PostToolUse hook that checks the edited file (timed), served — by
     the hook command ``init --agents`` writes and, in turn with it (so both meet the same load),
     by the ``tether`` script with site as an older hook command ran it (the first edit, on a server
     just started, is the hook command's: its p99 counts it, as before the script's row was added).
@@ -473,7 +479,7 @@ def agent_path_served(root: Path, gen: dict, n: int, env: dict) -> dict:
     big = root / L.BIG
     kept = big.read_text()
     lines = kept.split("\n")
-    times: dict[str, list[float]] = {"": [], "_site": [], "_span": []}
+    times: dict[str, list[float]] = {"": [], "_site": [], "_span": [], "_pre": []}
     try:
         for k in range(2 * n + n // 3):
             cmd, kind = (hook_cmd(), "") if k % 2 == 0 else (tether_cmd(), "_site")
@@ -485,7 +491,10 @@ def agent_path_served(root: Path, gen: dict, n: int, env: dict) -> dict:
             event = {"session_id": f"bench-post-{k}", "transcript_path": "", "cwd": str(root),
                      "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": f"edit-{k}",
                      "tool_input": {"file_path": str(big), "old_string": old, "new_string": new}}
-            run(cmd + ["hook", "claude-code"], root, json.dumps(event).encode(), env)
+            time.sleep(THINK_S)  # (the model writing its next tool call: the server's work after an answer is done)
+            wall, _, _ = run(cmd + ["hook", "claude-code"], root, json.dumps(event).encode(), env)
+            if kind == "":
+                times["_pre"].append(wall * 1000)
             lines[i] = new
             big.write_text("\n".join(lines))
             event.update(hook_event_name="PostToolUse", tool_response={"filePath": str(big)})
