@@ -388,7 +388,7 @@ AGENT_ROWS = [  # key, label, target
     ("post_edit_served_span_p50_ms", "  the same, in a function with a statement's note (resolved), p50", None),
     ("post_edit_served_span_p99_ms", "  the same, in a function with a statement's note (resolved), p99", None),
     ("post_edit_served_pre_p50_ms", "PreToolUse on an Edit of that file, served (the edit before checked), p50", None),
-    ("post_edit_served_pre_p99_ms", "PreToolUse on an Edit of that file, served (the edit before checked), p99", None),
+    ("post_edit_served_pre_p99_ms", "PreToolUse on an Edit of that file, served (the edit before checked), p99 (its first, cold)", None),
     ("hook_alone_p50_ms", "PreToolUse hook alone (no server), p50", None),
     ("hook_alone_p99_ms", "PreToolUse hook alone (no server), p99", "<= 150 ms at 10,000 notes"),
     ("hook_first_ms", "PreToolUse hook alone, the first after `tether reindex` (once)", None),
